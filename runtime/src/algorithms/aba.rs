@@ -1,0 +1,112 @@
+//! Articulated-body forward dynamics.
+
+use super::kinematics::joint_placement;
+use super::linalg::invert_spd;
+use super::{check_q, check_v};
+use crate::spatial::{ArticulatedInertia, Force, Motion, Vector3};
+use crate::{Data, Inertia, Model, Scalar};
+
+/// Forward dynamics `a = M(q)⁻¹ (τ - C(q, v) v - g(q))` by the articulated-body
+/// algorithm (Featherstone 2008 §7.3, Table 7.1; Pinocchio's `aba(model, data,
+/// q, v, tau)`), in joint-local frames with gravity as the acceleration `-g` of
+/// the universe.
+///
+/// `q: [nq]`, `v: [nv]`, `tau: [nv]`; returns `a: [nv]`, also left in
+/// `data.ddq`. `rnea(q, v, aba(q, v, tau)) = tau`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`.
+pub fn aba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S], tau: &[S]) -> &'d [S] {
+    check_q(model, q.len());
+    check_v(model, "v", v.len());
+    check_v(model, "tau", tau.len());
+    for i in 1..model.njoints() {
+        forward_step_1(model, data, i, q, v);
+    }
+    for i in (1..model.njoints()).rev() {
+        backward_step(model, data, i, tau);
+    }
+    let gravity = Motion { linear: -Vector3::constant(model.gravity.0), angular: Vector3::zeros() };
+    for i in 1..model.njoints() {
+        forward_step_2(model, data, i, &gravity);
+    }
+    &data.ddq
+}
+
+/// Placements, velocities, bias accelerations and rigid-body inertias.
+fn forward_step_1<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, q: &[S], v: &[S]) {
+    let joint = &model.joints[i];
+    joint_placement(model, data, i, q);
+    let vj = joint.kind.motion(&v[joint.idx_v..joint.idx_v + joint.kind.nv()]);
+    let vi = if joint.parent > 0 { data.li_mi[i].act_inv_motion(&data.v[joint.parent]) + vj } else { vj };
+    let inertia = Inertia::constant(&joint.inertia);
+    data.v[i] = vi;
+    data.c[i] = vi.cross(&vj);
+    data.ia[i] = ArticulatedInertia::from_inertia(&inertia);
+    data.pa[i] = vi.cross_force(&inertia.mul_motion(&vi));
+}
+
+/// Articulated inertias and bias forces, handed to the parent.
+fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, tau: &[S]) {
+    let joint = &model.joints[i];
+    let nv = joint.kind.nv();
+    let ia = data.ia[i];
+    let mut u = [Force::zero(); 6];
+    let mut d = [[S::zero(); 6]; 6];
+    let mut u_bias = [S::zero(); 6];
+    for k in 0..nv {
+        let s_k = joint.kind.subspace_column::<S>(k);
+        u[k] = ia.mul_motion(&s_k);
+        u_bias[k] = tau[joint.idx_v + k] - s_k.dot(&data.pa[i]);
+    }
+    for (r, row) in d.iter_mut().enumerate().take(nv) {
+        for (c, x) in row.iter_mut().enumerate().take(nv) {
+            *x = joint.kind.subspace_column::<S>(r).dot(&u[c]);
+        }
+    }
+    let d_inv = invert_spd(&d, nv);
+    if joint.parent > 0 {
+        // Ia = IA - U D⁻¹ Uᵀ and pa = pA + Ia c + U D⁻¹ u.
+        let mut ia_a = ia;
+        let mut gain = Force::zero();
+        for r in 0..nv {
+            let mut ud = Force::zero();
+            for c in 0..nv {
+                ud += u[c].scale(d_inv[c][r]);
+            }
+            let (x, y) = (ud.to_array(), u[r].to_array());
+            for (p, xp) in x.iter().enumerate() {
+                for (s, ys) in y.iter().enumerate() {
+                    ia_a.0[p][s] = ia_a.0[p][s] - *xp * *ys;
+                }
+            }
+            gain += ud.scale(u_bias[r]);
+        }
+        let pa = data.pa[i] + ia_a.mul_motion(&data.c[i]) + gain;
+        let parent = joint.parent;
+        let li_mi = data.li_mi[i];
+        data.ia[parent] += ia_a.transformed(&li_mi);
+        data.pa[parent] += li_mi.act_force(&pa);
+    }
+    data.u[i] = u;
+    data.d_inv[i] = d_inv;
+    data.u_bias[i] = u_bias;
+}
+
+/// Accelerations, root to leaves.
+fn forward_step_2<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, gravity: &Motion<S>) {
+    let joint = &model.joints[i];
+    let nv = joint.kind.nv();
+    let a_parent = if joint.parent > 0 { data.a[joint.parent] } else { *gravity };
+    let mut ai = data.li_mi[i].act_inv_motion(&a_parent) + data.c[i];
+    let mut rhs = [S::zero(); 6];
+    for (k, r) in rhs.iter_mut().enumerate().take(nv) {
+        *r = data.u_bias[i][k] - ai.dot(&data.u[i][k]);
+    }
+    for r in 0..nv {
+        let qdd = (0..nv).fold(S::zero(), |acc, c| acc + data.d_inv[i][r][c] * rhs[c]);
+        data.ddq[joint.idx_v + r] = qdd;
+        ai += joint.kind.subspace_column::<S>(r).scale(qdd);
+    }
+    data.a[i] = ai;
+}

@@ -1,0 +1,55 @@
+//! Composite rigid-body algorithm for the joint-space inertia matrix.
+
+use super::check_q;
+use super::kinematics::joint_placement;
+use crate::{Data, Inertia, Model, Scalar};
+
+/// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
+/// (Featherstone 2008 §6.2, Table 6.2; Pinocchio's `crba`, which fills only the
+/// upper triangle: this returns the full symmetric matrix).
+///
+/// `q: [nq]`; returns `M: [nv x nv]` row-major (kg, kg·m, kg·m²), also left in
+/// `data.mass_matrix`. Column k of M is `rnea(q, 0, e_k) - rnea(q, 0, 0)`.
+///
+/// # Panics
+/// When `q` does not have length `nq`.
+pub fn crba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d [S] {
+    check_q(model, q.len());
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+        data.ycrb[i] = Inertia::constant(&model.joints[i].inertia);
+    }
+    for i in (1..model.njoints()).rev() {
+        backward_step(model, data, i);
+    }
+    &data.mass_matrix
+}
+
+fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize) {
+    let nv = model.nv;
+    let joint = &model.joints[i];
+    for k in 0..joint.kind.nv() {
+        let col = joint.idx_v + k;
+        // The force that accelerating dof k demands of the composite body i, carried up the chain.
+        let mut f = data.ycrb[i].mul_motion(&joint.kind.subspace_column(k));
+        let mut j = i;
+        loop {
+            let ancestor = &model.joints[j];
+            for l in 0..ancestor.kind.nv() {
+                let row = ancestor.idx_v + l;
+                let m = ancestor.kind.subspace_column::<S>(l).dot(&f);
+                data.mass_matrix[row * nv + col] = m;
+                data.mass_matrix[col * nv + row] = m;
+            }
+            if ancestor.parent == 0 {
+                break;
+            }
+            f = data.li_mi[j].act_force(&f);
+            j = ancestor.parent;
+        }
+    }
+    if joint.parent > 0 {
+        let y = data.ycrb[i].transformed(&data.li_mi[i]);
+        data.ycrb[joint.parent] += y;
+    }
+}

@@ -1,0 +1,48 @@
+//! Forward kinematics: joint and frame placements.
+
+use super::check_q;
+use crate::spatial::Transform;
+use crate::{Data, Model, Scalar};
+
+/// One forward step: the joint's placement in its parent at `q` and in the world.
+pub(crate) fn joint_placement<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, q: &[S]) {
+    let joint = &model.joints[i];
+    let qi = &q[joint.idx_q..joint.idx_q + joint.kind.nq()];
+    let li_mi = Transform::constant(&joint.placement) * joint.kind.transform(qi);
+    data.o_mi[i] = if joint.parent > 0 { data.o_mi[joint.parent] * li_mi } else { li_mi };
+    data.li_mi[i] = li_mi;
+}
+
+/// Forward kinematics: `world_from_joint` of every joint at `q` (Pinocchio's
+/// `forwardKinematics(model, data, q)`), written to `data.o_mi` and `data.li_mi`.
+///
+/// `q: [nq]` (rad, m; free-flyer `[x y z qx qy qz qw]`).
+///
+/// # Panics
+/// When `q` does not have length `nq`.
+pub fn forward_kinematics<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) {
+    check_q(model, q.len());
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+    }
+}
+
+/// `world_from_frame` of one frame from `data.o_mi` (Pinocchio's
+/// `updateFramePlacement`); run [`forward_kinematics`] first.
+pub fn frame_placement<S: Scalar>(model: &Model, data: &Data<S>, frame: usize) -> Transform<S> {
+    let f = &model.frames[frame];
+    let joint_from_frame = Transform::constant(&f.placement);
+    if f.parent_joint == 0 {
+        joint_from_frame
+    } else {
+        data.o_mi[f.parent_joint] * joint_from_frame
+    }
+}
+
+/// `world_from_frame` of every frame into `data.o_mf` (Pinocchio's
+/// `updateFramePlacements`); run [`forward_kinematics`] first.
+pub fn update_frame_placements<S: Scalar>(model: &Model, data: &mut Data<S>) {
+    for k in 0..model.frames.len() {
+        data.o_mf[k] = frame_placement(model, data, k);
+    }
+}

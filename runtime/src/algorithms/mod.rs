@@ -1,0 +1,29 @@
+//! The recursive algorithms, each written once over [`crate::Scalar`] as
+//! forward and backward passes over the joint tree.
+
+mod aba;
+mod crba;
+mod kinematics;
+mod linalg;
+mod rnea;
+
+pub use aba::aba;
+pub use crba::crba;
+pub use kinematics::{forward_kinematics, frame_placement, update_frame_placements};
+pub use rnea::rnea;
+
+use crate::Model;
+
+/// Panics with a clear message when a slice has the wrong length: a caller bug,
+/// not a data condition.
+pub(crate) fn check_len(name: &str, got: usize, want: usize) {
+    assert!(got == want, "{name} has length {got}, the model needs {want}");
+}
+
+pub(crate) fn check_q(model: &Model, len: usize) {
+    check_len("q", len, model.nq);
+}
+
+pub(crate) fn check_v(model: &Model, name: &str, len: usize) {
+    check_len(name, len, model.nv);
+}

@@ -1,0 +1,63 @@
+//! Errors of model construction.
+
+use thiserror::Error;
+
+/// Why a URDF could not become a [`crate::Model`]. Every variant names the
+/// element at fault.
+#[derive(Debug, Error)]
+pub enum ModelError {
+    /// The text is not a URDF that the parser accepts (malformed XML, missing
+    /// required elements or attributes, non-numeric numbers).
+    #[error("cannot parse URDF: {0}")]
+    Parse(String),
+    /// The robot has no link at all.
+    #[error("the robot has no links")]
+    Empty,
+    /// Two links share a name.
+    #[error("duplicate link name `{0}`")]
+    DuplicateLink(String),
+    /// Two joints share a name.
+    #[error("duplicate joint name `{0}`")]
+    DuplicateJoint(String),
+    /// A joint names a parent or child link that does not exist.
+    #[error("joint `{joint}` refers to the unknown link `{link}`")]
+    UnknownLink {
+        /// The joint at fault.
+        joint: String,
+        /// The missing link.
+        link: String,
+    },
+    /// A link is the child of more than one joint.
+    #[error("link `{0}` is the child of more than one joint")]
+    SeveralParents(String),
+    /// No single root link: several links have no parent joint, or there is a cycle.
+    #[error("the links do not form one tree: {0}")]
+    NotATree(String),
+    /// A joint type that rbdgen does not model.
+    #[error("joint `{joint}` has the unsupported type `{kind}`")]
+    UnsupportedJoint {
+        /// The joint at fault.
+        joint: String,
+        /// Its URDF type.
+        kind: String,
+    },
+    /// A revolute or prismatic axis of zero length.
+    #[error("joint `{0}` has a zero axis")]
+    ZeroAxis(String),
+    /// A number that is NaN or infinite.
+    #[error("{element} has a non-finite value in `{field}`")]
+    NonFinite {
+        /// The link or joint at fault.
+        element: String,
+        /// The attribute.
+        field: String,
+    },
+    /// A negative mass or an inertia that is not physically possible.
+    #[error("link `{link}` has an invalid inertia: {reason}")]
+    InvalidInertia {
+        /// The link at fault.
+        link: String,
+        /// What is wrong.
+        reason: String,
+    },
+}

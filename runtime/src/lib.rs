@@ -1,0 +1,31 @@
+//! Robot model from URDF, spatial algebra, and the rigid-body algorithms of rbdgen,
+//! written once over a [`Scalar`] so that the same code evaluates numbers, dual
+//! numbers and symbolic traces.
+//!
+//! # Conventions (Pinocchio's, exactly)
+//!
+//! - Units: rad, m, kg, s, N, N·m. Gravity is (0, 0, -9.81) m/s² in the world frame.
+//! - Joint id 0 is the universe; `parent(i) < i`. Joint order, and so the layout
+//!   of `q` and `v`, is depth-first over the URDF tree with the child joints of a
+//!   link taken in alphabetical order of their names, as Pinocchio's
+//!   `buildModelFromUrdf`.
+//! - A free-flyer root has `q = [x, y, z, qx, qy, qz, qw]` and
+//!   `v = [linear; angular]` expressed in the base (LOCAL) frame. A URDF
+//!   `continuous` joint is an unbounded revolute with `q = [cos θ, sin θ]`.
+//! - Spatial vectors are `[linear; angular]`. A placement `a_from_b` (Pinocchio's
+//!   `aMb`) maps coordinates in frame b to frame a: `x_a = R x_b + p`.
+//! - Matrices given as flat slices are row-major.
+
+pub mod algorithms;
+pub mod data;
+pub mod error;
+pub mod model;
+pub mod scalar;
+pub mod spatial;
+
+pub use algorithms::{aba, crba, forward_kinematics, frame_placement, rnea, update_frame_placements};
+pub use data::Data;
+pub use error::ModelError;
+pub use model::{Frame, FrameKind, Joint, JointKind, Model};
+pub use scalar::Scalar;
+pub use spatial::{Force, Inertia, Matrix3, Motion, Transform, Vector3};

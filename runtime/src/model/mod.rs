@@ -1,0 +1,99 @@
+//! The robot model: the constants of a kinematic tree, built once, only borrowed
+//! by the algorithms (Pinocchio's `Model`).
+
+mod joint;
+mod urdf;
+
+pub use joint::JointKind;
+
+use crate::spatial::{Inertia, Transform, Vector3};
+
+/// A joint of the tree with the body it carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint {
+    /// The URDF joint name (`universe` for id 0, `root_joint` for a free-flyer root).
+    pub name: String,
+    /// What kind of motion it allows.
+    pub kind: JointKind,
+    /// Parent joint id; the universe's parent is itself (0).
+    pub parent: usize,
+    /// Placement of this joint's frame in its parent joint's frame at q = neutral
+    /// (Pinocchio's `jointPlacements[i]`, `parent_from_joint`).
+    pub placement: Transform<f64>,
+    /// Inertia of the body carried by the joint, with every link welded to it by
+    /// fixed joints merged in, in the joint frame.
+    pub inertia: Inertia<f64>,
+    /// First index of the joint in `q`.
+    pub idx_q: usize,
+    /// First index of the joint in `v`.
+    pub idx_v: usize,
+}
+
+/// What a frame marks, as Pinocchio's `FrameType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameKind {
+    /// A URDF link (Pinocchio's `BODY`).
+    Body,
+    /// A moving joint (Pinocchio's `JOINT`).
+    Joint,
+    /// A fixed joint (Pinocchio's `FIXED_JOINT`).
+    FixedJoint,
+}
+
+/// A named frame attached to a joint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// The URDF link or joint name.
+    pub name: String,
+    /// What it marks.
+    pub kind: FrameKind,
+    /// The joint it moves with.
+    pub parent_joint: usize,
+    /// Its placement in the parent joint's frame (`joint_from_frame`).
+    pub placement: Transform<f64>,
+}
+
+/// A kinematic tree with its inertias (Pinocchio's `Model`). Joint 0 is the
+/// universe and `joints[i].parent < i`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// The URDF robot name.
+    pub name: String,
+    /// Joints by id, the universe first.
+    pub joints: Vec<Joint>,
+    /// Frames in Pinocchio's order (links and joints, depth-first).
+    pub frames: Vec<Frame>,
+    /// Length of `q`.
+    pub nq: usize,
+    /// Length of `v` (the tangent space).
+    pub nv: usize,
+    /// Gravity in the world frame, (0, 0, -9.81) m/s².
+    pub gravity: Vector3<f64>,
+}
+
+impl Model {
+    /// Number of joints, the universe included (Pinocchio's `njoints`).
+    pub fn njoints(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// The neutral configuration `[nq]` (Pinocchio's `neutral`).
+    pub fn neutral(&self) -> Vec<f64> {
+        self.joints.iter().flat_map(|j| j.kind.neutral().iter().copied()).collect()
+    }
+
+    /// The id of the joint named `name`.
+    pub fn joint_id(&self, name: &str) -> Option<usize> {
+        self.joints.iter().position(|j| j.name == name)
+    }
+
+    /// The index of the frame named `name` and of the given kind.
+    pub fn frame_id(&self, name: &str, kind: FrameKind) -> Option<usize> {
+        self.frames.iter().position(|f| f.name == name && f.kind == kind)
+    }
+
+    /// The link (BODY) frames, in model order.
+    pub fn body_frames(&self) -> impl Iterator<Item = (usize, &Frame)> {
+        self.frames.iter().enumerate().filter(|(_, f)| f.kind == FrameKind::Body)
+    }
+}

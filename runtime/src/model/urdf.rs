@@ -1,0 +1,246 @@
+//! Building a [`Model`] from URDF text, as Pinocchio's `buildModelFromUrdf`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::{Frame, FrameKind, Joint, JointKind, Model};
+use crate::error::ModelError;
+use crate::spatial::{Inertia, Matrix3, Transform, Vector3};
+
+impl Model {
+    /// Builds the model of a URDF document.
+    ///
+    /// Joint order is depth-first with the child joints of a link in alphabetical
+    /// order of their names; fixed joints are merged (the child link's inertia
+    /// moves into the parent body, the child stays as a frame). With
+    /// `floating_base`, a free-flyer `root_joint` carries the root link; without,
+    /// the root link is welded to the universe and its mass counts nowhere.
+    /// Matches Pinocchio's `buildModelFromUrdf(file[, JointModelFreeFlyer()])`.
+    ///
+    /// # Errors
+    /// [`ModelError`] naming the link or joint at fault: unparsable text,
+    /// duplicate or unknown names, links that do not form one tree, unsupported
+    /// joint types (`floating`, `planar`, `spherical` inside the tree), zero axes,
+    /// non-finite numbers, negative masses.
+    pub fn from_urdf_str(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
+        let robot = urdf_rs::read_from_string(urdf).map_err(|e| ModelError::Parse(e.to_string()))?;
+        Builder::new(&robot)?.build(&robot.name, floating_base)
+    }
+
+    /// Reads and builds the model of a URDF file; see [`Model::from_urdf_str`].
+    ///
+    /// # Errors
+    /// [`ModelError::Parse`] when the file cannot be read, and every error of
+    /// [`Model::from_urdf_str`].
+    pub fn from_urdf_file(path: impl AsRef<std::path::Path>, floating_base: bool) -> Result<Model, ModelError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+        Self::from_urdf_str(&text, floating_base)
+    }
+}
+
+struct Builder<'a> {
+    links: HashMap<&'a str, &'a urdf_rs::Link>,
+    /// Child joints of each link, sorted by joint name.
+    children: HashMap<&'a str, BTreeMap<&'a str, &'a urdf_rs::Joint>>,
+    root: &'a str,
+    model: Model,
+}
+
+impl<'a> Builder<'a> {
+    fn new(robot: &'a urdf_rs::Robot) -> Result<Self, ModelError> {
+        if robot.links.is_empty() {
+            return Err(ModelError::Empty);
+        }
+        let mut links = HashMap::new();
+        for link in &robot.links {
+            if links.insert(link.name.as_str(), link).is_some() {
+                return Err(ModelError::DuplicateLink(link.name.clone()));
+            }
+        }
+        let mut children: HashMap<&str, BTreeMap<&str, &urdf_rs::Joint>> = HashMap::new();
+        let mut has_parent: HashMap<&str, &str> = HashMap::new();
+        let mut joint_names = HashMap::new();
+        for joint in &robot.joints {
+            if joint_names.insert(joint.name.as_str(), ()).is_some() {
+                return Err(ModelError::DuplicateJoint(joint.name.clone()));
+            }
+            for link in [&joint.parent.link, &joint.child.link] {
+                if !links.contains_key(link.as_str()) {
+                    return Err(ModelError::UnknownLink { joint: joint.name.clone(), link: link.clone() });
+                }
+            }
+            if has_parent.insert(joint.child.link.as_str(), joint.name.as_str()).is_some() {
+                return Err(ModelError::SeveralParents(joint.child.link.clone()));
+            }
+            children.entry(joint.parent.link.as_str()).or_default().insert(joint.name.as_str(), joint);
+        }
+        let mut roots: Vec<&str> =
+            robot.links.iter().map(|l| l.name.as_str()).filter(|l| !has_parent.contains_key(l)).collect();
+        let root = match roots.len() {
+            1 => roots.remove(0),
+            0 => return Err(ModelError::NotATree("every link has a parent joint (a cycle)".into())),
+            _ => return Err(ModelError::NotATree(format!("several root links: {}", roots.join(", ")))),
+        };
+        let model = Model {
+            name: robot.name.clone(),
+            joints: vec![Joint {
+                name: "universe".into(),
+                kind: JointKind::Universe,
+                parent: 0,
+                placement: Transform::identity(),
+                inertia: Inertia::zero(),
+                idx_q: 0,
+                idx_v: 0,
+            }],
+            frames: Vec::new(),
+            nq: 0,
+            nv: 0,
+            gravity: Vector3([0.0, 0.0, -9.81]),
+        };
+        Ok(Self { links, children, root, model })
+    }
+
+    fn build(mut self, name: &str, floating_base: bool) -> Result<Model, ModelError> {
+        let root_link = self.links[self.root];
+        let root_inertia = link_inertia(root_link)?;
+        let root_joint = if floating_base {
+            self.add_joint("root_joint", JointKind::FreeFlyer, 0, Transform::identity(), root_inertia)
+        } else {
+            0
+        };
+        self.model.frames.push(Frame {
+            name: self.root.to_string(),
+            kind: FrameKind::Body,
+            parent_joint: root_joint,
+            placement: Transform::identity(),
+        });
+        self.visit(self.root, root_joint, Transform::identity(), 0)?;
+        self.model.name = name.to_string();
+        Ok(self.model)
+    }
+
+    fn add_joint(
+        &mut self,
+        name: &str,
+        kind: JointKind,
+        parent: usize,
+        placement: Transform<f64>,
+        inertia: Inertia<f64>,
+    ) -> usize {
+        let (idx_q, idx_v) = (self.model.nq, self.model.nv);
+        self.model.nq += kind.nq();
+        self.model.nv += kind.nv();
+        self.model.joints.push(Joint { name: name.to_string(), kind, parent, placement, inertia, idx_q, idx_v });
+        self.model.joints.len() - 1
+    }
+
+    /// Adds the subtree below `link`, whose frame sits at `joint_from_link` in joint `parent`.
+    fn visit(
+        &mut self,
+        link: &'a str,
+        parent: usize,
+        joint_from_link: Transform<f64>,
+        depth: usize,
+    ) -> Result<(), ModelError> {
+        if depth > self.links.len() {
+            return Err(ModelError::NotATree(format!("cycle through link `{link}`")));
+        }
+        let children: Vec<&urdf_rs::Joint> =
+            self.children.get(link).map(|c| c.values().copied().collect()).unwrap_or_default();
+        for joint in children {
+            let origin = pose(&joint.origin, &joint.name)?;
+            let parent_from_joint = joint_from_link * origin;
+            let child = joint.child.link.as_str();
+            let inertia = link_inertia(self.links[child])?;
+            let kind = joint_kind(joint)?;
+            match kind {
+                None => {
+                    self.model.frames.push(Frame {
+                        name: joint.name.clone(),
+                        kind: FrameKind::FixedJoint,
+                        parent_joint: parent,
+                        placement: parent_from_joint,
+                    });
+                    self.model.frames.push(Frame {
+                        name: child.to_string(),
+                        kind: FrameKind::Body,
+                        parent_joint: parent,
+                        placement: parent_from_joint,
+                    });
+                    if parent > 0 {
+                        self.model.joints[parent].inertia += inertia.transformed(&parent_from_joint);
+                    }
+                    self.visit(child, parent, parent_from_joint, depth + 1)?;
+                }
+                Some(kind) => {
+                    let id = self.add_joint(&joint.name, kind, parent, parent_from_joint, inertia);
+                    for (name, kind) in [(joint.name.as_str(), FrameKind::Joint), (child, FrameKind::Body)] {
+                        self.model.frames.push(Frame {
+                            name: name.to_string(),
+                            kind,
+                            parent_joint: id,
+                            placement: Transform::identity(),
+                        });
+                    }
+                    self.visit(child, id, Transform::identity(), depth + 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn finite(values: &[f64], element: &str, field: &str) -> Result<(), ModelError> {
+    if values.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(ModelError::NonFinite { element: element.to_string(), field: field.to_string() })
+    }
+}
+
+fn pose(p: &urdf_rs::Pose, element: &str) -> Result<Transform<f64>, ModelError> {
+    finite(&p.xyz.0, element, "origin xyz")?;
+    finite(&p.rpy.0, element, "origin rpy")?;
+    Ok(Transform::from_xyz_rpy(p.xyz.0, p.rpy.0))
+}
+
+/// `None` for a fixed joint.
+fn joint_kind(joint: &urdf_rs::Joint) -> Result<Option<JointKind>, ModelError> {
+    use urdf_rs::JointType as T;
+    let axis = || -> Result<[f64; 3], ModelError> {
+        let a = joint.axis.xyz.0;
+        finite(&a, &format!("joint `{}`", joint.name), "axis")?;
+        let norm = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
+        if norm == 0.0 {
+            return Err(ModelError::ZeroAxis(joint.name.clone()));
+        }
+        Ok(a.map(|x| x / norm))
+    };
+    Ok(match joint.joint_type {
+        T::Fixed => None,
+        T::Revolute => Some(JointKind::Revolute { axis: axis()? }),
+        T::Continuous => Some(JointKind::RevoluteUnbounded { axis: axis()? }),
+        T::Prismatic => Some(JointKind::Prismatic { axis: axis()? }),
+        ref other => {
+            let kind = format!("{other:?}").to_lowercase();
+            return Err(ModelError::UnsupportedJoint { joint: joint.name.clone(), kind });
+        }
+    })
+}
+
+/// The link's inertia in the link frame; zero for a link with no `<inertial>`.
+fn link_inertia(link: &urdf_rs::Link) -> Result<Inertia<f64>, ModelError> {
+    let i = &link.inertial;
+    let element = format!("link `{}`", link.name);
+    let m = i.mass.value;
+    let t = &i.inertia;
+    finite(&[m], &element, "mass")?;
+    finite(&[t.ixx, t.ixy, t.ixz, t.iyy, t.iyz, t.izz], &element, "inertia")?;
+    if m < 0.0 {
+        return Err(ModelError::InvalidInertia { link: link.name.clone(), reason: format!("negative mass {m}") });
+    }
+    let frame = pose(&i.origin, &element)?;
+    let at_com = Matrix3([[t.ixx, t.ixy, t.ixz], [t.ixy, t.iyy, t.iyz], [t.ixz, t.iyz, t.izz]]);
+    Ok(Inertia::from_com(m, frame.translation, at_com.rotate_symmetric(&frame.rotation)))
+}

@@ -1,0 +1,172 @@
+//! Spatial inertias of rigid bodies and articulated bodies.
+
+use super::{Force, Matrix3, Motion, Scalar, Transform, Vector3};
+use core::ops::{Add, AddAssign, Sub};
+
+/// The spatial inertia of a rigid body (Pinocchio's `Inertia`), in the
+/// first-moment form of Featherstone 2008 §2.13: mass `m` (kg), first moment
+/// `h = m c` (kg·m, c the centre of mass) and rotational inertia `I_o` about the
+/// frame origin (kg·m²), all in the frame it is expressed in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inertia<S> {
+    /// Mass (kg).
+    pub mass: S,
+    /// First moment of mass `m c` (kg·m).
+    pub first_moment: Vector3<S>,
+    /// Rotational inertia about the frame origin (kg·m²), symmetric.
+    pub rotational: Matrix3<S>,
+}
+
+impl<S: Scalar> Inertia<S> {
+    /// The inertia of nothing.
+    pub fn zero() -> Self {
+        Self { mass: S::zero(), first_moment: Vector3::zeros(), rotational: Matrix3::zeros() }
+    }
+
+    /// An inertia of model constants.
+    pub fn constant(i: &Inertia<f64>) -> Self {
+        Self {
+            mass: S::constant(i.mass),
+            first_moment: Vector3::constant(i.first_moment.0),
+            rotational: Matrix3::constant(i.rotational.0),
+        }
+    }
+
+    /// From mass `m`, centre of mass `c` and rotational inertia `I_c` about the
+    /// centre of mass (parallel-axis theorem: `I_o = I_c - m [c]×[c]×`).
+    pub fn from_com(mass: S, com: Vector3<S>, inertia_at_com: Matrix3<S>) -> Self {
+        let skew = com.skew();
+        Self { mass, first_moment: com.scale(mass), rotational: inertia_at_com - (skew * skew).scale(mass) }
+    }
+
+    /// The momentum `I v` of a body moving with `v` (Featherstone 2008, eq. 2.63).
+    pub fn mul_motion(&self, v: &Motion<S>) -> Force<S> {
+        let h = &self.first_moment;
+        Force {
+            linear: v.linear.scale(self.mass) - h.cross(&v.angular),
+            angular: self.rotational * v.angular + h.cross(&v.linear),
+        }
+    }
+
+    /// The same inertia expressed in frame a, given `a_from_b` and the inertia in b
+    /// (Pinocchio's `aMb.act(I)`).
+    pub fn transformed(&self, a_from_b: &Transform<S>) -> Self {
+        let (r, p) = (&a_from_b.rotation, &a_from_b.translation);
+        let g = *r * self.first_moment;
+        let rotated = self.rotational.rotate_symmetric(r);
+        // I_a = R I_o Rᵀ - [g]×[p]× - [p]×[g]× - m [p]×[p]×, with g = R h.
+        let (gs, ps) = (g.skew(), p.skew());
+        let cross = gs * ps;
+        let mut rotational = rotated - cross - cross.transpose() - (ps * ps).scale(self.mass);
+        symmetrise(&mut rotational);
+        Self { mass: self.mass, first_moment: g + p.scale(self.mass), rotational }
+    }
+
+    /// The kinetic energy `½ vᵀ I v` (J).
+    pub fn kinetic_energy(&self, v: &Motion<S>) -> S {
+        v.dot(&self.mul_motion(v)) * S::constant(0.5)
+    }
+}
+
+fn symmetrise<S: Scalar>(m: &mut Matrix3<S>) {
+    for i in 0..3 {
+        for j in 0..i {
+            m.0[j][i] = m.0[i][j];
+        }
+    }
+}
+
+impl<S: Scalar> Add for Inertia<S> {
+    type Output = Self;
+    fn add(self, r: Self) -> Self {
+        Self {
+            mass: self.mass + r.mass,
+            first_moment: self.first_moment + r.first_moment,
+            rotational: self.rotational + r.rotational,
+        }
+    }
+}
+
+impl<S: Scalar> AddAssign for Inertia<S> {
+    fn add_assign(&mut self, r: Self) {
+        *self = *self + r;
+    }
+}
+
+/// A symmetric 6x6 articulated-body inertia (Featherstone 2008 §7.2), rows and
+/// columns `[linear; angular]`: `f = A v + B ω`, `n = Bᵀ v + C ω`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArticulatedInertia<S>(pub [[S; 6]; 6]);
+
+impl<S: Scalar> ArticulatedInertia<S> {
+    /// The 6x6 matrix of a rigid-body inertia.
+    pub fn from_inertia(i: &Inertia<S>) -> Self {
+        let a = Matrix3::identity().scale(i.mass);
+        let b = (-i.first_moment).skew();
+        Self::from_blocks(&a, &b, &i.rotational)
+    }
+
+    fn from_blocks(a: &Matrix3<S>, b: &Matrix3<S>, c: &Matrix3<S>) -> Self {
+        let mut m = [[S::zero(); 6]; 6];
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] = a.0[i][j];
+                m[i][j + 3] = b.0[i][j];
+                m[j + 3][i] = b.0[i][j];
+                m[i + 3][j + 3] = c.0[i][j];
+            }
+        }
+        Self(m)
+    }
+
+    fn block(&self, r: usize, c: usize) -> Matrix3<S> {
+        Matrix3(core::array::from_fn(|i| core::array::from_fn(|j| self.0[r + i][c + j])))
+    }
+
+    /// `IA v`.
+    pub fn mul_motion(&self, v: &Motion<S>) -> Force<S> {
+        let x = v.to_array();
+        let y: [S; 6] = core::array::from_fn(|i| {
+            (1..6).fold(self.0[i][0] * x[0], |acc, j| acc + self.0[i][j] * x[j])
+        });
+        Force::from_slice(&y)
+    }
+
+    /// The same inertia expressed in frame a, given `a_from_b`
+    /// (`X*ᵀ IA X⁻¹`, Pinocchio's `aMb.act` on a 6x6 inertia).
+    pub fn transformed(&self, a_from_b: &Transform<S>) -> Self {
+        let r = &a_from_b.rotation;
+        let rt = r.transpose();
+        let a = self.block(0, 0).rotate_symmetric(r);
+        let b = *r * self.block(0, 3) * rt;
+        let c = self.block(3, 3).rotate_symmetric(r);
+        let ps = a_from_b.translation.skew();
+        let a_ps = a * ps;
+        let b_new = b - a_ps;
+        // C + [p]× B - Bᵀ [p]× - [p]× A [p]×, with the last two sharing A [p]×.
+        let pb = ps * b;
+        let mut c_new = c + pb + pb.transpose() - ps * a_ps;
+        symmetrise(&mut c_new);
+        Self::from_blocks(&a, &b_new, &c_new)
+    }
+}
+
+impl<S: Scalar> Add for ArticulatedInertia<S> {
+    type Output = Self;
+    fn add(self, r: Self) -> Self {
+        Self(core::array::from_fn(|i| core::array::from_fn(|j| self.0[i][j] + r.0[i][j])))
+    }
+}
+
+impl<S: Scalar> AddAssign for ArticulatedInertia<S> {
+    fn add_assign(&mut self, r: Self) {
+        *self = *self + r;
+    }
+}
+
+impl<S: Scalar> Sub for ArticulatedInertia<S> {
+    type Output = Self;
+    fn sub(self, r: Self) -> Self {
+        Self(core::array::from_fn(|i| core::array::from_fn(|j| self.0[i][j] - r.0[i][j])))
+    }
+}

@@ -1,0 +1,17 @@
+//! Spatial algebra (Featherstone 2008, ch. 2), generic over [`Scalar`].
+//!
+//! Spatial vectors are `[linear; angular]`; a [`Transform`] `a_from_b` maps
+//! coordinates in frame b to frame a. Inertias use the first-moment form
+//! `(m, h = m c, I_o)` so that sums and frame changes need no division.
+
+mod inertia;
+mod linalg;
+mod motion;
+mod transform;
+
+pub use inertia::{ArticulatedInertia, Inertia};
+pub use linalg::{Matrix3, Vector3};
+pub use motion::{Force, Motion};
+pub use transform::Transform;
+
+use crate::Scalar;

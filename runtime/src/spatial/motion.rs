@@ -1,0 +1,119 @@
+//! Spatial motion (twists, accelerations) and force (wrenches) vectors.
+
+use super::{Scalar, Vector3};
+use core::ops::{Add, AddAssign, Neg, Sub};
+
+/// A spatial motion vector `[linear; angular]` (m/s and rad/s, or their rates).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motion<S> {
+    /// Linear part: velocity of the point at the frame origin.
+    pub linear: Vector3<S>,
+    /// Angular part.
+    pub angular: Vector3<S>,
+}
+
+/// A spatial force vector `[linear; angular]` (N and N·m about the frame origin).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Force<S> {
+    /// Linear part: the force.
+    pub linear: Vector3<S>,
+    /// Angular part: the moment about the frame origin.
+    pub angular: Vector3<S>,
+}
+
+impl<S: Scalar> Motion<S> {
+    /// The zero motion.
+    pub fn zero() -> Self {
+        Self { linear: Vector3::zeros(), angular: Vector3::zeros() }
+    }
+
+    /// The six components `[linear; angular]`.
+    pub fn to_array(&self) -> [S; 6] {
+        let (l, a) = (self.linear.0, self.angular.0);
+        [l[0], l[1], l[2], a[0], a[1], a[2]]
+    }
+
+    /// From six components `[linear; angular]`.
+    pub fn from_slice(x: &[S]) -> Self {
+        Self { linear: Vector3([x[0], x[1], x[2]]), angular: Vector3([x[3], x[4], x[5]]) }
+    }
+
+    /// The motion cross product `self × m` (Featherstone 2008, eq. 2.31).
+    pub fn cross(&self, m: &Motion<S>) -> Motion<S> {
+        Motion {
+            linear: self.angular.cross(&m.linear) + self.linear.cross(&m.angular),
+            angular: self.angular.cross(&m.angular),
+        }
+    }
+
+    /// The force cross product `self ×* f` (Featherstone 2008, eq. 2.32).
+    pub fn cross_force(&self, f: &Force<S>) -> Force<S> {
+        Force {
+            linear: self.angular.cross(&f.linear),
+            angular: self.angular.cross(&f.angular) + self.linear.cross(&f.linear),
+        }
+    }
+
+    /// The power `self · f` of a force on this motion.
+    pub fn dot(&self, f: &Force<S>) -> S {
+        self.linear.dot(&f.linear) + self.angular.dot(&f.angular)
+    }
+
+    /// Every component multiplied by `s`.
+    pub fn scale(&self, s: S) -> Self {
+        Self { linear: self.linear.scale(s), angular: self.angular.scale(s) }
+    }
+}
+
+impl<S: Scalar> Force<S> {
+    /// The zero force.
+    pub fn zero() -> Self {
+        Self { linear: Vector3::zeros(), angular: Vector3::zeros() }
+    }
+
+    /// The six components `[linear; angular]`.
+    pub fn to_array(&self) -> [S; 6] {
+        let (l, a) = (self.linear.0, self.angular.0);
+        [l[0], l[1], l[2], a[0], a[1], a[2]]
+    }
+
+    /// From six components `[linear; angular]`.
+    pub fn from_slice(x: &[S]) -> Self {
+        Self { linear: Vector3([x[0], x[1], x[2]]), angular: Vector3([x[3], x[4], x[5]]) }
+    }
+
+    /// Every component multiplied by `s`.
+    pub fn scale(&self, s: S) -> Self {
+        Self { linear: self.linear.scale(s), angular: self.angular.scale(s) }
+    }
+}
+
+macro_rules! spatial_ops {
+    ($t:ident) => {
+        impl<S: Scalar> Add for $t<S> {
+            type Output = Self;
+            fn add(self, r: Self) -> Self {
+                Self { linear: self.linear + r.linear, angular: self.angular + r.angular }
+            }
+        }
+        impl<S: Scalar> AddAssign for $t<S> {
+            fn add_assign(&mut self, r: Self) {
+                *self = *self + r;
+            }
+        }
+        impl<S: Scalar> Sub for $t<S> {
+            type Output = Self;
+            fn sub(self, r: Self) -> Self {
+                Self { linear: self.linear - r.linear, angular: self.angular - r.angular }
+            }
+        }
+        impl<S: Scalar> Neg for $t<S> {
+            type Output = Self;
+            fn neg(self) -> Self {
+                Self { linear: -self.linear, angular: -self.angular }
+            }
+        }
+    };
+}
+spatial_ops!(Motion);
+spatial_ops!(Force);

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+r"""Compute Pinocchio reference values for a URDF in the eval JSON format.
+
+    .venv/bin/python scripts/make_reference.py URDF [--floating-base] \
+        --states N --seed S --out FILE.json
+
+The format, its conventions and the Pinocchio function behind every key are
+defined in the project's eval-format specification (eval-format.md). Besides
+the keys of that format, each state carries "omi": the 4 x 4 placements
+data.oMi[i] of the joints i = 1 .. njoints-1 after forwardKinematics(q).
+
+States are drawn from numpy's default_rng(S):
+    q   = integrate(neutral, U[-1,1]^nv)
+    v, a, tau, w  in U[-1,1]^nv
+    q2  = integrate(neutral, U[-1,1]^nv)
+in that order, state after state. Joint limits are not used.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+import pinocchio as pin
+
+
+def mat(m, rows, cols):
+    """Matrix as a list of rows. The shape is explicit because Pinocchio's
+    Python layer returns an N x 1 matrix (e.g. a Jacobian when nv = 1) as a
+    1-D array."""
+    return np.asarray(m, dtype=float).reshape(rows, cols).tolist()
+
+
+def vec(x):
+    return [float(e) for e in np.asarray(x, dtype=float).reshape(-1)]
+
+
+def sym_upper(m):
+    """Full symmetric matrix from the upper triangle (Pinocchio's storage)."""
+    m = np.asarray(m, dtype=float)
+    return np.triu(m) + np.triu(m, 1).T
+
+
+def body_frames(model):
+    return [(f.name, i) for i, f in enumerate(model.frames) if f.type == pin.FrameType.BODY]
+
+
+def draw_state(model, rng):
+    nv = model.nv
+    q0 = pin.neutral(model)
+    q = pin.integrate(model, q0, rng.uniform(-1.0, 1.0, nv))
+    v = rng.uniform(-1.0, 1.0, nv)
+    a = rng.uniform(-1.0, 1.0, nv)
+    tau = rng.uniform(-1.0, 1.0, nv)
+    w = rng.uniform(-1.0, 1.0, nv)
+    q2 = pin.integrate(model, q0, rng.uniform(-1.0, 1.0, nv))
+    return q, v, a, tau, w, q2
+
+
+def compute_state(model, frames, q, v, a, tau, w, q2):
+    nv = model.nv
+    s = {"q": vec(q), "v": vec(v), "a": vec(a), "tau": vec(tau), "w": vec(w), "q2": vec(q2)}
+
+    # Pinocchio's Python functions return views into `data` (data.tau, data.M,
+    # data.Minv, ...): every group gets its own Data, kept alive until the
+    # results are copied out.
+    def run(fn, *args):
+        d = model.createData()
+        out = fn(model, d, *args)
+        if isinstance(out, tuple):
+            return tuple(np.array(o, dtype=float, copy=True) for o in out), d
+        return np.array(out, dtype=float, copy=True), d
+
+    s["rnea"] = vec(run(pin.rnea, q, v, a)[0])
+    s["nle"] = vec(run(pin.nonLinearEffects, q, v)[0])
+    s["gravity"] = vec(run(pin.computeGeneralizedGravity, q)[0])
+    s["crba"] = mat(sym_upper(run(pin.crba, q)[0]), nv, nv)
+    s["aba"] = vec(run(pin.aba, q, v, tau)[0])
+    s["minv"] = mat(sym_upper(run(pin.computeMinverse, q)[0]), nv, nv)
+
+    s["com"] = vec(run(pin.centerOfMass, q)[0])
+    s["jcom"] = mat(run(pin.jacobianCenterOfMass, q)[0], 3, nv)
+
+    ag, d = run(pin.ccrba, q, v)
+    s["ag"] = mat(ag, 6, nv)
+    s["hg"] = vec(d.hg.vector)  # [linear; angular]
+    _, d = run(pin.dccrba, q, v)
+    s["dag"] = mat(d.dAg, 6, nv)
+
+    s["kinetic_energy"] = float(pin.computeKineticEnergy(model, model.createData(), q, v))
+    s["potential_energy"] = float(pin.computePotentialEnergy(model, model.createData(), q))
+
+    d = model.createData()
+    pin.computeJointJacobians(model, d, q)
+    pin.updateFramePlacements(model, d)
+    fr = {}
+    for name, fid in frames:
+        fr[name] = {
+            "placement": mat(d.oMf[fid].homogeneous, 4, 4),
+            "jacobian_local": mat(pin.getFrameJacobian(model, d, fid, pin.LOCAL), 6, nv),
+            "jacobian_world": mat(pin.getFrameJacobian(model, d, fid, pin.WORLD), 6, nv),
+            "jacobian_local_world_aligned": mat(
+                pin.getFrameJacobian(model, d, fid, pin.LOCAL_WORLD_ALIGNED), 6, nv
+            ),
+        }
+    s["frames"] = fr
+
+    (dtau_dq, dtau_dv, dtau_da), _ = run(pin.computeRNEADerivatives, q, v, a)
+    s["rnea_derivatives"] = {
+        "dtau_dq": mat(dtau_dq, nv, nv),
+        "dtau_dv": mat(dtau_dv, nv, nv),
+        "dtau_da": mat(sym_upper(dtau_da), nv, nv),
+    }
+    (ddq_dq, ddq_dv, ddq_dtau), _ = run(pin.computeABADerivatives, q, v, tau)
+    s["aba_derivatives"] = {
+        "ddq_dq": mat(ddq_dq, nv, nv),
+        "ddq_dv": mat(ddq_dv, nv, nv),
+        "ddq_dtau": mat(sym_upper(ddq_dtau), nv, nv),
+    }
+
+    s["integrate"] = vec(pin.integrate(model, q, w))
+    s["difference"] = vec(pin.difference(model, q, q2))
+    s["dintegrate"] = {
+        "d0": mat(pin.dIntegrate(model, q, w, pin.ARG0), nv, nv),
+        "d1": mat(pin.dIntegrate(model, q, w, pin.ARG1), nv, nv),
+    }
+    s["ddifference"] = {
+        "d0": mat(pin.dDifference(model, q, q2, pin.ARG0), nv, nv),
+        "d1": mat(pin.dDifference(model, q, q2, pin.ARG1), nv, nv),
+    }
+
+    d = model.createData()
+    pin.forwardKinematics(model, d, q)
+    s["omi"] = [mat(d.oMi[i].homogeneous, 4, 4) for i in range(1, model.njoints)]
+    return s
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("urdf", help="URDF path, recorded as given")
+    p.add_argument("--floating-base", action="store_true", help="free-flyer root joint")
+    p.add_argument("--states", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+
+    if args.floating_base:
+        model = pin.buildModelFromUrdf(args.urdf, pin.JointModelFreeFlyer())
+    else:
+        model = pin.buildModelFromUrdf(args.urdf)
+    frames = body_frames(model)
+
+    doc = {
+        "model": {
+            "urdf": args.urdf,
+            "floating_base": bool(args.floating_base),
+            "nq": int(model.nq),
+            "nv": int(model.nv),
+            "joint_names": list(model.names)[1:],
+            "frames": [name for name, _ in frames],
+        },
+        "states": [],
+    }
+    if len({name for name, _ in frames}) != len(frames):
+        sys.exit(f"{args.urdf}: duplicate BODY frame names")
+
+    rng = np.random.default_rng(args.seed)
+    for _ in range(args.states):
+        doc["states"].append(compute_state(model, frames, *draw_state(model, rng)))
+
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(doc, f, separators=(",", ":"), allow_nan=False)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
