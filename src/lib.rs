@@ -1,1 +1,21 @@
-//! rbdgen
+//! rbdgen: a compiler from a robot's URDF to specialised, verified rigid-body
+//! dynamics code.
+//!
+//! - [`robot_dynamics!`] generates a module of functions (`rnea`, `crba`, `aba`,
+//!   `frame_placement`, with `NQ`/`NV` constants) from a URDF at compile time.
+//! - [`runtime`] holds the same algorithms, generic over the scalar, on a
+//!   [`Model`] built at run time; it is what the generated code is checked against.
+//! - [`symbolic`] traces those algorithms and emits Rust; the `rbdgen` binary
+//!   drives it from the command line.
+//!
+//! Conventions are Pinocchio's; see [`rbdgen_runtime`]'s crate documentation.
+
+pub use rbdgen_macro::robot_dynamics;
+pub use rbdgen_runtime as runtime;
+pub use rbdgen_runtime::{Data, Model};
+pub use rbdgen_symbolic as symbolic;
+
+#[doc(hidden)]
+pub mod __private {
+    pub use libm;
+}

@@ -1,1 +1,110 @@
-//! placeholder
+//! The `robot_dynamics!` proc macro: reads a URDF at compile time and expands to
+//! a module of specialised dynamics functions. It parses its arguments, resolves
+//! the path, and calls [`rbdgen_symbolic::generate_tokens`]; nothing more.
+
+use std::path::PathBuf;
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitStr, Token};
+
+use rbdgen_symbolic::{generate_tokens, Function, Options};
+
+/// Generates a module of rigid-body dynamics functions from a URDF.
+///
+/// ```ignore
+/// rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base);
+/// rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea, crba]);
+/// ```
+///
+/// - `mod NAME`: the module to create (`pub(crate)` visibility can be asked with
+///   `pub(crate) mod NAME`; the default is `pub`).
+/// - the URDF path, relative to the calling crate's `CARGO_MANIFEST_DIR`.
+/// - `floating_base`: give the root link a free-flyer joint (`nq += 7`, `nv += 6`).
+/// - `functions = [...]`: emit only these (`rnea`, `crba`, `aba`,
+///   `frame_placement`); all by default.
+///
+/// A missing or malformed file is a compile error on the path literal. Editing
+/// the URDF triggers a rebuild.
+#[proc_macro]
+pub fn robot_dynamics(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    match syn::parse::<Args>(input).and_then(|args| expand(&args)) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+struct Args {
+    vis: syn::Visibility,
+    name: Ident,
+    path: LitStr,
+    floating_base: bool,
+    functions: Option<Vec<(Function, Span)>>,
+}
+
+impl Parse for Args {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let vis: syn::Visibility = input.parse()?;
+        input.parse::<Token![mod]>()?;
+        let name: Ident = input.parse()?;
+        input.parse::<Token![,]>()?;
+        let path: LitStr = input.parse()?;
+        let mut floating_base = false;
+        let mut functions = None;
+        while input.parse::<Option<Token![,]>>()?.is_some() {
+            if input.is_empty() {
+                break;
+            }
+            let key: Ident = input.parse()?;
+            match key.to_string().as_str() {
+                "floating_base" => floating_base = true,
+                "functions" => {
+                    input.parse::<Token![=]>()?;
+                    let content;
+                    syn::bracketed!(content in input);
+                    let names = content.parse_terminated(Ident::parse, Token![,])?;
+                    let mut list = Vec::new();
+                    for n in names {
+                        let f = Function::from_name(&n.to_string()).ok_or_else(|| {
+                            let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+                            syn::Error::new(n.span(), format!("unknown function `{n}`; known: {}", known.join(", ")))
+                        })?;
+                        list.push((f, n.span()));
+                    }
+                    functions = Some(list);
+                }
+                other => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown option `{other}`; expected `floating_base` or `functions = [...]`"),
+                    ))
+                }
+            }
+        }
+        Ok(Args { vis, name, path, floating_base, functions })
+    }
+}
+
+fn expand(args: &Args) -> syn::Result<TokenStream> {
+    let relative = args.path.value();
+    let error = |msg: String| syn::Error::new(args.path.span(), format!("{relative}: {msg}"));
+    let root = std::env::var("CARGO_MANIFEST_DIR").map_err(|_| error("CARGO_MANIFEST_DIR is not set".into()))?;
+    let full: PathBuf = PathBuf::from(root).join(&relative);
+    let urdf = std::fs::read_to_string(&full).map_err(|e| error(format!("cannot read {}: {e}", full.display())))?;
+    let mut options = Options { floating_base: args.floating_base, source_name: relative.clone(), ..Options::default() };
+    if let Some(list) = &args.functions {
+        options.functions = list.iter().map(|(f, _)| *f).collect();
+    }
+    let items = generate_tokens(&urdf, &options).map_err(|e| error(e.to_string()))?;
+    let (vis, name) = (&args.vis, &args.name);
+    let full = full.to_string_lossy().into_owned();
+    Ok(quote! {
+        #vis mod #name {
+            #items
+            use ::rbdgen::__private::libm;
+            // Rebuild when the URDF changes.
+            const _: &[u8] = include_bytes!(#full);
+        }
+    })
+}

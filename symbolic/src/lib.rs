@@ -1,1 +1,16 @@
-//! placeholder
+//! Tracing, simplification and emission: rbdgen's generic algorithms run on a
+//! symbolic scalar, build a hash-consed expression graph with the robot's
+//! constants folded in, and come out as plain Rust.
+//!
+//! Data flows one way: [`rbdgen_runtime::Model`] → [`trace`] (a [`Graph`] per
+//! function) → [`emit`] (Rust tokens) → [`generate()`] (formatted source).
+
+pub mod emit;
+pub mod eval;
+pub mod generate;
+pub mod graph;
+pub mod trace;
+
+pub use generate::{generate, generate_tokens, Function, GenerateError, Options};
+pub use graph::{Graph, Node, NodeId, OpCounts};
+pub use trace::{trace, Expr, Traced};

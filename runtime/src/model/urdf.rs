@@ -82,6 +82,27 @@ impl<'a> Builder<'a> {
             0 => return Err(ModelError::NotATree("every link has a parent joint (a cycle)".into())),
             _ => return Err(ModelError::NotATree(format!("several root links: {}", roots.join(", ")))),
         };
+        // With one parent per link, the links that no path from the root reaches form cycles.
+        let mut reached = vec![root];
+        let mut k = 0;
+        while k < reached.len() {
+            if let Some(c) = children.get(reached[k]) {
+                reached.extend(c.values().map(|j| j.child.link.as_str()));
+            }
+            k += 1;
+        }
+        if reached.len() != links.len() {
+            let lost: Vec<String> = robot
+                .links
+                .iter()
+                .filter(|l| !reached.contains(&l.name.as_str()))
+                .map(|l| format!("`{}`", l.name))
+                .collect();
+            return Err(ModelError::NotATree(format!(
+                "links {} are not reachable from the root link `{root}` (a cycle)",
+                lost.join(", ")
+            )));
+        }
         let model = Model {
             name: robot.name.clone(),
             joints: vec![Joint {
@@ -149,7 +170,7 @@ impl<'a> Builder<'a> {
         let children: Vec<&urdf_rs::Joint> =
             self.children.get(link).map(|c| c.values().copied().collect()).unwrap_or_default();
         for joint in children {
-            let origin = pose(&joint.origin, &joint.name)?;
+            let origin = pose(&joint.origin, &format!("joint `{}`", joint.name))?;
             let parent_from_joint = joint_from_link * origin;
             let child = joint.child.link.as_str();
             let inertia = link_inertia(self.links[child])?;

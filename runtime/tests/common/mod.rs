@@ -7,9 +7,14 @@ use std::path::PathBuf;
 use rbdgen_runtime::Model;
 use serde_json::Value;
 
-/// The workspace root.
+/// The workspace root (this file is shared by the tests of several packages).
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if manifest.join("models").is_dir() {
+        manifest
+    } else {
+        manifest.join("..")
+    }
 }
 
 /// A reference file with the model it was made from.
@@ -60,4 +65,81 @@ pub fn assert_close(what: &str, ours: &[f64], reference: &[f64], tol: f64) {
     let scale = reference.iter().fold(1.0f64, |m, x| m.max(x.abs()));
     let worst = ours.iter().zip(reference).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
     assert!(worst <= tol * scale, "{what}: max error {worst:e} > {:e}\n ours {ours:?}\n  ref {reference:?}", tol * scale);
+}
+
+/// The model of a URDF under the workspace root (`models/...` or `tests/urdf/...`).
+pub fn load_model(relative: &str, floating_base: bool) -> Model {
+    let path = root().join(relative);
+    Model::from_urdf_file(&path, floating_base).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A uniform number in `[lo, hi)`.
+pub fn uniform(rng: &mut impl rand::Rng, lo: f64, hi: f64) -> f64 {
+    rng.gen_range(lo..hi)
+}
+
+/// A uniformly distributed unit quaternion `[x, y, z, w]` (Shoemake 1992).
+pub fn random_unit_quaternion(rng: &mut impl rand::Rng) -> [f64; 4] {
+    use std::f64::consts::TAU;
+    let (u1, u2, u3): (f64, f64, f64) = (rng.gen(), rng.gen(), rng.gen());
+    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+    [a * (TAU * u2).sin(), a * (TAU * u2).cos(), b * (TAU * u3).sin(), b * (TAU * u3).cos()]
+}
+
+/// A random configuration `[nq]`: angles in (-π, π), prismatic offsets in
+/// (-0.5, 0.5) m, `[cos θ, sin θ]` for unbounded revolutes, and a free-flyer with
+/// its position in (-1, 1) m and a unit quaternion.
+pub fn random_q(model: &Model, rng: &mut impl rand::Rng) -> Vec<f64> {
+    use rbdgen_runtime::JointKind;
+    use std::f64::consts::PI;
+    let mut q = Vec::with_capacity(model.nq);
+    for joint in &model.joints {
+        match joint.kind {
+            JointKind::Universe => {}
+            JointKind::Revolute { .. } => q.push(uniform(rng, -PI, PI)),
+            JointKind::RevoluteUnbounded { .. } => {
+                let (s, c) = uniform(rng, -PI, PI).sin_cos();
+                q.extend([c, s]);
+            }
+            JointKind::Prismatic { .. } => q.push(uniform(rng, -0.5, 0.5)),
+            JointKind::FreeFlyer => {
+                q.extend((0..3).map(|_| uniform(rng, -1.0, 1.0)));
+                q.extend(random_unit_quaternion(rng));
+            }
+        }
+    }
+    assert_eq!(q.len(), model.nq);
+    q
+}
+
+/// `n` numbers uniform in `(-scale, scale)`.
+pub fn random_vec(n: usize, scale: f64, rng: &mut impl rand::Rng) -> Vec<f64> {
+    (0..n).map(|_| uniform(rng, -scale, scale)).collect()
+}
+
+/// The Cholesky factor `L` (row-major, `A = L Lᵀ`) of a symmetric `n x n`
+/// row-major matrix, or the index of the first non-positive pivot.
+pub fn cholesky(a: &[f64], n: usize) -> Result<Vec<f64>, usize> {
+    assert_eq!(a.len(), n * n);
+    let mut l = vec![0.0; n * n];
+    for j in 0..n {
+        let d = a[j * n + j] - (0..j).map(|k| l[j * n + k] * l[j * n + k]).sum::<f64>();
+        if d.is_nan() || d <= 0.0 {
+            return Err(j);
+        }
+        let d = d.sqrt();
+        l[j * n + j] = d;
+        for i in j + 1..n {
+            let x = a[i * n + j] - (0..j).map(|k| l[i * n + k] * l[j * n + k]).sum::<f64>();
+            l[i * n + j] = x / d;
+        }
+    }
+    Ok(l)
+}
+
+/// `A x` for a row-major `n x n` matrix.
+pub fn mat_vec(a: &[f64], x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    assert_eq!(a.len(), n * n);
+    (0..n).map(|i| (0..n).map(|j| a[i * n + j] * x[j]).sum()).collect()
 }

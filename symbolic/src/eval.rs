@@ -1,0 +1,16 @@
+//! Numeric interpretation of a graph: the reference the emitted code and every
+//! rewrite are tested against.
+
+use crate::graph::{Graph, NodeId};
+
+impl Graph {
+    /// The values of `outputs` at `inputs` (indexed by input number).
+    pub fn eval(&self, inputs: &[f64], outputs: &[NodeId]) -> Vec<f64> {
+        let mut values = Vec::with_capacity(self.nodes().len());
+        for node in self.nodes() {
+            let v = node.apply(|id| values[id.0 as usize], |k| inputs[k as usize]);
+            values.push(v);
+        }
+        outputs.iter().map(|o| values[o.0 as usize]).collect()
+    }
+}

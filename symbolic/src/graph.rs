@@ -1,0 +1,299 @@
+//! The expression graph: a hash-consed DAG whose children precede their parents,
+//! folding constants and neutral elements as nodes are built.
+
+use std::collections::HashMap;
+
+/// Index of a node in its [`Graph`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+/// One operation. Constants are stored by their bits so that nodes hash exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// A finite constant (`f64::to_bits`).
+    Const(u64),
+    /// Input number `k` of the traced function.
+    Input(u32),
+    /// `-a`.
+    Neg(NodeId),
+    /// `a + b`.
+    Add(NodeId, NodeId),
+    /// `a - b`.
+    Sub(NodeId, NodeId),
+    /// `a * b`.
+    Mul(NodeId, NodeId),
+    /// `a / b`.
+    Div(NodeId, NodeId),
+    /// `sin a`.
+    Sin(NodeId),
+    /// `cos a`.
+    Cos(NodeId),
+    /// `√a`.
+    Sqrt(NodeId),
+}
+
+impl Node {
+    /// The operands of the node.
+    pub fn children(&self) -> impl Iterator<Item = NodeId> {
+        let (a, b) = match *self {
+            Node::Const(_) | Node::Input(_) => (None, None),
+            Node::Neg(a) | Node::Sin(a) | Node::Cos(a) | Node::Sqrt(a) => (Some(a), None),
+            Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) => (Some(a), Some(b)),
+        };
+        a.into_iter().chain(b)
+    }
+
+    /// The value of the node given its operands' values (the numeric semantics
+    /// every other pass must agree with).
+    pub fn apply(&self, x: impl Fn(NodeId) -> f64, input: impl Fn(u32) -> f64) -> f64 {
+        match *self {
+            Node::Const(bits) => f64::from_bits(bits),
+            Node::Input(k) => input(k),
+            Node::Neg(a) => -x(a),
+            Node::Add(a, b) => x(a) + x(b),
+            Node::Sub(a, b) => x(a) - x(b),
+            Node::Mul(a, b) => x(a) * x(b),
+            Node::Div(a, b) => x(a) / x(b),
+            Node::Sin(a) => x(a).sin(),
+            Node::Cos(a) => x(a).cos(),
+            Node::Sqrt(a) => x(a).sqrt(),
+        }
+    }
+}
+
+/// Operation counts of the part of a graph that some outputs reach.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCounts {
+    /// Additions and subtractions.
+    pub add: usize,
+    /// Multiplications.
+    pub mul: usize,
+    /// Divisions.
+    pub div: usize,
+    /// Negations.
+    pub neg: usize,
+    /// Square roots.
+    pub sqrt: usize,
+    /// Sines and cosines.
+    pub trig: usize,
+}
+
+impl OpCounts {
+    /// All arithmetic operations.
+    pub fn total(&self) -> usize {
+        self.add + self.mul + self.div + self.neg + self.sqrt + self.trig
+    }
+}
+
+impl std::fmt::Display for OpCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ops ({} add/sub, {} mul, {} div, {} neg, {} sqrt, {} sin/cos)",
+            self.total(),
+            self.add,
+            self.mul,
+            self.div,
+            self.neg,
+            self.sqrt,
+            self.trig
+        )
+    }
+}
+
+/// A hash-consed DAG. `nodes[i]`'s children all have ids below `i`.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    nodes: Vec<Node>,
+    index: HashMap<Node, NodeId>,
+    /// The first non-finite constant met while tracing, if any.
+    non_finite: Option<String>,
+}
+
+impl Graph {
+    /// An empty graph.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The nodes, children before parents.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The node behind `id`.
+    pub fn node(&self, id: NodeId) -> Node {
+        self.nodes[id.0 as usize]
+    }
+
+    /// The constant value of `id`, if it is a constant.
+    pub fn constant_value(&self, id: NodeId) -> Option<f64> {
+        match self.node(id) {
+            Node::Const(bits) => Some(f64::from_bits(bits)),
+            _ => None,
+        }
+    }
+
+    /// Why the trace produced a non-finite constant (a division by a zero
+    /// constant, say), if it did.
+    pub fn non_finite(&self) -> Option<&str> {
+        self.non_finite.as_deref()
+    }
+
+    /// The node for the constant `x`.
+    pub fn constant(&mut self, x: f64) -> NodeId {
+        if !x.is_finite() && self.non_finite.is_none() {
+            self.non_finite = Some(format!("a constant evaluated to {x}"));
+        }
+        // One zero: -0.0 and 0.0 behave alike in every folded use.
+        let x = if x == 0.0 { 0.0 } else { x };
+        self.intern(Node::Const(x.to_bits()))
+    }
+
+    fn intern(&mut self, node: Node) -> NodeId {
+        if let Some(&id) = self.index.get(&node) {
+            return id;
+        }
+        let id = NodeId(u32::try_from(self.nodes.len()).expect("graph exceeds u32 nodes"));
+        self.nodes.push(node);
+        self.index.insert(node, id);
+        id
+    }
+
+    /// Adds `node`, or returns an equal node, after folding constants and
+    /// neutral elements (`x·0 = 0`, `x·1 = x`, `x + 0 = x`, `--x = x`) and
+    /// ordering the operands of `+` and `·`.
+    pub fn add(&mut self, node: Node) -> NodeId {
+        let c = |g: &Self, id| g.constant_value(id);
+        if !matches!(node, Node::Const(_) | Node::Input(_)) && node.children().all(|id| c(self, id).is_some()) {
+            let value = node.apply(|id| c(self, id).unwrap_or(f64::NAN), |_| f64::NAN);
+            return self.constant(value);
+        }
+        let neg_of = |g: &Self, id| match g.node(id) {
+            Node::Neg(x) => Some(x),
+            _ => None,
+        };
+        match node {
+            Node::Neg(a) => {
+                if let Some(x) = neg_of(self, a) {
+                    return x;
+                }
+                if let Node::Sub(x, y) = self.node(a) {
+                    return self.add(Node::Sub(y, x));
+                }
+            }
+            Node::Add(a, b) => {
+                if c(self, a) == Some(0.0) {
+                    return b;
+                }
+                if c(self, b) == Some(0.0) {
+                    return a;
+                }
+                if let Some(y) = neg_of(self, b) {
+                    return self.add(Node::Sub(a, y));
+                }
+                if let Some(x) = neg_of(self, a) {
+                    return self.add(Node::Sub(b, x));
+                }
+                return self.intern(Node::Add(a.min(b), a.max(b)));
+            }
+            Node::Sub(a, b) => {
+                if c(self, b) == Some(0.0) {
+                    return a;
+                }
+                if c(self, a) == Some(0.0) {
+                    return self.add(Node::Neg(b));
+                }
+                if a == b {
+                    return self.constant(0.0);
+                }
+                if let Some(y) = neg_of(self, b) {
+                    return self.add(Node::Add(a, y));
+                }
+            }
+            Node::Mul(a, b) => {
+                for (k, other) in [(a, b), (b, a)] {
+                    match c(self, k) {
+                        Some(0.0) => return self.constant(0.0),
+                        Some(1.0) => return other,
+                        Some(-1.0) => return self.add(Node::Neg(other)),
+                        Some(x) => {
+                            if let Some(y) = neg_of(self, other) {
+                                let k = self.constant(-x);
+                                return self.add(Node::Mul(k, y));
+                            }
+                        }
+                        None => {}
+                    }
+                }
+                if let (Some(x), Some(y)) = (neg_of(self, a), neg_of(self, b)) {
+                    return self.add(Node::Mul(x, y));
+                }
+                if let Some(x) = neg_of(self, a) {
+                    let m = self.add(Node::Mul(x, b));
+                    return self.add(Node::Neg(m));
+                }
+                if let Some(y) = neg_of(self, b) {
+                    let m = self.add(Node::Mul(a, y));
+                    return self.add(Node::Neg(m));
+                }
+                return self.intern(Node::Mul(a.min(b), a.max(b)));
+            }
+            Node::Div(a, b) => {
+                if c(self, b) == Some(1.0) {
+                    return a;
+                }
+                if c(self, a) == Some(0.0) {
+                    return self.constant(0.0);
+                }
+                if let Some(y) = c(self, b) {
+                    // Division by a constant becomes multiplication by its reciprocal
+                    // only when that is exact (a power of two).
+                    let r = 1.0 / y;
+                    if r.is_finite() && y.abs().log2().fract() == 0.0 {
+                        let k = self.constant(r);
+                        return self.add(Node::Mul(a, k));
+                    }
+                }
+            }
+            Node::Const(_) | Node::Input(_) | Node::Sin(_) | Node::Cos(_) | Node::Sqrt(_) => {}
+        }
+        self.intern(node)
+    }
+
+    /// Every node that `outputs` depend on, in id order (a valid schedule).
+    pub fn reachable(&self, outputs: &[NodeId]) -> Vec<bool> {
+        let mut live = vec![false; self.nodes.len()];
+        for o in outputs {
+            live[o.0 as usize] = true;
+        }
+        for i in (0..self.nodes.len()).rev() {
+            if live[i] {
+                for c in self.nodes[i].children() {
+                    live[c.0 as usize] = true;
+                }
+            }
+        }
+        live
+    }
+
+    /// Operation counts of what `outputs` depend on.
+    pub fn op_counts(&self, outputs: &[NodeId]) -> OpCounts {
+        let mut n = OpCounts::default();
+        for (node, live) in self.nodes.iter().zip(self.reachable(outputs)) {
+            if !live {
+                continue;
+            }
+            match node {
+                Node::Const(_) | Node::Input(_) => {}
+                Node::Neg(_) => n.neg += 1,
+                Node::Add(..) | Node::Sub(..) => n.add += 1,
+                Node::Mul(..) => n.mul += 1,
+                Node::Div(..) => n.div += 1,
+                Node::Sin(_) | Node::Cos(_) => n.trig += 1,
+                Node::Sqrt(_) => n.sqrt += 1,
+            }
+        }
+        n
+    }
+}
