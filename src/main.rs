@@ -9,7 +9,11 @@ use rbdgen::symbolic::{generate, Function, Options};
 use rbdgen::Model;
 
 #[derive(Parser)]
-#[command(name = "rbdgen", version, about = "Compiles a robot's URDF into specialised rigid-body dynamics code")]
+#[command(
+    name = "rbdgen",
+    version,
+    about = "Compiles a robot's URDF into specialised rigid-body dynamics code"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,28 +61,45 @@ fn read(path: &PathBuf) -> Result<String, String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Generate { urdf, floating_base, functions, output } => {
+        Command::Generate {
+            urdf,
+            floating_base,
+            functions,
+            output,
+        } => {
             let text = read(&urdf)?;
-            let mut options =
-                Options { floating_base, source_name: urdf.to_string_lossy().into_owned(), ..Options::default() };
+            let mut options = Options {
+                floating_base,
+                source_name: urdf.to_string_lossy().into_owned(),
+                ..Options::default()
+            };
             if !functions.is_empty() {
                 options.functions = functions
                     .iter()
-                    .map(|n| Function::from_name(n).ok_or_else(|| format!("unknown function `{n}`")))
+                    .map(|n| {
+                        Function::from_name(n).ok_or_else(|| format!("unknown function `{n}`"))
+                    })
                     .collect::<Result<BTreeSet<_>, _>>()?;
             }
-            let source = generate(&text, &options).map_err(|e| format!("{}: {e}", urdf.display()))?;
+            let source =
+                generate(&text, &options).map_err(|e| format!("{}: {e}", urdf.display()))?;
             match output {
-                Some(path) => std::fs::write(&path, source).map_err(|e| format!("{}: {e}", path.display())),
+                Some(path) => {
+                    std::fs::write(&path, source).map_err(|e| format!("{}: {e}", path.display()))
+                }
                 None => {
                     print!("{source}");
                     Ok(())
                 }
             }
         }
-        Command::Info { urdf, floating_base } => {
+        Command::Info {
+            urdf,
+            floating_base,
+        } => {
             let text = read(&urdf)?;
-            let model = Model::from_urdf_str(&text, floating_base).map_err(|e| format!("{}: {e}", urdf.display()))?;
+            let model = Model::from_urdf_str(&text, floating_base)
+                .map_err(|e| format!("{}: {e}", urdf.display()))?;
             print_info(&model);
             Ok(())
         }
@@ -104,6 +125,9 @@ fn print_info(model: &Model) {
     }
     println!("link frames:");
     for (_, f) in model.body_frames() {
-        println!("  {:<24} on joint {}", f.name, model.joints[f.parent_joint].name);
+        println!(
+            "  {:<24} on joint {}",
+            f.name, model.joints[f.parent_joint].name
+        );
     }
 }

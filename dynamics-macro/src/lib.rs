@@ -68,31 +68,46 @@ impl Parse for Args {
                     for n in names {
                         let f = Function::from_name(&n.to_string()).ok_or_else(|| {
                             let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-                            syn::Error::new(n.span(), format!("unknown function `{n}`; known: {}", known.join(", ")))
+                            syn::Error::new(
+                                n.span(),
+                                format!("unknown function `{n}`; known: {}", known.join(", ")),
+                            )
                         })?;
                         list.push((f, n.span()));
                     }
                     functions = Some(list);
                 }
-                other => {
-                    return Err(syn::Error::new(
-                        key.span(),
-                        format!("unknown option `{other}`; expected `floating_base` or `functions = [...]`"),
-                    ))
-                }
+                other => return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "unknown option `{other}`; expected `floating_base` or `functions = [...]`"
+                    ),
+                )),
             }
         }
-        Ok(Args { vis, name, path, floating_base, functions })
+        Ok(Args {
+            vis,
+            name,
+            path,
+            floating_base,
+            functions,
+        })
     }
 }
 
 fn expand(args: &Args) -> syn::Result<TokenStream> {
     let relative = args.path.value();
     let error = |msg: String| syn::Error::new(args.path.span(), format!("{relative}: {msg}"));
-    let root = std::env::var("CARGO_MANIFEST_DIR").map_err(|_| error("CARGO_MANIFEST_DIR is not set".into()))?;
+    let root = std::env::var("CARGO_MANIFEST_DIR")
+        .map_err(|_| error("CARGO_MANIFEST_DIR is not set".into()))?;
     let full: PathBuf = PathBuf::from(root).join(&relative);
-    let urdf = std::fs::read_to_string(&full).map_err(|e| error(format!("cannot read {}: {e}", full.display())))?;
-    let mut options = Options { floating_base: args.floating_base, source_name: relative.clone(), ..Options::default() };
+    let urdf = std::fs::read_to_string(&full)
+        .map_err(|e| error(format!("cannot read {}: {e}", full.display())))?;
+    let mut options = Options {
+        floating_base: args.floating_base,
+        source_name: relative.clone(),
+        ..Options::default()
+    };
     if let Some(list) = &args.functions {
         options.functions = list.iter().map(|(f, _)| *f).collect();
     }

@@ -23,7 +23,9 @@ pub mod model;
 pub mod scalar;
 pub mod spatial;
 
-pub use algorithms::{aba, crba, forward_kinematics, frame_placement, rnea, update_frame_placements};
+pub use algorithms::{
+    aba, crba, forward_kinematics, frame_placement, rnea, update_frame_placements,
+};
 pub use data::Data;
 pub use error::ModelError;
 pub use model::{Frame, FrameKind, Joint, JointKind, Model};

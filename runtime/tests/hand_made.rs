@@ -7,7 +7,8 @@ use common::{assert_close, cholesky, load_model, mat_vec, random_q, random_vec};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{
-    aba, crba, forward_kinematics, rnea, update_frame_placements, Data, FrameKind, Inertia, JointKind, Model,
+    aba, crba, forward_kinematics, rnea, update_frame_placements, Data, FrameKind, Inertia,
+    JointKind, Model,
 };
 
 type M3 = [[f64; 3]; 3];
@@ -53,15 +54,28 @@ impl Body {
     /// A URDF `<inertial>` moved to the frame `frame_from_link = (rotation, translation)`:
     /// the centre of mass is `c = R_f (c_l) + p_f` and the inertia about the
     /// origin is `R I_c Rᵀ + m (|c|² 1 - c cᵀ)` with `R = R_f R_inertial`.
-    fn from_urdf(mass: f64, com: V3, com_rpy: V3, tensor: M3, frame_rotation: &M3, frame_translation: &V3) -> Body {
+    fn from_urdf(
+        mass: f64,
+        com: V3,
+        com_rpy: V3,
+        tensor: M3,
+        frame_rotation: &M3,
+        frame_translation: &V3,
+    ) -> Body {
         let r = matmul(frame_rotation, &rpy(com_rpy[0], com_rpy[1], com_rpy[2]));
         let c = add3(&apply(frame_rotation, &com), frame_translation);
         let rotated = matmul(&r, &matmul(&tensor, &transpose(&r)));
         let c2: f64 = c.iter().map(|x| x * x).sum();
         let rotational = core::array::from_fn(|i| {
-            core::array::from_fn(|j| rotated[i][j] + mass * ((i == j) as u8 as f64 * c2 - c[i] * c[j]))
+            core::array::from_fn(|j| {
+                rotated[i][j] + mass * ((i == j) as u8 as f64 * c2 - c[i] * c[j])
+            })
         });
-        Body { mass, first_moment: c.map(|x| mass * x), rotational }
+        Body {
+            mass,
+            first_moment: c.map(|x| mass * x),
+            rotational,
+        }
     }
 
     fn plus(&self, other: &Body) -> Body {
@@ -83,12 +97,24 @@ fn tensor(ixx: f64, ixy: f64, ixz: f64, iyy: f64, iyz: f64, izz: f64) -> M3 {
 
 fn assert_inertia(what: &str, ours: &Inertia<f64>, want: &Body, tol: f64) {
     assert_close(&format!("{what} mass"), &[ours.mass], &[want.mass], tol);
-    assert_close(&format!("{what} first moment"), &ours.first_moment.0, &want.first_moment, tol);
-    assert_close(&format!("{what} rotational"), &ours.rotational.0.concat(), &want.rotational.concat(), tol);
+    assert_close(
+        &format!("{what} first moment"),
+        &ours.first_moment.0,
+        &want.first_moment,
+        tol,
+    );
+    assert_close(
+        &format!("{what} rotational"),
+        &ours.rotational.0.concat(),
+        &want.rotational.concat(),
+        tol,
+    );
 }
 
 fn joint(model: &Model, name: &str) -> usize {
-    model.joint_id(name).unwrap_or_else(|| panic!("no joint `{name}`"))
+    model
+        .joint_id(name)
+        .unwrap_or_else(|| panic!("no joint `{name}`"))
 }
 
 // ---------------------------------------------------------------- rotated_inertia
@@ -119,9 +145,15 @@ fn rotated_inertia_torque_and_mass_matrix_are_two() {
         let m = crba(&model, &mut data, &[q])[0];
         assert!((m - 2.0).abs() <= 1e-12, "crba({q}) = {m}, want 2");
         let tau = rnea(&model, &mut data, &[q], &[0.0], &[1.0])[0];
-        assert!((tau - 2.0).abs() <= 1e-12, "rnea({q}, 0, 1) = {tau}, want 2");
+        assert!(
+            (tau - 2.0).abs() <= 1e-12,
+            "rnea({q}, 0, 1) = {tau}, want 2"
+        );
         let tau = rnea(&model, &mut data, &[q], &[3.0], &[-0.5])[0];
-        assert!((tau + 1.0).abs() <= 1e-12, "rnea({q}, 3, -0.5) = {tau}, want -1");
+        assert!(
+            (tau + 1.0).abs() <= 1e-12,
+            "rnea({q}, 3, -0.5) = {tau}, want -1"
+        );
         let a = aba(&model, &mut data, &[q], &[3.0], &[1.0])[0];
         assert!((a - 0.5).abs() <= 1e-12, "aba({q}, 3, 1) = {a}, want 0.5");
     }
@@ -134,7 +166,11 @@ fn fixed_weld_frames_match_massless_tool() {
     let heavy = load_model("tests/urdf/fixed_weld.urdf", false);
     let light = load_model("tests/urdf/fixed_weld_massless.urdf", false);
     assert_eq!((heavy.nq, light.nq), (2, 2));
-    let names = |m: &Model| m.body_frames().map(|(_, f)| f.name.clone()).collect::<Vec<_>>();
+    let names = |m: &Model| {
+        m.body_frames()
+            .map(|(_, f)| f.name.clone())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(names(&heavy), names(&light));
     assert_eq!(names(&heavy), ["base", "link1", "tool", "link2"]);
 
@@ -162,9 +198,17 @@ fn fixed_weld_frames_match_massless_tool() {
     forward_kinematics(&heavy, &mut dh, &[q1, -0.4]);
     update_frame_placements(&heavy, &mut dh);
     let r = matmul(&rpy(0.0, 0.0, 0.2 + q1), &rpy(0.3, -0.2, 0.5));
-    let p = add3(&apply(&rpy(0.0, 0.0, 0.2 + q1), &[0.2, 0.05, -0.03]), &[0.0, 0.0, 0.1]);
+    let p = add3(
+        &apply(&rpy(0.0, 0.0, 0.2 + q1), &[0.2, 0.05, -0.03]),
+        &[0.0, 0.0, 0.1],
+    );
     let tool = dh.o_mf[heavy.frame_id("tool", FrameKind::Body).unwrap()];
-    assert_close("tool rotation", &tool.rotation.0.concat(), &r.concat(), 1e-14);
+    assert_close(
+        "tool rotation",
+        &tool.rotation.0.concat(),
+        &r.concat(),
+        1e-14,
+    );
     assert_close("tool translation", &tool.translation.0, &p, 1e-14);
 }
 
@@ -189,8 +233,18 @@ fn fixed_weld_merges_tool_inertia_into_j1() {
         &rpy(0.3, -0.2, 0.5),
         &[0.2, 0.05, -0.03],
     );
-    assert_inertia("fixed_weld j1", &heavy.joints[joint(&heavy, "j1")].inertia, &link1.plus(&tool), 1e-14);
-    assert_inertia("fixed_weld_massless j1", &light.joints[joint(&light, "j1")].inertia, &link1, 1e-14);
+    assert_inertia(
+        "fixed_weld j1",
+        &heavy.joints[joint(&heavy, "j1")].inertia,
+        &link1.plus(&tool),
+        1e-14,
+    );
+    assert_inertia(
+        "fixed_weld_massless j1",
+        &light.joints[joint(&light, "j1")].inertia,
+        &link1,
+        1e-14,
+    );
 
     // j2 carries link2 alone in both models.
     let link2 = Body::from_urdf(
@@ -202,7 +256,12 @@ fn fixed_weld_merges_tool_inertia_into_j1() {
         &[0.0, 0.0, 0.0],
     );
     for model in [&heavy, &light] {
-        assert_inertia(&format!("{} j2", model.name), &model.joints[joint(model, "j2")].inertia, &link2, 1e-14);
+        assert_inertia(
+            &format!("{} j2", model.name),
+            &model.joints[joint(model, "j2")].inertia,
+            &link2,
+            1e-14,
+        );
     }
 }
 
@@ -231,7 +290,11 @@ fn massless_link_has_zero_inertia_and_consistent_dynamics() {
             assert!(x.is_finite(), "non-finite value at q = {q:?}");
         }
         cholesky(&m, nv).unwrap_or_else(|k| panic!("M not positive definite at pivot {k}: {m:?}"));
-        let rebuilt: Vec<f64> = mat_vec(&m, &a).iter().zip(&nle).map(|(x, y)| x + y).collect();
+        let rebuilt: Vec<f64> = mat_vec(&m, &a)
+            .iter()
+            .zip(&nle)
+            .map(|(x, y)| x + y)
+            .collect();
         assert_close("M a + h", &rebuilt, &tau, 1e-12);
         assert_close("aba(rnea(a))", &ddq, &a, 1e-10);
     }
@@ -246,21 +309,35 @@ fn defaults_fill_missing_origin_and_axis() {
     assert_eq!(placement.rotation.0, IDENTITY, "j_no_origin rotation");
     assert_eq!(placement.translation.0, [0.0; 3], "j_no_origin translation");
 
-    assert_eq!(model.joints[joint(&model, "j_no_axis")].kind, JointKind::Revolute { axis: [1.0, 0.0, 0.0] });
+    assert_eq!(
+        model.joints[joint(&model, "j_no_axis")].kind,
+        JointKind::Revolute {
+            axis: [1.0, 0.0, 0.0]
+        }
+    );
 
     let axis_of = |name: &str| match model.joints[joint(&model, name)].kind {
         JointKind::Revolute { axis } | JointKind::Prismatic { axis } => axis,
         ref other => panic!("{name}: unexpected kind {other:?}"),
     };
     let s14 = 14f64.sqrt();
-    for (name, want) in [("p_unaligned", [0.48, 0.6, 0.64]), ("r_unaligned", [1.0 / s14, 2.0 / s14, 3.0 / s14])] {
+    for (name, want) in [
+        ("p_unaligned", [0.48, 0.6, 0.64]),
+        ("r_unaligned", [1.0 / s14, 2.0 / s14, 3.0 / s14]),
+    ] {
         let axis = axis_of(name);
         let norm = axis.iter().map(|x| x * x).sum::<f64>().sqrt();
         assert!((norm - 1.0).abs() <= 1e-15, "{name}: |axis| = {norm}");
         assert_close(&format!("{name} axis"), &axis, &want, 1e-15);
     }
-    assert!(matches!(model.joints[joint(&model, "p_unaligned")].kind, JointKind::Prismatic { .. }));
-    assert!(matches!(model.joints[joint(&model, "r_unaligned")].kind, JointKind::Revolute { .. }));
+    assert!(matches!(
+        model.joints[joint(&model, "p_unaligned")].kind,
+        JointKind::Prismatic { .. }
+    ));
+    assert!(matches!(
+        model.joints[joint(&model, "r_unaligned")].kind,
+        JointKind::Revolute { .. }
+    ));
 }
 
 // ---------------------------------------------------------------- double pendulum
@@ -331,7 +408,10 @@ impl Pendulum {
 
 #[test]
 fn double_pendulum_matches_closed_form() {
-    let pendulum = Pendulum { m: [1.3, 0.8], l: [0.7, 0.5] };
+    let pendulum = Pendulum {
+        m: [1.3, 0.8],
+        l: [0.7, 0.5],
+    };
     let model = Model::from_urdf_str(&pendulum.urdf(), false).unwrap();
     assert_eq!((model.nq, model.nv), (2, 2));
     let mut data = Data::<f64>::new(&model);
@@ -350,7 +430,17 @@ fn double_pendulum_matches_closed_form() {
     for (q, v, a) in states {
         let (m, tau) = pendulum.closed_form(q, v, a);
         let ours = rnea(&model, &mut data, &q, &v, &a).to_vec();
-        assert_close(&format!("rnea at q {q:?} v {v:?} a {a:?}"), &ours, &tau, 1e-12);
-        assert_close(&format!("crba at q {q:?}"), crba(&model, &mut data, &q), &m.concat(), 1e-12);
+        assert_close(
+            &format!("rnea at q {q:?} v {v:?} a {a:?}"),
+            &ours,
+            &tau,
+            1e-12,
+        );
+        assert_close(
+            &format!("crba at q {q:?}"),
+            crba(&model, &mut data, &q),
+            &m.concat(),
+            1e-12,
+        );
     }
 }

@@ -51,22 +51,44 @@ fn check(name: &str, urdf: &str, floating_base: bool, seed: u64) {
         let m = crba(&model, &mut data, &q).to_vec();
         let m_rnea = mass_matrix_from_rnea(&model, &mut data, &q);
         assert_close(&tag("crba vs columns of rnea"), &m, &m_rnea, TOL);
-        let transpose = |x: &[f64]| -> Vec<f64> { (0..nv * nv).map(|i| x[(i % nv) * nv + i / nv]).collect() };
-        assert_close(&tag("M from rnea symmetric"), &m_rnea, &transpose(&m_rnea), TOL);
+        let transpose =
+            |x: &[f64]| -> Vec<f64> { (0..nv * nv).map(|i| x[(i % nv) * nv + i / nv]).collect() };
+        assert_close(
+            &tag("M from rnea symmetric"),
+            &m_rnea,
+            &transpose(&m_rnea),
+            TOL,
+        );
         assert_close(&tag("M from crba symmetric"), &m, &transpose(&m), TOL);
-        cholesky(&m, nv).unwrap_or_else(|k| panic!("{}", tag(&format!("Cholesky of M fails at pivot {k}"))));
+        cholesky(&m, nv)
+            .unwrap_or_else(|k| panic!("{}", tag(&format!("Cholesky of M fails at pivot {k}"))));
 
         // ABA inverts RNEA, both ways.
         let ddq = aba(&model, &mut data, &q, &v, &tau).to_vec();
-        assert_close(&tag("rnea(q, v, aba(q, v, tau))"), rnea(&model, &mut data, &q, &v, &ddq), &tau, TOL);
+        assert_close(
+            &tag("rnea(q, v, aba(q, v, tau))"),
+            rnea(&model, &mut data, &q, &v, &ddq),
+            &tau,
+            TOL,
+        );
         let tau_a = rnea(&model, &mut data, &q, &v, &a).to_vec();
-        assert_close(&tag("aba(q, v, rnea(q, v, a))"), aba(&model, &mut data, &q, &v, &tau_a), &a, TOL);
+        assert_close(
+            &tag("aba(q, v, rnea(q, v, a))"),
+            aba(&model, &mut data, &q, &v, &tau_a),
+            &a,
+            TOL,
+        );
 
         // Kinetic energy: ½ vᵀ M v against Σ ½ vᵢᵀ Iᵢ vᵢ from the body velocities of RNEA.
-        let from_m = 0.5 * v.iter().zip(mat_vec(&m, &v)).map(|(x, y)| x * y).sum::<f64>();
+        let from_m = 0.5
+            * v.iter()
+                .zip(mat_vec(&m, &v))
+                .map(|(x, y)| x * y)
+                .sum::<f64>();
         rnea(&model, &mut data, &q, &v, &a);
-        let from_bodies: f64 =
-            (1..model.njoints()).map(|i| Inertia::constant(&model.joints[i].inertia).kinetic_energy(&data.v[i])).sum();
+        let from_bodies: f64 = (1..model.njoints())
+            .map(|i| Inertia::constant(&model.joints[i].inertia).kinetic_energy(&data.v[i]))
+            .sum();
         assert!(from_m > 0.0, "{}", tag("zero kinetic energy"));
         assert_close(&tag("kinetic energy"), &[from_m], &[from_bodies], TOL);
     }

@@ -4,7 +4,9 @@
 mod common;
 
 use common::{assert_close, flat, Reference};
-use rbdgen_runtime::{aba, crba, forward_kinematics, rnea, update_frame_placements, Data, FrameKind};
+use rbdgen_runtime::{
+    aba, crba, forward_kinematics, rnea, update_frame_placements, Data, FrameKind,
+};
 
 const TOL: f64 = 1e-8;
 
@@ -19,21 +21,56 @@ fn check(name: &str) {
         forward_kinematics(model, &mut data, &q);
         for (i, omi) in s["omi"].as_array().unwrap().iter().enumerate() {
             let ours: Vec<f64> = data.o_mi[i + 1].to_homogeneous().concat();
-            assert_close(&tag(&format!("oMi[{}]", model.joints[i + 1].name)), &ours, &flat(omi), TOL);
+            assert_close(
+                &tag(&format!("oMi[{}]", model.joints[i + 1].name)),
+                &ours,
+                &flat(omi),
+                TOL,
+            );
         }
         update_frame_placements(model, &mut data);
         for (frame, value) in s["frames"].as_object().unwrap() {
             let id = model.frame_id(frame, FrameKind::Body).unwrap();
             let ours: Vec<f64> = data.o_mf[id].to_homogeneous().concat();
-            assert_close(&tag(&format!("oMf[{frame}]")), &ours, &flat(&value["placement"]), TOL);
+            assert_close(
+                &tag(&format!("oMf[{frame}]")),
+                &ours,
+                &flat(&value["placement"]),
+                TOL,
+            );
         }
 
-        assert_close(&tag("rnea"), rnea(model, &mut data, &q, &v, &a), &flat(&s["rnea"]), TOL);
+        assert_close(
+            &tag("rnea"),
+            rnea(model, &mut data, &q, &v, &a),
+            &flat(&s["rnea"]),
+            TOL,
+        );
         let zero = vec![0.0; model.nv];
-        assert_close(&tag("nle"), rnea(model, &mut data, &q, &v, &zero), &flat(&s["nle"]), TOL);
-        assert_close(&tag("gravity"), rnea(model, &mut data, &q, &zero, &zero), &flat(&s["gravity"]), TOL);
-        assert_close(&tag("crba"), crba(model, &mut data, &q), &flat(&s["crba"]), TOL);
-        assert_close(&tag("aba"), aba(model, &mut data, &q, &v, &tau), &flat(&s["aba"]), TOL);
+        assert_close(
+            &tag("nle"),
+            rnea(model, &mut data, &q, &v, &zero),
+            &flat(&s["nle"]),
+            TOL,
+        );
+        assert_close(
+            &tag("gravity"),
+            rnea(model, &mut data, &q, &zero, &zero),
+            &flat(&s["gravity"]),
+            TOL,
+        );
+        assert_close(
+            &tag("crba"),
+            crba(model, &mut data, &q),
+            &flat(&s["crba"]),
+            TOL,
+        );
+        assert_close(
+            &tag("aba"),
+            aba(model, &mut data, &q, &v, &tau),
+            &flat(&s["aba"]),
+            TOL,
+        );
     }
 }
 

@@ -13,7 +13,13 @@ fn link(name: &str) -> String {
 }
 
 fn joint(name: &str, kind: &str, parent: &str, child: &str) -> String {
-    joint_with(name, kind, parent, child, r#"<origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>"#)
+    joint_with(
+        name,
+        kind,
+        parent,
+        child,
+        r#"<origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>"#,
+    )
 }
 
 fn joint_with(name: &str, kind: &str, parent: &str, child: &str, extra: &str) -> String {
@@ -23,15 +29,21 @@ fn joint_with(name: &str, kind: &str, parent: &str, child: &str, extra: &str) ->
 }
 
 fn robot(parts: &[String]) -> String {
-    format!("<?xml version=\"1.0\"?>\n<robot name=\"broken\">\n{}\n</robot>", parts.join("\n"))
+    format!(
+        "<?xml version=\"1.0\"?>\n<robot name=\"broken\">\n{}\n</robot>",
+        parts.join("\n")
+    )
 }
 
 /// Loads `urdf` with a fixed and a floating base and returns the error, which
 /// must be the same both ways.
 fn error(urdf: &str) -> ModelError {
-    let fixed = Model::from_urdf_str(urdf, false).err().unwrap_or_else(|| panic!("accepted (fixed base):\n{urdf}"));
-    let floating =
-        Model::from_urdf_str(urdf, true).err().unwrap_or_else(|| panic!("accepted (floating base):\n{urdf}"));
+    let fixed = Model::from_urdf_str(urdf, false)
+        .err()
+        .unwrap_or_else(|| panic!("accepted (fixed base):\n{urdf}"));
+    let floating = Model::from_urdf_str(urdf, true)
+        .err()
+        .unwrap_or_else(|| panic!("accepted (floating base):\n{urdf}"));
     assert_eq!(fixed.to_string(), floating.to_string());
     fixed
 }
@@ -39,13 +51,22 @@ fn error(urdf: &str) -> ModelError {
 fn assert_names(e: &ModelError, names: &[&str]) {
     let message = e.to_string();
     for name in names {
-        assert!(message.contains(&format!("`{name}`")), "message `{message}` does not name `{name}`");
+        assert!(
+            message.contains(&format!("`{name}`")),
+            "message `{message}` does not name `{name}`"
+        );
     }
 }
 
 /// A valid three-link chain a - ja - b - jb - c, to check the fixtures themselves.
 fn chain() -> Vec<String> {
-    vec![link("a"), link("b"), link("c"), joint("ja", "revolute", "a", "b"), joint("jb", "prismatic", "b", "c")]
+    vec![
+        link("a"),
+        link("b"),
+        link("c"),
+        joint("ja", "revolute", "a", "b"),
+        joint("jb", "prismatic", "b", "c"),
+    ]
 }
 
 #[test]
@@ -66,7 +87,11 @@ fn malformed_xml() {
         assert!(e.to_string().starts_with("cannot parse URDF: "), "{e}");
     }
     // A joint without its required <child> is refused by the parser too.
-    let text = robot(&[link("a"), link("b"), r#"<joint name="ja" type="fixed"><parent link="a"/></joint>"#.into()]);
+    let text = robot(&[
+        link("a"),
+        link("b"),
+        r#"<joint name="ja" type="fixed"><parent link="a"/></joint>"#.into(),
+    ]);
     let e = error(&text);
     assert!(matches!(e, ModelError::Parse(_)), "{e:?}");
     assert!(e.to_string().contains("child"), "{e}");
@@ -90,7 +115,10 @@ fn duplicate_link() {
     let mut parts = chain();
     parts.push(link("b"));
     let e = error(&robot(&parts));
-    assert!(matches!(&e, ModelError::DuplicateLink(name) if name == "b"), "{e:?}");
+    assert!(
+        matches!(&e, ModelError::DuplicateLink(name) if name == "b"),
+        "{e:?}"
+    );
     assert_names(&e, &["b"]);
 }
 
@@ -100,7 +128,10 @@ fn duplicate_joint() {
     parts.push(link("d"));
     parts.push(joint("jb", "revolute", "c", "d"));
     let e = error(&robot(&parts));
-    assert!(matches!(&e, ModelError::DuplicateJoint(name) if name == "jb"), "{e:?}");
+    assert!(
+        matches!(&e, ModelError::DuplicateJoint(name) if name == "jb"),
+        "{e:?}"
+    );
     assert_names(&e, &["jb"]);
 }
 
@@ -110,7 +141,10 @@ fn unknown_parent_link() {
     parts.push(link("d"));
     parts.push(joint("jd", "revolute", "ghost", "d"));
     let e = error(&robot(&parts));
-    assert!(matches!(&e, ModelError::UnknownLink { joint, link } if joint == "jd" && link == "ghost"), "{e:?}");
+    assert!(
+        matches!(&e, ModelError::UnknownLink { joint, link } if joint == "jd" && link == "ghost"),
+        "{e:?}"
+    );
     assert_names(&e, &["jd", "ghost"]);
 }
 
@@ -119,7 +153,10 @@ fn unknown_child_link() {
     let mut parts = chain();
     parts.push(joint("jd", "fixed", "c", "ghost"));
     let e = error(&robot(&parts));
-    assert!(matches!(&e, ModelError::UnknownLink { joint, link } if joint == "jd" && link == "ghost"), "{e:?}");
+    assert!(
+        matches!(&e, ModelError::UnknownLink { joint, link } if joint == "jd" && link == "ghost"),
+        "{e:?}"
+    );
     assert_names(&e, &["jd", "ghost"]);
 }
 
@@ -128,7 +165,10 @@ fn link_with_two_parents() {
     let mut parts = chain();
     parts.push(joint("jc", "revolute", "a", "c"));
     let e = error(&robot(&parts));
-    assert!(matches!(&e, ModelError::SeveralParents(name) if name == "c"), "{e:?}");
+    assert!(
+        matches!(&e, ModelError::SeveralParents(name) if name == "c"),
+        "{e:?}"
+    );
     assert_names(&e, &["c"]);
 }
 
@@ -156,11 +196,19 @@ fn cycle_without_root() {
 fn cycle_beside_the_tree() {
     // One root (a, with its chain) plus a loop x -> y -> x that no path from the root reaches.
     let mut parts = chain();
-    parts.extend([link("x"), link("y"), joint("jx", "revolute", "x", "y"), joint("jy", "revolute", "y", "x")]);
+    parts.extend([
+        link("x"),
+        link("y"),
+        joint("jx", "revolute", "x", "y"),
+        joint("jy", "revolute", "y", "x"),
+    ]);
     let e = error(&robot(&parts));
     assert!(matches!(e, ModelError::NotATree(_)), "{e:?}");
     let message = e.to_string();
-    assert!(message.contains("`x`") && message.contains("`y`"), "{message}");
+    assert!(
+        message.contains("`x`") && message.contains("`y`"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -191,7 +239,10 @@ fn zero_axis() {
         parts.push(link("d"));
         parts.push(joint_with("jd", kind, "c", "d", r#"<axis xyz="0 0 0"/>"#));
         let e = error(&robot(&parts));
-        assert!(matches!(&e, ModelError::ZeroAxis(name) if name == "jd"), "{kind}: {e:?}");
+        assert!(
+            matches!(&e, ModelError::ZeroAxis(name) if name == "jd"),
+            "{kind}: {e:?}"
+        );
         assert_names(&e, &["jd"]);
     }
 }
@@ -199,8 +250,14 @@ fn zero_axis() {
 #[test]
 fn non_finite_joint_numbers() {
     for (extra, field) in [
-        (r#"<origin xyz="0 NaN 0.1"/><axis xyz="0 0 1"/>"#, "origin xyz"),
-        (r#"<origin xyz="0 0 0.1" rpy="0 inf 0"/><axis xyz="0 0 1"/>"#, "origin rpy"),
+        (
+            r#"<origin xyz="0 NaN 0.1"/><axis xyz="0 0 1"/>"#,
+            "origin xyz",
+        ),
+        (
+            r#"<origin xyz="0 0 0.1" rpy="0 inf 0"/><axis xyz="0 0 1"/>"#,
+            "origin rpy",
+        ),
         (r#"<axis xyz="0 nan 1"/>"#, "axis"),
     ] {
         let mut parts = chain();
@@ -216,9 +273,18 @@ fn non_finite_joint_numbers() {
     // A fixed joint's origin is checked as well.
     let mut parts = chain();
     parts.push(link("d"));
-    parts.push(joint_with("weld", "fixed", "c", "d", r#"<origin xyz="NaN 0 0"/>"#));
+    parts.push(joint_with(
+        "weld",
+        "fixed",
+        "c",
+        "d",
+        r#"<origin xyz="NaN 0 0"/>"#,
+    ));
     let e = error(&robot(&parts));
-    assert!(matches!(&e, ModelError::NonFinite { element, .. } if element.contains("`weld`")), "{e:?}");
+    assert!(
+        matches!(&e, ModelError::NonFinite { element, .. } if element.contains("`weld`")),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -228,11 +294,19 @@ fn non_finite_inertial() {
             r#"<origin xyz="0 0 NaN"/><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>"#,
             "origin xyz",
         ),
-        (r#"<mass value="inf"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>"#, "mass"),
-        (r#"<mass value="1"/><inertia ixx="1" ixy="NaN" ixz="0" iyy="1" iyz="0" izz="1"/>"#, "inertia"),
+        (
+            r#"<mass value="inf"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>"#,
+            "mass",
+        ),
+        (
+            r#"<mass value="1"/><inertia ixx="1" ixy="NaN" ixz="0" iyy="1" iyz="0" izz="1"/>"#,
+            "inertia",
+        ),
     ] {
         let mut parts = chain();
-        parts.push(format!(r#"<link name="d"><inertial>{inertial}</inertial></link>"#));
+        parts.push(format!(
+            r#"<link name="d"><inertial>{inertial}</inertial></link>"#
+        ));
         parts.push(joint("jd", "revolute", "c", "d"));
         let e = error(&robot(&parts));
         assert!(
@@ -257,7 +331,10 @@ fn negative_mass() {
             parts.push(joint("jd", child_joint, "c", "d"));
         }
         let e = error(&robot(&parts));
-        assert!(matches!(&e, ModelError::InvalidInertia { link, .. } if link == bad), "{e:?}");
+        assert!(
+            matches!(&e, ModelError::InvalidInertia { link, .. } if link == bad),
+            "{e:?}"
+        );
         assert_names(&e, &[bad]);
         assert!(e.to_string().contains("negative mass"), "{e}");
     }

@@ -1,6 +1,8 @@
 //! Emission: a traced graph becomes a Rust block of `let` bindings in
 //! topological order (ties broken by node id), ending in the output array.
 
+use std::collections::{BTreeSet, HashMap};
+
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -40,7 +42,9 @@ impl Inputs<'_> {
 /// A float literal that reads back to the same bits (Rust's shortest
 /// round-trip form).
 pub fn float_literal(x: f64) -> TokenStream {
-    let lit: Literal = format!("{:?}", x.abs()).parse().expect("a finite float is a literal");
+    let lit: Literal = format!("{:?}", x.abs())
+        .parse()
+        .expect("a finite float is a literal");
     if x.is_sign_negative() {
         quote!(-#lit)
     } else {
@@ -48,20 +52,37 @@ pub fn float_literal(x: f64) -> TokenStream {
     }
 }
 
-/// The block `{ let t0 = ...; ...; [outputs] }` computing `outputs` of `graph`.
+/// The block computing `outputs` of `graph`, ending in the output array.
 /// `math` is the path of the module providing `sin`, `cos`, `sincos`, `sqrt`.
-pub fn emit_block(graph: &Graph, outputs: &[NodeId], shape: Shape, inputs: &Inputs, math: &TokenStream) -> TokenStream {
+///
+/// Values live in a few reused `f64` locals (`x0`, `x1`, ...), assigned in
+/// topological order with ties broken by node id: a slot is freed after its
+/// value's last use. One `let` per value would nest one lexical scope per
+/// operation, which debug builds of large functions cannot digest.
+pub fn emit_block(
+    graph: &Graph,
+    outputs: &[NodeId],
+    shape: Shape,
+    inputs: &Inputs,
+    math: &TokenStream,
+) -> TokenStream {
     let live = graph.reachable(outputs);
     let nodes = graph.nodes();
-    let mut names: Vec<Option<Ident>> = vec![None; nodes.len()];
-    let mut next = 0usize;
-    let mut fresh = || {
-        next += 1;
-        format_ident!("t{}", next - 1)
-    };
+    // Position of each node's last use; outputs are used at the end.
+    let mut last_use = vec![0usize; nodes.len()];
+    for (i, node) in nodes.iter().enumerate() {
+        if live[i] {
+            for c in node.children() {
+                last_use[c.0 as usize] = i;
+            }
+        }
+    }
+    for o in outputs {
+        last_use[o.0 as usize] = usize::MAX;
+    }
     // Sin and cos of one argument share one `sincos` call.
-    let mut sin_of = std::collections::HashMap::new();
-    let mut cos_of = std::collections::HashMap::new();
+    let mut sin_of = HashMap::new();
+    let mut cos_of = HashMap::new();
     for (i, node) in nodes.iter().enumerate() {
         if live[i] {
             match node {
@@ -71,22 +92,33 @@ pub fn emit_block(graph: &Graph, outputs: &[NodeId], shape: Shape, inputs: &Inpu
             }
         }
     }
-    let operand = |names: &[Option<Ident>], id: NodeId| -> TokenStream {
+    let mut slot: Vec<Option<usize>> = vec![None; nodes.len()];
+    let mut free: BTreeSet<usize> = BTreeSet::new();
+    let mut nslots = 0usize;
+    let mut allocate = |free: &mut BTreeSet<usize>| match free.pop_first() {
+        Some(s) => s,
+        None => {
+            nslots += 1;
+            nslots - 1
+        }
+    };
+    let name = |s: usize| format_ident!("x{}", s);
+    let operand = |slot: &[Option<usize>], id: NodeId| -> TokenStream {
         match graph.node(id) {
             Node::Const(bits) => float_literal(f64::from_bits(bits)),
             Node::Input(k) => inputs.token(k),
             _ => {
-                let name = names[id.0 as usize].as_ref().expect("operand scheduled before use");
-                quote!(#name)
+                let s = name(slot[id.0 as usize].expect("operand scheduled before use"));
+                quote!(#s)
             }
         }
     };
     let mut body = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
-        if !live[i] || names[i].is_some() {
+        if !live[i] || slot[i].is_some() {
             continue;
         }
-        let x = |id: NodeId| operand(&names, id);
+        let x = |id: NodeId| operand(&slot, id);
         let expr = match *node {
             Node::Const(_) | Node::Input(_) => continue,
             Node::Neg(a) => {
@@ -113,28 +145,35 @@ pub fn emit_block(graph: &Graph, outputs: &[NodeId], shape: Shape, inputs: &Inpu
                 let a = x(a);
                 quote!(#math::sqrt(#a))
             }
-            Node::Sin(a) | Node::Cos(a) => {
-                if let (Some(&s), Some(&c)) = (sin_of.get(&a), cos_of.get(&a)) {
+            Node::Sin(a) | Node::Cos(a) => match (sin_of.get(&a), cos_of.get(&a)) {
+                (Some(&s), Some(&c)) => {
                     let arg = x(a);
-                    let (sn, cn) = (fresh(), fresh());
-                    body.push(quote!(let (#sn, #cn) = #math::sincos(#arg);));
-                    names[s] = Some(sn);
-                    names[c] = Some(cn);
+                    release(node, s, &last_use, &slot, &mut free, graph);
+                    release(node, c, &last_use, &slot, &mut free, graph);
+                    let (ss, cs) = (allocate(&mut free), allocate(&mut free));
+                    slot[s] = Some(ss);
+                    slot[c] = Some(cs);
+                    let (sn, cn) = (name(ss), name(cs));
+                    body.push(quote!((#sn, #cn) = #math::sincos(#arg);));
                     continue;
                 }
-                let arg = x(a);
-                if matches!(node, Node::Sin(_)) {
-                    quote!(#math::sin(#arg))
-                } else {
-                    quote!(#math::cos(#arg))
+                _ if matches!(node, Node::Sin(_)) => {
+                    let a = x(a);
+                    quote!(#math::sin(#a))
                 }
-            }
+                _ => {
+                    let a = x(a);
+                    quote!(#math::cos(#a))
+                }
+            },
         };
-        let name = fresh();
-        body.push(quote!(let #name = #expr;));
-        names[i] = Some(name);
+        release(node, i, &last_use, &slot, &mut free, graph);
+        let s = allocate(&mut free);
+        slot[i] = Some(s);
+        let n = name(s);
+        body.push(quote!(#n = #expr;));
     }
-    let values: Vec<TokenStream> = outputs.iter().map(|&o| operand(&names, o)).collect();
+    let values: Vec<TokenStream> = outputs.iter().map(|&o| operand(&slot, o)).collect();
     let result = match shape {
         Shape::Vector(n) => {
             assert_eq!(n, values.len());
@@ -146,5 +185,28 @@ pub fn emit_block(graph: &Graph, outputs: &[NodeId], shape: Shape, inputs: &Inpu
             quote!([#(#rows),*])
         }
     };
-    quote!({ #(#body)* #result })
+    let decls = (0..nslots).map(|s| {
+        let n = name(s);
+        quote!(let mut #n: f64;)
+    });
+    quote!({ #(#decls)* #(#body)* #result })
+}
+
+/// Frees the slots of `node`'s operands whose last use is at position `i`.
+fn release(
+    node: &Node,
+    i: usize,
+    last_use: &[usize],
+    slot: &[Option<usize>],
+    free: &mut BTreeSet<usize>,
+    graph: &Graph,
+) {
+    for c in node.children() {
+        if last_use[c.0 as usize] == i && !matches!(graph.node(c), Node::Const(_) | Node::Input(_))
+        {
+            if let Some(s) = slot[c.0 as usize] {
+                free.insert(s);
+            }
+        }
+    }
 }

@@ -38,7 +38,9 @@ impl Node {
         let (a, b) = match *self {
             Node::Const(_) | Node::Input(_) => (None, None),
             Node::Neg(a) | Node::Sin(a) | Node::Cos(a) | Node::Sqrt(a) => (Some(a), None),
-            Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) => (Some(a), Some(b)),
+            Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) => {
+                (Some(a), Some(b))
+            }
         };
         a.into_iter().chain(b)
     }
@@ -165,7 +167,9 @@ impl Graph {
     /// ordering the operands of `+` and `·`.
     pub fn add(&mut self, node: Node) -> NodeId {
         let c = |g: &Self, id| g.constant_value(id);
-        if !matches!(node, Node::Const(_) | Node::Input(_)) && node.children().all(|id| c(self, id).is_some()) {
+        if !matches!(node, Node::Const(_) | Node::Input(_))
+            && node.children().all(|id| c(self, id).is_some())
+        {
             let value = node.apply(|id| c(self, id).unwrap_or(f64::NAN), |_| f64::NAN);
             return self.constant(value);
         }

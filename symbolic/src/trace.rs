@@ -12,7 +12,11 @@ thread_local! {
 }
 
 fn with_graph<R>(f: impl FnOnce(&mut Graph) -> R) -> R {
-    GRAPH.with(|g| f(g.borrow_mut().as_mut().expect("Expr used outside of trace()")))
+    GRAPH.with(|g| {
+        f(g.borrow_mut()
+            .as_mut()
+            .expect("Expr used outside of trace()"))
+    })
 }
 
 /// A handle to a node of the graph being traced on this thread. Only valid
@@ -58,8 +62,13 @@ pub fn trace(inputs: &[usize], f: impl FnOnce(&[Vec<Expr>]) -> Vec<Expr>) -> Tra
         })
         .collect();
     let outputs = f(&args);
-    let graph = GRAPH.with(|g| g.borrow_mut().take()).expect("graph present");
-    Traced { graph, outputs: outputs.into_iter().map(|e| e.0).collect() }
+    let graph = GRAPH
+        .with(|g| g.borrow_mut().take())
+        .expect("graph present");
+    Traced {
+        graph,
+        outputs: outputs.into_iter().map(|e| e.0).collect(),
+    }
 }
 
 impl Scalar for Expr {

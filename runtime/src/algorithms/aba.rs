@@ -16,7 +16,13 @@ use crate::{Data, Inertia, Model, Scalar};
 ///
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
-pub fn aba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S], tau: &[S]) -> &'d [S] {
+pub fn aba<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+) -> &'d [S] {
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
@@ -26,7 +32,10 @@ pub fn aba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S]
     for i in (1..model.njoints()).rev() {
         backward_step(model, data, i, tau);
     }
-    let gravity = Motion { linear: -Vector3::constant(model.gravity.0), angular: Vector3::zeros() };
+    let gravity = Motion {
+        linear: -Vector3::constant(model.gravity.0),
+        angular: Vector3::zeros(),
+    };
     for i in 1..model.njoints() {
         forward_step_2(model, data, i, &gravity);
     }
@@ -37,8 +46,14 @@ pub fn aba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S]
 fn forward_step_1<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, q: &[S], v: &[S]) {
     let joint = &model.joints[i];
     joint_placement(model, data, i, q);
-    let vj = joint.kind.motion(&v[joint.idx_v..joint.idx_v + joint.kind.nv()]);
-    let vi = if joint.parent > 0 { data.li_mi[i].act_inv_motion(&data.v[joint.parent]) + vj } else { vj };
+    let vj = joint
+        .kind
+        .motion(&v[joint.idx_v..joint.idx_v + joint.kind.nv()]);
+    let vi = if joint.parent > 0 {
+        data.li_mi[i].act_inv_motion(&data.v[joint.parent]) + vj
+    } else {
+        vj
+    };
     let inertia = Inertia::constant(&joint.inertia);
     data.v[i] = vi;
     data.c[i] = vi.cross(&vj);
@@ -97,7 +112,11 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, tau: &[
 fn forward_step_2<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, gravity: &Motion<S>) {
     let joint = &model.joints[i];
     let nv = joint.kind.nv();
-    let a_parent = if joint.parent > 0 { data.a[joint.parent] } else { *gravity };
+    let a_parent = if joint.parent > 0 {
+        data.a[joint.parent]
+    } else {
+        *gravity
+    };
     let mut ai = data.li_mi[i].act_inv_motion(&a_parent) + data.c[i];
     let mut rhs = [S::zero(); 6];
     for (k, r) in rhs.iter_mut().enumerate().take(nv) {

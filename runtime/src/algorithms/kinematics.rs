@@ -9,7 +9,11 @@ pub(crate) fn joint_placement<S: Scalar>(model: &Model, data: &mut Data<S>, i: u
     let joint = &model.joints[i];
     let qi = &q[joint.idx_q..joint.idx_q + joint.kind.nq()];
     let li_mi = Transform::constant(&joint.placement) * joint.kind.transform(qi);
-    data.o_mi[i] = if joint.parent > 0 { data.o_mi[joint.parent] * li_mi } else { li_mi };
+    data.o_mi[i] = if joint.parent > 0 {
+        data.o_mi[joint.parent] * li_mi
+    } else {
+        li_mi
+    };
     data.li_mi[i] = li_mi;
 }
 

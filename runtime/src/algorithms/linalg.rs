@@ -5,6 +5,7 @@ use crate::Scalar;
 /// The inverse of the symmetric positive-definite leading `n x n` block of `a`
 /// (n ≤ 6), by an LDLᵀ factorisation without pivoting: no branch on values, one
 /// reciprocal per pivot.
+#[allow(clippy::needless_range_loop)] // Index arithmetic mirrors the factorisation.
 pub(crate) fn invert_spd<S: Scalar>(a: &[[S; 6]; 6], n: usize) -> [[S; 6]; 6] {
     let mut l = [[S::zero(); 6]; 6];
     let mut diag = [S::zero(); 6];

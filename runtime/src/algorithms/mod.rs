@@ -17,7 +17,10 @@ use crate::Model;
 /// Panics with a clear message when a slice has the wrong length: a caller bug,
 /// not a data condition.
 pub(crate) fn check_len(name: &str, got: usize, want: usize) {
-    assert!(got == want, "{name} has length {got}, the model needs {want}");
+    assert!(
+        got == want,
+        "{name} has length {got}, the model needs {want}"
+    );
 }
 
 pub(crate) fn check_q(model: &Model, len: usize) {

@@ -16,11 +16,20 @@ use crate::{Data, Model, Scalar};
 ///
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
-pub fn rnea<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S], a: &[S]) -> &'d [S] {
+pub fn rnea<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+) -> &'d [S] {
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
-    let gravity = Motion { linear: -Vector3::constant(model.gravity.0), angular: Vector3::zeros() };
+    let gravity = Motion {
+        linear: -Vector3::constant(model.gravity.0),
+        angular: Vector3::zeros(),
+    };
     for i in 1..model.njoints() {
         forward_step(model, data, i, q, v, a, &gravity);
     }
@@ -44,8 +53,11 @@ fn forward_step<S: Scalar>(
     let range = joint.idx_v..joint.idx_v + joint.kind.nv();
     let vj = joint.kind.motion(&v[range.clone()]);
     let li_mi = &data.li_mi[i];
-    let (v_parent, a_parent) =
-        if joint.parent > 0 { (data.v[joint.parent], data.a[joint.parent]) } else { (Motion::zero(), *gravity) };
+    let (v_parent, a_parent) = if joint.parent > 0 {
+        (data.v[joint.parent], data.a[joint.parent])
+    } else {
+        (Motion::zero(), *gravity)
+    };
     let vi = li_mi.act_inv_motion(&v_parent) + vj;
     let ai = li_mi.act_inv_motion(&a_parent) + joint.kind.motion(&a[range]) + vi.cross(&vj);
     let inertia = crate::Inertia::constant(&joint.inertia);

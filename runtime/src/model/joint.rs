@@ -70,11 +70,15 @@ impl JointKind {
             JointKind::Universe => Transform::identity(),
             JointKind::Revolute { axis } => {
                 let (s, c) = q[0].sin_cos();
-                Transform { rotation: axis_rotation(axis, c, s), translation: Vector3::zeros() }
+                Transform {
+                    rotation: axis_rotation(axis, c, s),
+                    translation: Vector3::zeros(),
+                }
             }
-            JointKind::RevoluteUnbounded { axis } => {
-                Transform { rotation: axis_rotation(axis, q[0], q[1]), translation: Vector3::zeros() }
-            }
+            JointKind::RevoluteUnbounded { axis } => Transform {
+                rotation: axis_rotation(axis, q[0], q[1]),
+                translation: Vector3::zeros(),
+            },
             JointKind::Prismatic { axis } => Transform {
                 rotation: Matrix3::identity(),
                 translation: Vector3::constant(*axis).scale(q[0]),
@@ -105,7 +109,9 @@ impl JointKind {
     pub fn motion<S: Scalar>(&self, v: &[S]) -> Motion<S> {
         match self {
             JointKind::FreeFlyer => Motion::from_slice(v),
-            _ => (0..self.nv()).fold(Motion::zero(), |acc, k| acc + self.subspace_column(k).scale(v[k])),
+            _ => (0..self.nv()).fold(Motion::zero(), |acc, k| {
+                acc + self.subspace_column(k).scale(v[k])
+            }),
         }
     }
 

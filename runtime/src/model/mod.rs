@@ -79,7 +79,10 @@ impl Model {
 
     /// The neutral configuration `[nq]` (Pinocchio's `neutral`).
     pub fn neutral(&self) -> Vec<f64> {
-        self.joints.iter().flat_map(|j| j.kind.neutral().iter().copied()).collect()
+        self.joints
+            .iter()
+            .flat_map(|j| j.kind.neutral().iter().copied())
+            .collect()
     }
 
     /// The id of the joint named `name`.
@@ -89,11 +92,16 @@ impl Model {
 
     /// The index of the frame named `name` and of the given kind.
     pub fn frame_id(&self, name: &str, kind: FrameKind) -> Option<usize> {
-        self.frames.iter().position(|f| f.name == name && f.kind == kind)
+        self.frames
+            .iter()
+            .position(|f| f.name == name && f.kind == kind)
     }
 
     /// The link (BODY) frames, in model order.
     pub fn body_frames(&self) -> impl Iterator<Item = (usize, &Frame)> {
-        self.frames.iter().enumerate().filter(|(_, f)| f.kind == FrameKind::Body)
+        self.frames
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind == FrameKind::Body)
     }
 }

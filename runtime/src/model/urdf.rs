@@ -22,7 +22,8 @@ impl Model {
     /// joint types (`floating`, `planar`, `spherical` inside the tree), zero axes,
     /// non-finite numbers, negative masses.
     pub fn from_urdf_str(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
-        let robot = urdf_rs::read_from_string(urdf).map_err(|e| ModelError::Parse(e.to_string()))?;
+        let robot =
+            urdf_rs::read_from_string(urdf).map_err(|e| ModelError::Parse(e.to_string()))?;
         Builder::new(&robot)?.build(&robot.name, floating_base)
     }
 
@@ -31,7 +32,10 @@ impl Model {
     /// # Errors
     /// [`ModelError::Parse`] when the file cannot be read, and every error of
     /// [`Model::from_urdf_str`].
-    pub fn from_urdf_file(path: impl AsRef<std::path::Path>, floating_base: bool) -> Result<Model, ModelError> {
+    pub fn from_urdf_file(
+        path: impl AsRef<std::path::Path>,
+        floating_base: bool,
+    ) -> Result<Model, ModelError> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
             .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
@@ -67,20 +71,42 @@ impl<'a> Builder<'a> {
             }
             for link in [&joint.parent.link, &joint.child.link] {
                 if !links.contains_key(link.as_str()) {
-                    return Err(ModelError::UnknownLink { joint: joint.name.clone(), link: link.clone() });
+                    return Err(ModelError::UnknownLink {
+                        joint: joint.name.clone(),
+                        link: link.clone(),
+                    });
                 }
             }
-            if has_parent.insert(joint.child.link.as_str(), joint.name.as_str()).is_some() {
+            if has_parent
+                .insert(joint.child.link.as_str(), joint.name.as_str())
+                .is_some()
+            {
                 return Err(ModelError::SeveralParents(joint.child.link.clone()));
             }
-            children.entry(joint.parent.link.as_str()).or_default().insert(joint.name.as_str(), joint);
+            children
+                .entry(joint.parent.link.as_str())
+                .or_default()
+                .insert(joint.name.as_str(), joint);
         }
-        let mut roots: Vec<&str> =
-            robot.links.iter().map(|l| l.name.as_str()).filter(|l| !has_parent.contains_key(l)).collect();
+        let mut roots: Vec<&str> = robot
+            .links
+            .iter()
+            .map(|l| l.name.as_str())
+            .filter(|l| !has_parent.contains_key(l))
+            .collect();
         let root = match roots.len() {
             1 => roots.remove(0),
-            0 => return Err(ModelError::NotATree("every link has a parent joint (a cycle)".into())),
-            _ => return Err(ModelError::NotATree(format!("several root links: {}", roots.join(", ")))),
+            0 => {
+                return Err(ModelError::NotATree(
+                    "every link has a parent joint (a cycle)".into(),
+                ))
+            }
+            _ => {
+                return Err(ModelError::NotATree(format!(
+                    "several root links: {}",
+                    roots.join(", ")
+                )))
+            }
         };
         // With one parent per link, the links that no path from the root reaches form cycles.
         let mut reached = vec![root];
@@ -119,14 +145,25 @@ impl<'a> Builder<'a> {
             nv: 0,
             gravity: Vector3([0.0, 0.0, -9.81]),
         };
-        Ok(Self { links, children, root, model })
+        Ok(Self {
+            links,
+            children,
+            root,
+            model,
+        })
     }
 
     fn build(mut self, name: &str, floating_base: bool) -> Result<Model, ModelError> {
         let root_link = self.links[self.root];
         let root_inertia = link_inertia(root_link)?;
         let root_joint = if floating_base {
-            self.add_joint("root_joint", JointKind::FreeFlyer, 0, Transform::identity(), root_inertia)
+            self.add_joint(
+                "root_joint",
+                JointKind::FreeFlyer,
+                0,
+                Transform::identity(),
+                root_inertia,
+            )
         } else {
             0
         };
@@ -152,7 +189,15 @@ impl<'a> Builder<'a> {
         let (idx_q, idx_v) = (self.model.nq, self.model.nv);
         self.model.nq += kind.nq();
         self.model.nv += kind.nv();
-        self.model.joints.push(Joint { name: name.to_string(), kind, parent, placement, inertia, idx_q, idx_v });
+        self.model.joints.push(Joint {
+            name: name.to_string(),
+            kind,
+            parent,
+            placement,
+            inertia,
+            idx_q,
+            idx_v,
+        });
         self.model.joints.len() - 1
     }
 
@@ -167,8 +212,11 @@ impl<'a> Builder<'a> {
         if depth > self.links.len() {
             return Err(ModelError::NotATree(format!("cycle through link `{link}`")));
         }
-        let children: Vec<&urdf_rs::Joint> =
-            self.children.get(link).map(|c| c.values().copied().collect()).unwrap_or_default();
+        let children: Vec<&urdf_rs::Joint> = self
+            .children
+            .get(link)
+            .map(|c| c.values().copied().collect())
+            .unwrap_or_default();
         for joint in children {
             let origin = pose(&joint.origin, &format!("joint `{}`", joint.name))?;
             let parent_from_joint = joint_from_link * origin;
@@ -190,13 +238,17 @@ impl<'a> Builder<'a> {
                         placement: parent_from_joint,
                     });
                     if parent > 0 {
-                        self.model.joints[parent].inertia += inertia.transformed(&parent_from_joint);
+                        self.model.joints[parent].inertia +=
+                            inertia.transformed(&parent_from_joint);
                     }
                     self.visit(child, parent, parent_from_joint, depth + 1)?;
                 }
                 Some(kind) => {
                     let id = self.add_joint(&joint.name, kind, parent, parent_from_joint, inertia);
-                    for (name, kind) in [(joint.name.as_str(), FrameKind::Joint), (child, FrameKind::Body)] {
+                    for (name, kind) in [
+                        (joint.name.as_str(), FrameKind::Joint),
+                        (child, FrameKind::Body),
+                    ] {
                         self.model.frames.push(Frame {
                             name: name.to_string(),
                             kind,
@@ -216,7 +268,10 @@ fn finite(values: &[f64], element: &str, field: &str) -> Result<(), ModelError> 
     if values.iter().all(|x| x.is_finite()) {
         Ok(())
     } else {
-        Err(ModelError::NonFinite { element: element.to_string(), field: field.to_string() })
+        Err(ModelError::NonFinite {
+            element: element.to_string(),
+            field: field.to_string(),
+        })
     }
 }
 
@@ -245,7 +300,10 @@ fn joint_kind(joint: &urdf_rs::Joint) -> Result<Option<JointKind>, ModelError> {
         T::Prismatic => Some(JointKind::Prismatic { axis: axis()? }),
         ref other => {
             let kind = format!("{other:?}").to_lowercase();
-            return Err(ModelError::UnsupportedJoint { joint: joint.name.clone(), kind });
+            return Err(ModelError::UnsupportedJoint {
+                joint: joint.name.clone(),
+                kind,
+            });
         }
     })
 }
@@ -257,11 +315,26 @@ fn link_inertia(link: &urdf_rs::Link) -> Result<Inertia<f64>, ModelError> {
     let m = i.mass.value;
     let t = &i.inertia;
     finite(&[m], &element, "mass")?;
-    finite(&[t.ixx, t.ixy, t.ixz, t.iyy, t.iyz, t.izz], &element, "inertia")?;
+    finite(
+        &[t.ixx, t.ixy, t.ixz, t.iyy, t.iyz, t.izz],
+        &element,
+        "inertia",
+    )?;
     if m < 0.0 {
-        return Err(ModelError::InvalidInertia { link: link.name.clone(), reason: format!("negative mass {m}") });
+        return Err(ModelError::InvalidInertia {
+            link: link.name.clone(),
+            reason: format!("negative mass {m}"),
+        });
     }
     let frame = pose(&i.origin, &element)?;
-    let at_com = Matrix3([[t.ixx, t.ixy, t.ixz], [t.ixy, t.iyy, t.iyz], [t.ixz, t.iyz, t.izz]]);
-    Ok(Inertia::from_com(m, frame.translation, at_com.rotate_symmetric(&frame.rotation)))
+    let at_com = Matrix3([
+        [t.ixx, t.ixy, t.ixz],
+        [t.ixy, t.iyy, t.iyz],
+        [t.ixz, t.iyz, t.izz],
+    ]);
+    Ok(Inertia::from_com(
+        m,
+        frame.translation,
+        at_com.rotate_symmetric(&frame.rotation),
+    ))
 }

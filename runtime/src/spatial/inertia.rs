@@ -20,7 +20,11 @@ pub struct Inertia<S> {
 impl<S: Scalar> Inertia<S> {
     /// The inertia of nothing.
     pub fn zero() -> Self {
-        Self { mass: S::zero(), first_moment: Vector3::zeros(), rotational: Matrix3::zeros() }
+        Self {
+            mass: S::zero(),
+            first_moment: Vector3::zeros(),
+            rotational: Matrix3::zeros(),
+        }
     }
 
     /// An inertia of model constants.
@@ -36,7 +40,11 @@ impl<S: Scalar> Inertia<S> {
     /// centre of mass (parallel-axis theorem: `I_o = I_c - m [c]×[c]×`).
     pub fn from_com(mass: S, com: Vector3<S>, inertia_at_com: Matrix3<S>) -> Self {
         let skew = com.skew();
-        Self { mass, first_moment: com.scale(mass), rotational: inertia_at_com - (skew * skew).scale(mass) }
+        Self {
+            mass,
+            first_moment: com.scale(mass),
+            rotational: inertia_at_com - (skew * skew).scale(mass),
+        }
     }
 
     /// The momentum `I v` of a body moving with `v` (Featherstone 2008, eq. 2.63).
@@ -59,7 +67,11 @@ impl<S: Scalar> Inertia<S> {
         let cross = gs * ps;
         let mut rotational = rotated - cross - cross.transpose() - (ps * ps).scale(self.mass);
         symmetrise(&mut rotational);
-        Self { mass: self.mass, first_moment: g + p.scale(self.mass), rotational }
+        Self {
+            mass: self.mass,
+            first_moment: g + p.scale(self.mass),
+            rotational,
+        }
     }
 
     /// The kinetic energy `½ vᵀ I v` (J).
@@ -120,7 +132,9 @@ impl<S: Scalar> ArticulatedInertia<S> {
     }
 
     fn block(&self, r: usize, c: usize) -> Matrix3<S> {
-        Matrix3(core::array::from_fn(|i| core::array::from_fn(|j| self.0[r + i][c + j])))
+        Matrix3(core::array::from_fn(|i| {
+            core::array::from_fn(|j| self.0[r + i][c + j])
+        }))
     }
 
     /// `IA v`.
@@ -154,7 +168,9 @@ impl<S: Scalar> ArticulatedInertia<S> {
 impl<S: Scalar> Add for ArticulatedInertia<S> {
     type Output = Self;
     fn add(self, r: Self) -> Self {
-        Self(core::array::from_fn(|i| core::array::from_fn(|j| self.0[i][j] + r.0[i][j])))
+        Self(core::array::from_fn(|i| {
+            core::array::from_fn(|j| self.0[i][j] + r.0[i][j])
+        }))
     }
 }
 
@@ -167,6 +183,8 @@ impl<S: Scalar> AddAssign for ArticulatedInertia<S> {
 impl<S: Scalar> Sub for ArticulatedInertia<S> {
     type Output = Self;
     fn sub(self, r: Self) -> Self {
-        Self(core::array::from_fn(|i| core::array::from_fn(|j| self.0[i][j] - r.0[i][j])))
+        Self(core::array::from_fn(|i| {
+            core::array::from_fn(|j| self.0[i][j] - r.0[i][j])
+        }))
     }
 }

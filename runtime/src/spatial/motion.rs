@@ -24,7 +24,10 @@ pub struct Force<S> {
 impl<S: Scalar> Motion<S> {
     /// The zero motion.
     pub fn zero() -> Self {
-        Self { linear: Vector3::zeros(), angular: Vector3::zeros() }
+        Self {
+            linear: Vector3::zeros(),
+            angular: Vector3::zeros(),
+        }
     }
 
     /// The six components `[linear; angular]`.
@@ -35,7 +38,10 @@ impl<S: Scalar> Motion<S> {
 
     /// From six components `[linear; angular]`.
     pub fn from_slice(x: &[S]) -> Self {
-        Self { linear: Vector3([x[0], x[1], x[2]]), angular: Vector3([x[3], x[4], x[5]]) }
+        Self {
+            linear: Vector3([x[0], x[1], x[2]]),
+            angular: Vector3([x[3], x[4], x[5]]),
+        }
     }
 
     /// The motion cross product `self × m` (Featherstone 2008, eq. 2.31).
@@ -61,14 +67,20 @@ impl<S: Scalar> Motion<S> {
 
     /// Every component multiplied by `s`.
     pub fn scale(&self, s: S) -> Self {
-        Self { linear: self.linear.scale(s), angular: self.angular.scale(s) }
+        Self {
+            linear: self.linear.scale(s),
+            angular: self.angular.scale(s),
+        }
     }
 }
 
 impl<S: Scalar> Force<S> {
     /// The zero force.
     pub fn zero() -> Self {
-        Self { linear: Vector3::zeros(), angular: Vector3::zeros() }
+        Self {
+            linear: Vector3::zeros(),
+            angular: Vector3::zeros(),
+        }
     }
 
     /// The six components `[linear; angular]`.
@@ -79,12 +91,18 @@ impl<S: Scalar> Force<S> {
 
     /// From six components `[linear; angular]`.
     pub fn from_slice(x: &[S]) -> Self {
-        Self { linear: Vector3([x[0], x[1], x[2]]), angular: Vector3([x[3], x[4], x[5]]) }
+        Self {
+            linear: Vector3([x[0], x[1], x[2]]),
+            angular: Vector3([x[3], x[4], x[5]]),
+        }
     }
 
     /// Every component multiplied by `s`.
     pub fn scale(&self, s: S) -> Self {
-        Self { linear: self.linear.scale(s), angular: self.angular.scale(s) }
+        Self {
+            linear: self.linear.scale(s),
+            angular: self.angular.scale(s),
+        }
     }
 }
 
@@ -93,7 +111,10 @@ macro_rules! spatial_ops {
         impl<S: Scalar> Add for $t<S> {
             type Output = Self;
             fn add(self, r: Self) -> Self {
-                Self { linear: self.linear + r.linear, angular: self.angular + r.angular }
+                Self {
+                    linear: self.linear + r.linear,
+                    angular: self.angular + r.angular,
+                }
             }
         }
         impl<S: Scalar> AddAssign for $t<S> {
@@ -104,13 +125,19 @@ macro_rules! spatial_ops {
         impl<S: Scalar> Sub for $t<S> {
             type Output = Self;
             fn sub(self, r: Self) -> Self {
-                Self { linear: self.linear - r.linear, angular: self.angular - r.angular }
+                Self {
+                    linear: self.linear - r.linear,
+                    angular: self.angular - r.angular,
+                }
             }
         }
         impl<S: Scalar> Neg for $t<S> {
             type Output = Self;
             fn neg(self) -> Self {
-                Self { linear: -self.linear, angular: -self.angular }
+                Self {
+                    linear: -self.linear,
+                    angular: -self.angular,
+                }
             }
         }
     };

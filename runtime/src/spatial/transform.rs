@@ -16,30 +16,44 @@ pub struct Transform<S> {
 impl<S: Scalar> Transform<S> {
     /// The identity placement.
     pub fn identity() -> Self {
-        Self { rotation: Matrix3::identity(), translation: Vector3::zeros() }
+        Self {
+            rotation: Matrix3::identity(),
+            translation: Vector3::zeros(),
+        }
     }
 
     /// A placement of model constants.
     pub fn constant(t: &Transform<f64>) -> Self {
-        Self { rotation: Matrix3::constant(t.rotation.0), translation: Vector3::constant(t.translation.0) }
+        Self {
+            rotation: Matrix3::constant(t.rotation.0),
+            translation: Vector3::constant(t.translation.0),
+        }
     }
 
     /// The inverse placement `b_from_a`.
     pub fn inverse(&self) -> Self {
         let rotation = self.rotation.transpose();
-        Self { translation: -(rotation * self.translation), rotation }
+        Self {
+            translation: -(rotation * self.translation),
+            rotation,
+        }
     }
 
     /// Maps a motion in b to a (Pinocchio's `aMb.act(m)`).
     pub fn act_motion(&self, m: &Motion<S>) -> Motion<S> {
         let angular = self.rotation * m.angular;
-        Motion { linear: self.rotation * m.linear + self.translation.cross(&angular), angular }
+        Motion {
+            linear: self.rotation * m.linear + self.translation.cross(&angular),
+            angular,
+        }
     }
 
     /// Maps a motion in a to b (Pinocchio's `aMb.actInv(m)`).
     pub fn act_inv_motion(&self, m: &Motion<S>) -> Motion<S> {
         Motion {
-            linear: self.rotation.transpose_mul(&(m.linear - self.translation.cross(&m.angular))),
+            linear: self
+                .rotation
+                .transpose_mul(&(m.linear - self.translation.cross(&m.angular))),
             angular: self.rotation.transpose_mul(&m.angular),
         }
     }
@@ -47,14 +61,19 @@ impl<S: Scalar> Transform<S> {
     /// Maps a force in b to a (Pinocchio's `aMb.act(f)`).
     pub fn act_force(&self, f: &Force<S>) -> Force<S> {
         let linear = self.rotation * f.linear;
-        Force { angular: self.rotation * f.angular + self.translation.cross(&linear), linear }
+        Force {
+            angular: self.rotation * f.angular + self.translation.cross(&linear),
+            linear,
+        }
     }
 
     /// Maps a force in a to b (Pinocchio's `aMb.actInv(f)`).
     pub fn act_inv_force(&self, f: &Force<S>) -> Force<S> {
         Force {
             linear: self.rotation.transpose_mul(&f.linear),
-            angular: self.rotation.transpose_mul(&(f.angular - self.translation.cross(&f.linear))),
+            angular: self
+                .rotation
+                .transpose_mul(&(f.angular - self.translation.cross(&f.linear))),
         }
     }
 
@@ -82,7 +101,10 @@ impl Transform<f64> {
             [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
             [-sp, cp * sr, cp * cr],
         ]);
-        Self { rotation, translation: Vector3(xyz) }
+        Self {
+            rotation,
+            translation: Vector3(xyz),
+        }
     }
 }
 

@@ -28,21 +28,44 @@ impl Reference {
     /// Loads `tests/reference/<name>.json` and builds its model from the URDF it names.
     pub fn load(name: &str) -> Reference {
         let path = root().join("tests/reference").join(format!("{name}.json"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let json: Value = serde_json::from_str(&text).unwrap();
         let header = &json["model"];
         let urdf = root().join(header["urdf"].as_str().unwrap());
         let floating = header["floating_base"].as_bool().unwrap();
         let model = Model::from_urdf_file(&urdf, floating).unwrap();
-        assert_eq!(model.nq as u64, header["nq"].as_u64().unwrap(), "{name}: nq");
-        assert_eq!(model.nv as u64, header["nv"].as_u64().unwrap(), "{name}: nv");
+        assert_eq!(
+            model.nq as u64,
+            header["nq"].as_u64().unwrap(),
+            "{name}: nq"
+        );
+        assert_eq!(
+            model.nv as u64,
+            header["nv"].as_u64().unwrap(),
+            "{name}: nv"
+        );
         let names: Vec<&str> = model.joints[1..].iter().map(|j| j.name.as_str()).collect();
-        let want: Vec<&str> = header["joint_names"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let want: Vec<&str> = header["joint_names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
         assert_eq!(names, want, "{name}: joint order");
         let frames: Vec<&str> = model.body_frames().map(|(_, f)| f.name.as_str()).collect();
-        let want: Vec<&str> = header["frames"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let want: Vec<&str> = header["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
         assert_eq!(frames, want, "{name}: body frame order");
-        Reference { name: name.to_string(), model, json }
+        Reference {
+            name: name.to_string(),
+            model,
+            json,
+        }
     }
 
     pub fn states(&self) -> &[Value] {
@@ -63,14 +86,23 @@ pub fn flat(v: &Value) -> Vec<f64> {
 pub fn assert_close(what: &str, ours: &[f64], reference: &[f64], tol: f64) {
     assert_eq!(ours.len(), reference.len(), "{what}: length");
     let scale = reference.iter().fold(1.0f64, |m, x| m.max(x.abs()));
-    let worst = ours.iter().zip(reference).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-    assert!(worst <= tol * scale, "{what}: max error {worst:e} > {:e}\n ours {ours:?}\n  ref {reference:?}", tol * scale);
+    let worst = ours
+        .iter()
+        .zip(reference)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(
+        worst <= tol * scale,
+        "{what}: max error {worst:e} > {:e}\n ours {ours:?}\n  ref {reference:?}",
+        tol * scale
+    );
 }
 
 /// The model of a URDF under the workspace root (`models/...` or `tests/urdf/...`).
 pub fn load_model(relative: &str, floating_base: bool) -> Model {
     let path = root().join(relative);
-    Model::from_urdf_file(&path, floating_base).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    Model::from_urdf_file(&path, floating_base)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// A uniform number in `[lo, hi)`.
@@ -83,7 +115,12 @@ pub fn random_unit_quaternion(rng: &mut impl rand::Rng) -> [f64; 4] {
     use std::f64::consts::TAU;
     let (u1, u2, u3): (f64, f64, f64) = (rng.gen(), rng.gen(), rng.gen());
     let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-    [a * (TAU * u2).sin(), a * (TAU * u2).cos(), b * (TAU * u3).sin(), b * (TAU * u3).cos()]
+    [
+        a * (TAU * u2).sin(),
+        a * (TAU * u2).cos(),
+        b * (TAU * u3).sin(),
+        b * (TAU * u3).cos(),
+    ]
 }
 
 /// A random configuration `[nq]`: angles in (-π, π), prismatic offsets in
@@ -141,5 +178,7 @@ pub fn cholesky(a: &[f64], n: usize) -> Result<Vec<f64>, usize> {
 pub fn mat_vec(a: &[f64], x: &[f64]) -> Vec<f64> {
     let n = x.len();
     assert_eq!(a.len(), n * n);
-    (0..n).map(|i| (0..n).map(|j| a[i * n + j] * x[j]).sum()).collect()
+    (0..n)
+        .map(|i| (0..n).map(|j| a[i * n + j] * x[j]).sum())
+        .collect()
 }
