@@ -13,7 +13,7 @@ use rbdgen_symbolic::{generate_tokens, Function, Options};
 
 /// Generates a module of rigid-body dynamics functions from a URDF.
 ///
-/// ```ignore
+/// ```text
 /// rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base);
 /// rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea, crba]);
 /// ```
@@ -77,12 +77,14 @@ impl Parse for Args {
                     }
                     functions = Some(list);
                 }
-                other => return Err(syn::Error::new(
-                    key.span(),
-                    format!(
+                other => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!(
                         "unknown option `{other}`; expected `floating_base` or `functions = [...]`"
                     ),
-                )),
+                    ))
+                }
             }
         }
         Ok(Args {

@@ -27,6 +27,15 @@ pub trait Scalar:
     /// The square root.
     fn sqrt(self) -> Self;
 
+    /// The four-quadrant arc tangent of `self / x` (`self` is y), in rad.
+    fn atan2(self, x: Self) -> Self;
+
+    /// `if condition > 0 { if_positive } else { otherwise }`: the one
+    /// data-dependent choice, for the rare expression that needs a series near
+    /// a singular point (log of a rotation at zero angle). Both sides are
+    /// evaluated; a trace records the choice, not one branch.
+    fn select(condition: Self, if_positive: Self, otherwise: Self) -> Self;
+
     /// Zero.
     #[inline]
     fn zero() -> Self {
@@ -54,5 +63,19 @@ impl Scalar for f64 {
     #[inline]
     fn sqrt(self) -> Self {
         f64::sqrt(self)
+    }
+
+    #[inline]
+    fn atan2(self, x: Self) -> Self {
+        f64::atan2(self, x)
+    }
+
+    #[inline]
+    fn select(condition: Self, if_positive: Self, otherwise: Self) -> Self {
+        if condition > 0.0 {
+            if_positive
+        } else {
+            otherwise
+        }
     }
 }

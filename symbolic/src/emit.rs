@@ -53,7 +53,8 @@ pub fn float_literal(x: f64) -> TokenStream {
 }
 
 /// The block computing `outputs` of `graph`, ending in the output array.
-/// `math` is the path of the module providing `sin`, `cos`, `sincos`, `sqrt`.
+/// `math` is the path of the module providing `sin`, `cos`, `sincos`, `sqrt`,
+/// `atan2`.
 ///
 /// Values live in a few reused `f64` locals (`x0`, `x1`, ...), assigned in
 /// topological order with ties broken by node id: a slot is freed after its
@@ -144,6 +145,14 @@ pub fn emit_block(
             Node::Sqrt(a) => {
                 let a = x(a);
                 quote!(#math::sqrt(#a))
+            }
+            Node::Atan2(a, b) => {
+                let (a, b) = (x(a), x(b));
+                quote!(#math::atan2(#a, #b))
+            }
+            Node::Select(c, a, b) => {
+                let (c, a, b) = (x(c), x(a), x(b));
+                quote!(if #c > 0.0 { #a } else { #b })
             }
             Node::Sin(a) | Node::Cos(a) => match (sin_of.get(&a), cos_of.get(&a)) {
                 (Some(&s), Some(&c)) => {

@@ -5,52 +5,13 @@ use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use rbdgen_runtime::{
-    aba, crba, forward_kinematics, frame_placement, rnea, Data, Model, ModelError,
-};
+use rbdgen_runtime::{Data, Model, ModelError};
 use thiserror::Error;
 
 use crate::emit::{emit_block, Inputs, Shape};
+use crate::functions::{Dim, Function, Output};
 use crate::graph::OpCounts;
 use crate::trace::{trace, Expr, Traced};
-
-/// A function the generated module can contain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Function {
-    /// `rnea(q, v, a) -> tau`.
-    Rnea,
-    /// `crba(q) -> M` (full).
-    Crba,
-    /// `aba(q, v, tau) -> a`.
-    Aba,
-    /// `frame_placement(q, frame) -> oMf` (4x4).
-    FramePlacement,
-}
-
-impl Function {
-    /// Every function, in emission order.
-    pub const ALL: [Function; 4] = [
-        Function::Rnea,
-        Function::Crba,
-        Function::Aba,
-        Function::FramePlacement,
-    ];
-
-    /// The generated function's name, as the runtime's.
-    pub fn name(self) -> &'static str {
-        match self {
-            Function::Rnea => "rnea",
-            Function::Crba => "crba",
-            Function::Aba => "aba",
-            Function::FramePlacement => "frame_placement",
-        }
-    }
-
-    /// The function called `name`.
-    pub fn from_name(name: &str) -> Option<Function> {
-        Self::ALL.into_iter().find(|f| f.name() == name)
-    }
-}
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,116 +133,112 @@ fn header_doc(model: &Model, options: &Options, report: &[String]) -> Vec<String
     lines
 }
 
-/// Trace one function: the generic algorithm on symbolic inputs.
-fn trace_function(
-    model: &Model,
-    args: &[(&str, usize)],
-    f: impl FnOnce(&mut Data<Expr>, &[Vec<Expr>]) -> Vec<Expr>,
-) -> Traced {
-    let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
-    trace(&lens, |x| {
-        let mut data = Data::<Expr>::new(model);
-        f(&mut data, x)
-    })
-}
-
-fn check(traced: &Traced, function: Function) -> Result<(), GenerateError> {
+fn check(traced: &Traced, name: &'static str) -> Result<(), GenerateError> {
     match traced.graph.non_finite() {
         Some(reason) => Err(GenerateError::NonFinite {
-            function: function.name(),
+            function: name,
             reason: reason.to_string(),
         }),
         None => Ok(()),
     }
 }
 
+fn dim_tokens(dim: Dim) -> TokenStream {
+    match dim {
+        Dim::Nq => quote!(NQ),
+        Dim::Nv => quote!(NV),
+        Dim::Fixed(n) => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(#n)
+        }
+    }
+}
+
+/// One function of the table: traced (once per link frame for per-frame
+/// functions), emitted, documented with its operation count.
 fn emit_function(
     model: &Model,
     function: Function,
 ) -> Result<(TokenStream, OpCounts), GenerateError> {
-    let (nq, nv) = (model.nq, model.nv);
+    let spec = function.spec();
+    let args: Vec<(&str, usize)> = spec.args.iter().map(|(n, d)| (*n, d.len(model))).collect();
+    let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
+    let shape = match spec.output {
+        Output::Scalar => Shape::Vector(1),
+        Output::Vector(n) => Shape::Vector(n.len(model)),
+        Output::Matrix(r, c) => Shape::Matrix(r.len(model), c.len(model)),
+    };
     let math = quote!(libm);
-    let (args, traced, shape): (Vec<(&str, usize)>, Traced, Shape) = match function {
-        Function::Rnea => {
-            let args = vec![("q", nq), ("v", nv), ("a", nv)];
-            let t = trace_function(model, &args, |d, x| {
-                rnea(model, d, &x[0], &x[1], &x[2]).to_vec()
-            });
-            (args, t, Shape::Vector(nv))
-        }
-        Function::Crba => {
-            let args = vec![("q", nq)];
-            let t = trace_function(model, &args, |d, x| crba(model, d, &x[0]).to_vec());
-            (args, t, Shape::Matrix(nv, nv))
-        }
-        Function::Aba => {
-            let args = vec![("q", nq), ("v", nv), ("tau", nv)];
-            let t = trace_function(model, &args, |d, x| {
-                aba(model, d, &x[0], &x[1], &x[2]).to_vec()
-            });
-            (args, t, Shape::Vector(nv))
-        }
-        Function::FramePlacement => return emit_frame_placement(model),
+    let mut counts = OpCounts::default();
+    let mut emit_one = |frame: Option<usize>| -> Result<TokenStream, GenerateError> {
+        let traced = trace(&lens, |x| {
+            let mut data = Data::<Expr>::new(model);
+            (spec.trace)(model, &mut data, x, frame)
+        });
+        check(&traced, spec.name)?;
+        counts += traced.graph.op_counts(&traced.outputs);
+        let block = emit_block(
+            &traced.graph,
+            &traced.outputs,
+            shape,
+            &Inputs { args: &args },
+            &math,
+        );
+        Ok(match spec.output {
+            Output::Scalar => quote!({ let [value] = #block; value }),
+            _ => block,
+        })
     };
-    check(&traced, function)?;
-    let counts = traced.graph.op_counts(&traced.outputs);
-    let block = emit_block(
-        &traced.graph,
-        &traced.outputs,
-        shape,
-        &Inputs { args: &args },
-        &math,
-    );
-    let doc = function_doc(function, &counts);
-    let item = match function {
-        Function::Rnea => quote! {
-            #(#[doc = #doc])*
-            pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] #block
-        },
-        Function::Crba => quote! {
-            #(#[doc = #doc])*
-            #[allow(unused_variables)]
-            pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] #block
-        },
-        Function::Aba => quote! {
-            #(#[doc = #doc])*
-            pub fn aba(q: &[f64; NQ], v: &[f64; NV], tau: &[f64; NV]) -> [f64; NV] #block
-        },
-        Function::FramePlacement => unreachable!(),
+    let body = if spec.per_frame {
+        let mut taken = BTreeSet::new();
+        let mut arms = Vec::new();
+        for (id, frame) in model.body_frames() {
+            let variant = variant_name(&frame.name, &mut taken);
+            let block = emit_one(Some(id))?;
+            arms.push(quote!(Frame::#variant => #block));
+        }
+        quote!({ match frame { #(#arms),* } })
+    } else {
+        emit_one(None)?
     };
-    Ok((item, counts))
-}
-
-fn function_doc(function: Function, counts: &OpCounts) -> Vec<String> {
-    let mut doc: Vec<String> = match function {
-        Function::Rnea => vec![
-            " Inverse dynamics `tau = M(q) a + C(q, v) v + g(q)` by the recursive Newton-Euler".into(),
-            " algorithm (Featherstone 2008 §5.3; Pinocchio's `rnea`).".into(),
-            String::new(),
-            " `q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `tau: [NV]` (N·m, N; a free-flyer's".into(),
-            " entries are the base wrench in the base frame). `rnea(q, v, 0)` is `nonLinearEffects`.".into(),
-        ],
-        Function::Crba => vec![
-            " The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm".into(),
-            " (Featherstone 2008 §6.2; Pinocchio's `crba`, which fills only the upper".into(),
-            " triangle: this is the full symmetric matrix).".into(),
-            String::new(),
-            " `q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).".into(),
-        ],
-        Function::Aba => vec![
-            " Forward dynamics `a = M(q)⁻¹ (tau - C(q, v) v - g(q))` by the articulated-body".into(),
-            " algorithm (Featherstone 2008 §7.3; Pinocchio's `aba`).".into(),
-            String::new(),
-            " `q: [NQ]`, `v: [NV]`, `tau: [NV]`; returns `a: [NV]`. `rnea(q, v, aba(q, v, tau)) = tau`.".into(),
-        ],
-        Function::FramePlacement => vec![
-            " The placement `world_from_frame` of a link frame as a 4x4 homogeneous matrix".into(),
-            " `[[R, p], [0, 1]]` (Pinocchio's `oMf` after `updateFramePlacements`); `q: [NQ]`, m.".into(),
-        ],
+    let name = Ident::new(spec.name, Span::call_site());
+    let params = spec.args.iter().map(|(n, d)| {
+        let n = Ident::new(n, Span::call_site());
+        let d = dim_tokens(*d);
+        quote!(#n: &[f64; #d])
+    });
+    let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
+    let params = params.chain(frame_param);
+    let ret = match spec.output {
+        Output::Scalar => quote!(f64),
+        Output::Vector(n) => {
+            let n = dim_tokens(n);
+            quote!([f64; #n])
+        }
+        Output::Matrix(r, c) => {
+            let (r, c) = (dim_tokens(r), dim_tokens(c));
+            quote!([[f64; #c]; #r])
+        }
     };
+    let mut doc: Vec<String> = spec
+        .doc
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!(" {l}")
+            }
+        })
+        .collect();
     doc.push(String::new());
     doc.push(format!(" Cost: {counts}."));
-    doc
+    let item = quote! {
+        #(#[doc = #doc])*
+        #[allow(unused_variables)]
+        pub fn #name(#(#params),*) -> #ret #body
+    };
+    Ok((item, counts))
 }
 
 /// Rust identifier for a frame: UpperCamelCase of the link name.
@@ -337,46 +294,4 @@ fn frame_enum(model: &Model) -> TokenStream {
             }
         }
     }
-}
-
-fn emit_frame_placement(model: &Model) -> Result<(TokenStream, OpCounts), GenerateError> {
-    let args = [("q", model.nq)];
-    let math = quote!(libm);
-    let mut taken = BTreeSet::new();
-    let mut arms = Vec::new();
-    let mut total = OpCounts::default();
-    for (id, frame) in model.body_frames() {
-        let variant = variant_name(&frame.name, &mut taken);
-        let traced = trace_function(model, &args, |d, x| {
-            forward_kinematics(model, d, &x[0]);
-            frame_placement(model, d, id).to_homogeneous().concat()
-        });
-        check(&traced, Function::FramePlacement)?;
-        let c = traced.graph.op_counts(&traced.outputs);
-        total = OpCounts {
-            add: total.add + c.add,
-            mul: total.mul + c.mul,
-            div: total.div + c.div,
-            neg: total.neg + c.neg,
-            sqrt: total.sqrt + c.sqrt,
-            trig: total.trig + c.trig,
-        };
-        let block = emit_block(
-            &traced.graph,
-            &traced.outputs,
-            Shape::Matrix(4, 4),
-            &Inputs { args: &args },
-            &math,
-        );
-        arms.push(quote!(Frame::#variant => #block));
-    }
-    let doc = function_doc(Function::FramePlacement, &total);
-    let item = quote! {
-        #(#[doc = #doc])*
-        #[allow(unused_variables)]
-        pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
-            match frame { #(#arms),* }
-        }
-    };
-    Ok((item, total))
 }

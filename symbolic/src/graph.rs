@@ -30,19 +30,26 @@ pub enum Node {
     Cos(NodeId),
     /// `√a`.
     Sqrt(NodeId),
+    /// `atan2(a, b)`: the angle of the point (b, a).
+    Atan2(NodeId, NodeId),
+    /// `if c > 0 { a } else { b }`.
+    Select(NodeId, NodeId, NodeId),
 }
 
 impl Node {
     /// The operands of the node.
     pub fn children(&self) -> impl Iterator<Item = NodeId> {
-        let (a, b) = match *self {
-            Node::Const(_) | Node::Input(_) => (None, None),
-            Node::Neg(a) | Node::Sin(a) | Node::Cos(a) | Node::Sqrt(a) => (Some(a), None),
-            Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) => {
-                (Some(a), Some(b))
-            }
+        let (a, b, c) = match *self {
+            Node::Const(_) | Node::Input(_) => (None, None, None),
+            Node::Neg(a) | Node::Sin(a) | Node::Cos(a) | Node::Sqrt(a) => (Some(a), None, None),
+            Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Atan2(a, b) => (Some(a), Some(b), None),
+            Node::Select(c, a, b) => (Some(c), Some(a), Some(b)),
         };
-        a.into_iter().chain(b)
+        a.into_iter().chain(b).chain(c)
     }
 
     /// The value of the node given its operands' values (the numeric semantics
@@ -59,6 +66,14 @@ impl Node {
             Node::Sin(a) => x(a).sin(),
             Node::Cos(a) => x(a).cos(),
             Node::Sqrt(a) => x(a).sqrt(),
+            Node::Atan2(a, b) => x(a).atan2(x(b)),
+            Node::Select(c, a, b) => {
+                if x(c) > 0.0 {
+                    x(a)
+                } else {
+                    x(b)
+                }
+            }
         }
     }
 }
@@ -76,14 +91,28 @@ pub struct OpCounts {
     pub neg: usize,
     /// Square roots.
     pub sqrt: usize,
-    /// Sines and cosines.
+    /// Sines, cosines and arc tangents.
     pub trig: usize,
+    /// Selections (`if c > 0 { a } else { b }`).
+    pub select: usize,
 }
 
 impl OpCounts {
     /// All arithmetic operations.
     pub fn total(&self) -> usize {
-        self.add + self.mul + self.div + self.neg + self.sqrt + self.trig
+        self.add + self.mul + self.div + self.neg + self.sqrt + self.trig + self.select
+    }
+}
+
+impl std::ops::AddAssign for OpCounts {
+    fn add_assign(&mut self, o: OpCounts) {
+        self.add += o.add;
+        self.mul += o.mul;
+        self.div += o.div;
+        self.neg += o.neg;
+        self.sqrt += o.sqrt;
+        self.trig += o.trig;
+        self.select += o.select;
     }
 }
 
@@ -91,14 +120,15 @@ impl std::fmt::Display for OpCounts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} ops ({} add/sub, {} mul, {} div, {} neg, {} sqrt, {} sin/cos)",
+            "{} ops ({} add/sub, {} mul, {} div, {} neg, {} sqrt, {} trig, {} select)",
             self.total(),
             self.add,
             self.mul,
             self.div,
             self.neg,
             self.sqrt,
-            self.trig
+            self.trig,
+            self.select
         )
     }
 }
@@ -163,8 +193,9 @@ impl Graph {
     }
 
     /// Adds `node`, or returns an equal node, after folding constants and
-    /// neutral elements (`x·0 = 0`, `x·1 = x`, `x + 0 = x`, `--x = x`) and
-    /// ordering the operands of `+` and `·`.
+    /// neutral elements (`x·0 = 0`, `x·1 = x`, `x + 0 = x`, `--x = x`,
+    /// selections with a constant condition or equal sides) and ordering the
+    /// operands of `+` and `·`.
     pub fn add(&mut self, node: Node) -> NodeId {
         let c = |g: &Self, id| g.constant_value(id);
         if !matches!(node, Node::Const(_) | Node::Input(_))
@@ -260,7 +291,20 @@ impl Graph {
                     }
                 }
             }
-            Node::Const(_) | Node::Input(_) | Node::Sin(_) | Node::Cos(_) | Node::Sqrt(_) => {}
+            Node::Select(cond, a, b) => {
+                if a == b {
+                    return a;
+                }
+                if let Some(x) = c(self, cond) {
+                    return if x > 0.0 { a } else { b };
+                }
+            }
+            Node::Const(_)
+            | Node::Input(_)
+            | Node::Sin(_)
+            | Node::Cos(_)
+            | Node::Sqrt(_)
+            | Node::Atan2(..) => {}
         }
         self.intern(node)
     }
@@ -294,8 +338,9 @@ impl Graph {
                 Node::Add(..) | Node::Sub(..) => n.add += 1,
                 Node::Mul(..) => n.mul += 1,
                 Node::Div(..) => n.div += 1,
-                Node::Sin(_) | Node::Cos(_) => n.trig += 1,
+                Node::Sin(_) | Node::Cos(_) | Node::Atan2(..) => n.trig += 1,
                 Node::Sqrt(_) => n.sqrt += 1,
+                Node::Select(..) => n.select += 1,
             }
         }
         n

@@ -7,10 +7,12 @@
 
 pub mod emit;
 pub mod eval;
+pub mod functions;
 pub mod generate;
 pub mod graph;
 pub mod trace;
 
-pub use generate::{generate, generate_tokens, Function, GenerateError, Options};
+pub use functions::{Dim, Function, Output, Spec};
+pub use generate::{generate, generate_tokens, GenerateError, Options};
 pub use graph::{Graph, Node, NodeId, OpCounts};
 pub use trace::{trace, Expr, Traced};

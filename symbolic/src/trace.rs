@@ -83,6 +83,14 @@ impl Scalar for Expr {
     fn sqrt(self) -> Self {
         Expr::node(Node::Sqrt(self.0))
     }
+
+    fn atan2(self, x: Self) -> Self {
+        Expr::node(Node::Atan2(self.0, x.0))
+    }
+
+    fn select(condition: Self, if_positive: Self, otherwise: Self) -> Self {
+        Expr::node(Node::Select(condition.0, if_positive.0, otherwise.0))
+    }
 }
 
 macro_rules! binary {
