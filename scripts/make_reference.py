@@ -6,14 +6,21 @@ r"""Compute Pinocchio reference values for a URDF in the eval JSON format.
 
 The format, its conventions and the Pinocchio function behind every key are
 defined in the project's eval-format specification (eval-format.md). Besides
-the keys of that format, each state carries "omi": the 4 x 4 placements
-data.oMi[i] of the joints i = 1 .. njoints-1 after forwardKinematics(q).
+the keys of that format, each state carries:
+  "omi": the 4 x 4 placements data.oMi[i] of the joints i = 1 .. njoints-1
+         after forwardKinematics(q);
+  "fext": njoints x 6, one external wrench [linear; angular] per joint id
+          (row 0, the universe, included: Pinocchio ignores it), each in its
+          joint's local frame;
+  "rnea_fext": rnea(q, v, a, fext), nv.
 
 States are drawn from numpy's default_rng(S):
     q   = integrate(neutral, U[-1,1]^nv)
     v, a, tau, w  in U[-1,1]^nv
     q2  = integrate(neutral, U[-1,1]^nv)
-in that order, state after state. Joint limits are not used.
+in that order, state after state. Joint limits are not used. The fext of
+every state comes from a second generator, default_rng([S, 1]), in state order
+(fext in U[-1,1]^(njoints x 6)), so that the other draws do not depend on it.
 """
 
 import argparse
@@ -58,7 +65,11 @@ def draw_state(model, rng):
     return q, v, a, tau, w, q2
 
 
-def compute_state(model, frames, q, v, a, tau, w, q2):
+def draw_fext(model, rng):
+    return rng.uniform(-1.0, 1.0, (model.njoints, 6))
+
+
+def compute_state(model, frames, q, v, a, tau, w, q2, fext):
     nv = model.nv
     s = {"q": vec(q), "v": vec(v), "a": vec(a), "tau": vec(tau), "w": vec(w), "q2": vec(q2)}
 
@@ -133,6 +144,12 @@ def compute_state(model, frames, q, v, a, tau, w, q2):
     d = model.createData()
     pin.forwardKinematics(model, d, q)
     s["omi"] = [mat(d.oMi[i].homogeneous, 4, 4) for i in range(1, model.njoints)]
+
+    s["fext"] = mat(fext, model.njoints, 6)
+    forces = pin.StdVec_Force()
+    for row in fext:
+        forces.append(pin.Force(np.asarray(row, dtype=float)))  # [linear; angular]
+    s["rnea_fext"] = vec(run(pin.rnea, q, v, a, forces)[0])
     return s
 
 
@@ -166,8 +183,11 @@ def main(argv=None):
         sys.exit(f"{args.urdf}: duplicate BODY frame names")
 
     rng = np.random.default_rng(args.seed)
+    fext_rng = np.random.default_rng([args.seed, 1])
     for _ in range(args.states):
-        doc["states"].append(compute_state(model, frames, *draw_state(model, rng)))
+        state = draw_state(model, rng)
+        fext = draw_fext(model, fext_rng)
+        doc["states"].append(compute_state(model, frames, *state, fext))
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:

@@ -3,11 +3,13 @@
 # <robot>_<fixed|floating>.json. Seeds are fixed, so a rerun is byte-identical.
 #
 #   scripts/setup-python.sh && scripts/make_references.sh
+#   PY=/path/to/python scripts/make_references.sh    # another Python with Pinocchio
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-PY="$ROOT/.venv/bin/python"
+# The Python with Pinocchio: $PY if set, else the repository's .venv.
+PY="${PY:-$ROOT/.venv/bin/python}"
 OUT=tests/reference
 mkdir -p "$OUT"
 
