@@ -1,6 +1,6 @@
 //! The preallocated workspace of the algorithms (Pinocchio's `Data`).
 
-use crate::spatial::{ArticulatedInertia, Force, Inertia, Motion, Transform};
+use crate::spatial::{ArticulatedInertia, Force, Inertia, Motion, Transform, Vector3};
 use crate::{Model, Scalar};
 
 /// Workspace for one model and one scalar type, allocated once by [`Data::new`];
@@ -40,6 +40,34 @@ pub struct Data<S> {
     pub ddq: Vec<S>,
     /// Joint-space inertia matrix `[nv x nv]`, row-major, full (CRBA output).
     pub mass_matrix: Vec<S>,
+    /// `M(q)⁻¹ [nv x nv]`, row-major, full (minverse output; Pinocchio's `Minv`).
+    pub minv: Vec<S>,
+    /// The tree-sparse `LᵀDL` factorisation of M (Featherstone 2008 §6.5),
+    /// `[nv x nv]` row-major: D on the diagonal and, after minverse, `L⁻¹`
+    /// strictly below it (zero outside the ancestor pattern).
+    pub ltdl: Vec<S>,
+    /// Joint Jacobian in the world frame, one column per dof `[nv]`: the motion
+    /// `world_from_joint · S` at the world origin (Pinocchio's `J`).
+    pub j: Vec<Motion<S>>,
+    /// Spatial velocity of each body in the world frame, at the world origin
+    /// (Pinocchio's `ov`).
+    pub ov: Vec<Motion<S>>,
+    /// Composite rigid-body inertia of each subtree in the world frame; entry 0
+    /// is the whole robot, links welded to the universe excluded (Pinocchio's `oYcrb`).
+    pub oycrb: Vec<Inertia<S>>,
+    /// Time derivative of `oycrb` along `v` (mass rate zero), in the world frame.
+    pub doycrb: Vec<Inertia<S>>,
+    /// Centre of mass of the moving bodies in the world frame, m (Pinocchio's `com[0]`).
+    pub com: Vector3<S>,
+    /// Jacobian of the centre of mass `[3 x nv]`, row-major (Pinocchio's `Jcom`).
+    pub jcom: Vec<S>,
+    /// Centroidal momentum matrix `Ag [6 x nv]`, row-major, rows `[linear; angular]`,
+    /// about the centre of mass with world axes (Pinocchio's `Ag`).
+    pub ag: Vec<S>,
+    /// Centroidal momentum `hg = Ag v` (Pinocchio's `hg`).
+    pub hg: Force<S>,
+    /// Time derivative of `Ag` `[6 x nv]`, row-major (Pinocchio's `dAg`).
+    pub dag: Vec<S>,
 }
 
 impl<S: Scalar> Data<S> {
@@ -63,6 +91,17 @@ impl<S: Scalar> Data<S> {
             tau: vec![S::zero(); model.nv],
             ddq: vec![S::zero(); model.nv],
             mass_matrix: vec![S::zero(); model.nv * model.nv],
+            minv: vec![S::zero(); model.nv * model.nv],
+            ltdl: vec![S::zero(); model.nv * model.nv],
+            j: vec![Motion::zero(); model.nv],
+            ov: vec![Motion::zero(); n],
+            oycrb: vec![Inertia::zero(); n],
+            doycrb: vec![Inertia::zero(); n],
+            com: Vector3::zeros(),
+            jcom: vec![S::zero(); 3 * model.nv],
+            ag: vec![S::zero(); 6 * model.nv],
+            hg: Force::zero(),
+            dag: vec![S::zero(); 6 * model.nv],
         }
     }
 }

@@ -24,7 +24,10 @@ pub mod scalar;
 pub mod spatial;
 
 pub use algorithms::{
-    aba, crba, forward_kinematics, frame_placement, rnea, update_frame_placements,
+    aba, ccrba, center_of_mass, compute_joint_jacobians, crba, dccrba, forward_kinematics,
+    frame_jacobian, frame_placement, generalized_gravity, jacobian_center_of_mass, joint_jacobian,
+    kinetic_energy, minverse, nonlinear_effects, potential_energy, rnea, rnea_fext,
+    update_frame_placements, ReferenceFrame,
 };
 pub use data::Data;
 pub use error::ModelError;

@@ -1,6 +1,6 @@
 //! Articulated-body forward dynamics.
 
-use super::kinematics::joint_placement;
+use super::kinematics::{body_velocity, joint_placement};
 use super::linalg::invert_spd;
 use super::{check_q, check_v};
 use crate::spatial::{ArticulatedInertia, Force, Motion, Vector3};
@@ -44,17 +44,9 @@ pub fn aba<'d, S: Scalar>(
 
 /// Placements, velocities, bias accelerations and rigid-body inertias.
 fn forward_step_1<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, q: &[S], v: &[S]) {
-    let joint = &model.joints[i];
     joint_placement(model, data, i, q);
-    let vj = joint
-        .kind
-        .motion(&v[joint.idx_v..joint.idx_v + joint.kind.nv()]);
-    let vi = if joint.parent > 0 {
-        data.li_mi[i].act_inv_motion(&data.v[joint.parent]) + vj
-    } else {
-        vj
-    };
-    let inertia = Inertia::constant(&joint.inertia);
+    let (vi, vj) = body_velocity(model, data, i, v);
+    let inertia = Inertia::constant(&model.joints[i].inertia);
     data.v[i] = vi;
     data.c[i] = vi.cross(&vj);
     data.ia[i] = ArticulatedInertia::from_inertia(&inertia);

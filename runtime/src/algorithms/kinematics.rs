@@ -1,7 +1,7 @@
 //! Forward kinematics: joint and frame placements.
 
 use super::check_q;
-use crate::spatial::Transform;
+use crate::spatial::{Motion, Transform};
 use crate::{Data, Model, Scalar};
 
 /// One forward step: the joint's placement in its parent at `q` and in the world.
@@ -49,4 +49,25 @@ pub fn update_frame_placements<S: Scalar>(model: &Model, data: &mut Data<S>) {
     for k in 0..model.frames.len() {
         data.o_mf[k] = frame_placement(model, data, k);
     }
+}
+
+/// One forward step of the velocity pass, after [`joint_placement`]: the body's
+/// spatial velocity `v_i = i_from_parent · v_parent + vJ` in joint frame i and the
+/// joint velocity `vJ = S_i v[idx_v..]` (Featherstone 2008 §5.3, Table 5.1).
+pub(crate) fn body_velocity<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    i: usize,
+    v: &[S],
+) -> (Motion<S>, Motion<S>) {
+    let joint = &model.joints[i];
+    let vj = joint
+        .kind
+        .motion(&v[joint.idx_v..joint.idx_v + joint.kind.nv()]);
+    let vi = if joint.parent > 0 {
+        data.li_mi[i].act_inv_motion(&data.v[joint.parent]) + vj
+    } else {
+        vj
+    };
+    (vi, vj)
 }

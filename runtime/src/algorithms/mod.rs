@@ -2,15 +2,25 @@
 //! forward and backward passes over the joint tree.
 
 mod aba;
+mod centroidal;
 mod crba;
+mod effects;
+mod energy;
+mod jacobian;
 mod kinematics;
 mod linalg;
+mod minverse;
 mod rnea;
 
 pub use aba::aba;
+pub use centroidal::{ccrba, center_of_mass, dccrba, jacobian_center_of_mass};
 pub use crba::crba;
+pub use effects::{generalized_gravity, nonlinear_effects};
+pub use energy::{kinetic_energy, potential_energy};
+pub use jacobian::{compute_joint_jacobians, frame_jacobian, joint_jacobian, ReferenceFrame};
 pub use kinematics::{forward_kinematics, frame_placement, update_frame_placements};
-pub use rnea::rnea;
+pub use minverse::minverse;
+pub use rnea::{rnea, rnea_fext};
 
 use crate::Model;
 

@@ -1,8 +1,8 @@
 //! Recursive Newton-Euler inverse dynamics.
 
-use super::kinematics::joint_placement;
-use super::{check_q, check_v};
-use crate::spatial::{Motion, Vector3};
+use super::kinematics::{body_velocity, joint_placement};
+use super::{check_len, check_q, check_v};
+use crate::spatial::{Force, Motion, Vector3};
 use crate::{Data, Model, Scalar};
 
 /// Inverse dynamics `τ = M(q) a + C(q, v) v + g(q)` by the recursive
@@ -12,7 +12,8 @@ use crate::{Data, Model, Scalar};
 ///
 /// `q: [nq]`, `v: [nv]`, `a: [nv]`; returns `τ: [nv]` (N·m, N; for a free-flyer
 /// the base wrench in the base frame), also left in `data.tau`.
-/// `rnea(q, v, 0)` is Pinocchio's `nonLinearEffects`.
+/// `rnea(q, v, 0)` is Pinocchio's `nonLinearEffects` ([`super::nonlinear_effects`]);
+/// `rnea(q, v, a) = rnea_fext(q, v, a, 0)`.
 ///
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
@@ -23,6 +24,42 @@ pub fn rnea<'d, S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> &'d [S] {
+    run(model, data, q, v, a, None)
+}
+
+/// Inverse dynamics with external forces,
+/// `τ = M(q) a + C(q, v) v + g(q) - Σ_i J_iᵀ f_ext,i`, by the recursive
+/// Newton-Euler algorithm (Featherstone 2008 §5.3, eq. 5.9: `f_i = I_i a_i + v_i ×* I_i v_i - f_ext,i`;
+/// Pinocchio's `rnea(model, data, q, v, a, fext)`).
+///
+/// `q: [nq]`, `v: [nv]`, `a: [nv]`; `fext: [njoints]`, indexed by joint id as
+/// Pinocchio's: `fext[i]` is the wrench (N, N·m) applied to the body of joint i,
+/// expressed in that joint's frame (moment about its origin); `fext[0]`, on the
+/// universe, is ignored. Returns `τ: [nv]`, also left in `data.tau`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv` / `njoints`.
+pub fn rnea_fext<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    fext: &[Force<S>],
+) -> &'d [S] {
+    check_len("fext", fext.len(), model.njoints());
+    run(model, data, q, v, a, Some(fext))
+}
+
+/// The one RNEA: forward pass, backward pass, `fext` subtracted when given.
+fn run<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    fext: Option<&[Force<S>]>,
+) -> &'d [S] {
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
@@ -32,6 +69,9 @@ pub fn rnea<'d, S: Scalar>(
     };
     for i in 1..model.njoints() {
         forward_step(model, data, i, q, v, a, &gravity);
+        if let Some(fext) = fext {
+            data.f[i] = data.f[i] - fext[i];
+        }
     }
     for i in (1..model.njoints()).rev() {
         backward_step(model, data, i);
@@ -50,16 +90,14 @@ fn forward_step<S: Scalar>(
 ) {
     let joint = &model.joints[i];
     joint_placement(model, data, i, q);
-    let range = joint.idx_v..joint.idx_v + joint.kind.nv();
-    let vj = joint.kind.motion(&v[range.clone()]);
-    let li_mi = &data.li_mi[i];
-    let (v_parent, a_parent) = if joint.parent > 0 {
-        (data.v[joint.parent], data.a[joint.parent])
+    let (vi, vj) = body_velocity(model, data, i, v);
+    let a_parent = if joint.parent > 0 {
+        data.a[joint.parent]
     } else {
-        (Motion::zero(), *gravity)
+        *gravity
     };
-    let vi = li_mi.act_inv_motion(&v_parent) + vj;
-    let ai = li_mi.act_inv_motion(&a_parent) + joint.kind.motion(&a[range]) + vi.cross(&vj);
+    let range = joint.idx_v..joint.idx_v + joint.kind.nv();
+    let ai = data.li_mi[i].act_inv_motion(&a_parent) + joint.kind.motion(&a[range]) + vi.cross(&vj);
     let inertia = crate::Inertia::constant(&joint.inertia);
     data.f[i] = inertia.mul_motion(&ai) + vi.cross_force(&inertia.mul_motion(&vi));
     data.v[i] = vi;

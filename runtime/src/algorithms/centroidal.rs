@@ -1,0 +1,224 @@
+//! Centre of mass, its Jacobian, and the centroidal momentum matrix with its
+//! time derivative.
+
+use super::jacobian::update_joint_jacobian;
+use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
+use super::{check_q, check_v};
+use crate::spatial::{Force, Motion, Vector3};
+use crate::{Data, Inertia, Model, Scalar};
+
+/// The centre of mass of the moving bodies in the world frame,
+/// `c = Σ_i m_i c_i / Σ_i m_i` (Pinocchio's `centerOfMass(model, data, q)`).
+/// Links welded to the universe in a fixed-base model count nowhere.
+///
+/// `q: [nq]`; returns `c` (m), also left in `data.com`. A robot without mass
+/// gives NaN.
+///
+/// # Panics
+/// When `q` does not have length `nq`.
+pub fn center_of_mass<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vector3<S> {
+    forward_kinematics(model, data, q);
+    let (mass, first_moment) = mass_and_first_moment(model, data);
+    data.com = first_moment.scale(S::one() / mass);
+    data.com
+}
+
+/// The total mass of the moving bodies and their first moment `Σ_i m_i c_i` in
+/// the world frame (kg, kg·m), from the placements in `data.o_mi`.
+pub(crate) fn mass_and_first_moment<S: Scalar>(model: &Model, data: &Data<S>) -> (S, Vector3<S>) {
+    let mut mass = S::zero();
+    let mut first_moment = Vector3::zeros();
+    for i in 1..model.njoints() {
+        let inertia = &model.joints[i].inertia;
+        let m = S::constant(inertia.mass);
+        let world_from_joint = &data.o_mi[i];
+        first_moment += world_from_joint.rotation * Vector3::constant(inertia.first_moment.0)
+            + world_from_joint.translation.scale(m);
+        mass = mass + m;
+    }
+    (mass, first_moment)
+}
+
+/// The Jacobian of the centre of mass, `ċ = Jcom(q) v` (Pinocchio's
+/// `jacobianCenterOfMass(model, data, q)`): column k is
+/// `(m_k v_k + ω_k × h_k) / m`, for the twist `(v_k, ω_k)` of dof k at the world
+/// origin and the mass `m_k` and first moment `h_k` of the subtree it moves.
+/// It is the linear rows of [`ccrba`]'s `Ag` divided by the total mass.
+///
+/// `q: [nq]`; returns `Jcom: [3 x nv]` row-major (m per unit of v), also left in
+/// `data.jcom`, with the centre of mass in `data.com`.
+///
+/// # Panics
+/// When `q` does not have length `nq`.
+pub fn jacobian_center_of_mass<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+) -> &'d [S] {
+    composite_inertias(model, data, q, None);
+    let nv = model.nv;
+    let mass_inv = S::one() / data.oycrb[0].mass;
+    data.com = data.oycrb[0].first_moment.scale(mass_inv);
+    for i in 1..model.njoints() {
+        let joint = &model.joints[i];
+        for col in joint.idx_v..joint.idx_v + joint.kind.nv() {
+            let momentum = data.oycrb[i].mul_motion(&data.j[col]);
+            for (r, x) in momentum.linear.0.into_iter().enumerate() {
+                data.jcom[r * nv + col] = x * mass_inv;
+            }
+        }
+    }
+    &data.jcom
+}
+
+/// The centroidal momentum matrix `Ag(q)` and the centroidal momentum
+/// `hg = Ag v` (Orin, Goswami and Lee 2013; Pinocchio's `ccrba(model, data, q, v)`):
+/// the momentum of the moving bodies about the centre of mass c, with world
+/// axes, rows `[linear; angular]`. Column k is `X_c* (oYcrb_k S_k)`, the momentum
+/// of the composite body moved by dof k for a unit velocity, its moment taken
+/// about c: `(f, n_O - c × f)`.
+///
+/// `q: [nq]`, `v: [nv]`; returns `(Ag: [6 x nv] row-major, hg)` (kg·m/s and
+/// kg·m²/s per unit of v), also left in `data.ag` and `data.hg`, with c in
+/// `data.com`. `hg.linear = m ċ` and `Ag`'s linear rows are `m Jcom`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`.
+pub fn ccrba<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+) -> (&'d [S], Force<S>) {
+    check_v(model, "v", v.len());
+    composite_inertias(model, data, q, None);
+    centroidal_map(model, data, v);
+    (&data.ag, data.hg)
+}
+
+/// The time derivative `dAg/dt` of the centroidal momentum matrix along `v`
+/// (Pinocchio's `dccrba(model, data, q, v)`), so that `ḣg = Ag a + dAg v`.
+///
+/// With world-frame composite inertias `Y_k`, their rates
+/// `Ẏ = Σ_i (v_i ×* Y_i - Y_i v_i ×)` over the bodies i of the subtree, and the
+/// world columns `S_k` with `Ṡ_k = v_k × S_k`: `d(Y S)/dt = Ẏ_k S_k + Y_k Ṡ_k`,
+/// then moved to the centre of mass: `(ḟ, ṅ_O - ċ × f - c × ḟ)`.
+///
+/// `q: [nq]`, `v: [nv]`; returns `dAg: [6 x nv]` row-major, also left in
+/// `data.dag`, with `Ag`, `hg` and c as [`ccrba`] leaves them.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`.
+pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S]) -> &'d [S] {
+    check_v(model, "v", v.len());
+    composite_inertias(model, data, q, Some(v));
+    centroidal_map(model, data, v);
+    let nv = model.nv;
+    let com = data.com;
+    let com_velocity = data.hg.linear.scale(S::one() / data.oycrb[0].mass);
+    for i in 1..model.njoints() {
+        let joint = &model.joints[i];
+        for col in joint.idx_v..joint.idx_v + joint.kind.nv() {
+            let s = &data.j[col];
+            let f = data.oycrb[i].mul_motion(s);
+            let df = data.doycrb[i].mul_motion(s) + data.oycrb[i].mul_motion(&data.ov[i].cross(s));
+            let angular = df.angular - com_velocity.cross(&f.linear) - com.cross(&df.linear);
+            let dag = Force {
+                linear: df.linear,
+                angular,
+            };
+            for (r, x) in dag.to_array().into_iter().enumerate() {
+                data.dag[r * nv + col] = x;
+            }
+        }
+    }
+    &data.dag
+}
+
+/// `data.ag`, `data.hg` and `data.com` from the composite inertias.
+fn centroidal_map<S: Scalar>(model: &Model, data: &mut Data<S>, v: &[S]) {
+    let nv = model.nv;
+    let total = data.oycrb[0];
+    let com = total.first_moment.scale(S::one() / total.mass);
+    for i in 1..model.njoints() {
+        let joint = &model.joints[i];
+        for col in joint.idx_v..joint.idx_v + joint.kind.nv() {
+            let f = data.oycrb[i].mul_motion(&data.j[col]);
+            let column = Force {
+                linear: f.linear,
+                angular: f.angular - com.cross(&f.linear),
+            };
+            for (r, x) in column.to_array().into_iter().enumerate() {
+                data.ag[r * nv + col] = x;
+            }
+        }
+    }
+    let hg: Vec<S> = data
+        .ag
+        .chunks(nv)
+        .map(|row| {
+            row.iter()
+                .zip(v)
+                .fold(S::zero(), |acc, (a, x)| acc + *a * *x)
+        })
+        .collect();
+    data.com = com;
+    data.hg = Force::from_slice(&hg);
+}
+
+/// Forward: placements, world Jacobian columns and world inertias of the bodies
+/// (with `v`: their world velocities and inertia rates); backward: subtree sums
+/// into `data.oycrb` (and `data.doycrb`), entry 0 holding the whole robot.
+fn composite_inertias<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: Option<&[S]>) {
+    check_q(model, q.len());
+    data.oycrb[0] = Inertia::zero();
+    data.doycrb[0] = Inertia::zero();
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+        update_joint_jacobian(model, data, i);
+        let world = Inertia::constant(&model.joints[i].inertia).transformed(&data.o_mi[i]);
+        data.oycrb[i] = world;
+        if let Some(v) = v {
+            let (vi, _) = body_velocity(model, data, i, v);
+            data.v[i] = vi;
+            data.ov[i] = data.o_mi[i].act_motion(&vi);
+            data.doycrb[i] = inertia_rate(&world, &data.ov[i]);
+        }
+    }
+    for i in (1..model.njoints()).rev() {
+        let parent = model.joints[i].parent;
+        let y = data.oycrb[i];
+        data.oycrb[parent] += y;
+        if v.is_some() {
+            let dy = data.doycrb[i];
+            data.doycrb[parent] += dy;
+        }
+    }
+}
+
+/// The time derivative `Ẏ = v ×* Y - Y v ×` of the spatial inertia `Y` of a body
+/// moving with twist `v = (u, ω)`, both in one fixed frame (Featherstone 2008
+/// §2.13; Pinocchio's `Inertia::variation`). Y is linear in `(m, h, I_O)`, so Ẏ
+/// is an inertia of mass rate 0, first-moment rate `ḣ = m u + ω × h` and
+/// rotational rate `İ_O = [ω]× I_O - I_O [ω]× + 2 (h·u) 1 - u hᵀ - h uᵀ`.
+fn inertia_rate<S: Scalar>(y: &Inertia<S>, v: &Motion<S>) -> Inertia<S> {
+    let (u, w, h) = (&v.linear, &v.angular, &y.first_moment);
+    let a = w.skew() * y.rotational;
+    let hu = h.dot(u);
+    let mut rotational = a;
+    for r in 0..3 {
+        for c in 0..=r {
+            let mut x = a.0[r][c] + a.0[c][r] - (u.0[r] * h.0[c] + h.0[r] * u.0[c]);
+            if r == c {
+                x = x + hu + hu;
+            }
+            rotational.0[r][c] = x;
+            rotational.0[c][r] = x;
+        }
+    }
+    Inertia {
+        mass: S::zero(),
+        first_moment: u.scale(y.mass) + w.cross(h),
+        rotational,
+    }
+}

@@ -1,0 +1,42 @@
+//! Kinetic and potential energy.
+
+use super::centroidal::mass_and_first_moment;
+use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
+use super::{check_q, check_v};
+use crate::spatial::Vector3;
+use crate::{Data, Inertia, Model, Scalar};
+
+/// The kinetic energy `T = ½ Σ_i v_iᵀ I_i v_i = ½ vᵀ M(q) v` of the moving bodies
+/// (Featherstone 2008 §2.15; Pinocchio's `computeKineticEnergy(model, data, q, v)`).
+///
+/// `q: [nq]`, `v: [nv]`; returns T (J). Body velocities are left in `data.v`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`.
+pub fn kinetic_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: &[S]) -> S {
+    check_q(model, q.len());
+    check_v(model, "v", v.len());
+    let mut energy = S::zero();
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+        let (vi, _) = body_velocity(model, data, i, v);
+        data.v[i] = vi;
+        energy = energy + Inertia::constant(&model.joints[i].inertia).kinetic_energy(&vi);
+    }
+    energy
+}
+
+/// The potential energy of gravity `V = -Σ_i m_i gᵀ c_i = -m gᵀ c` of the moving
+/// bodies, zero at the world origin (Pinocchio's
+/// `computePotentialEnergy(model, data, q)`), with `g = (0, 0, -9.81)` m/s².
+///
+/// `q: [nq]`; returns V (J). Links welded to the universe in a fixed-base model
+/// count nowhere.
+///
+/// # Panics
+/// When `q` does not have length `nq`.
+pub fn potential_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> S {
+    forward_kinematics(model, data, q);
+    let (_, first_moment) = mass_and_first_moment(model, data);
+    -Vector3::constant(model.gravity.0).dot(&first_moment)
+}

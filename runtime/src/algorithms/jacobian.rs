@@ -1,0 +1,138 @@
+//! Joint and frame Jacobians (Pinocchio's `computeJointJacobians`,
+//! `getJointJacobian`, `getFrameJacobian`).
+
+use super::check_q;
+use super::kinematics::{frame_placement, joint_placement};
+use crate::spatial::{Motion, Transform};
+use crate::{Data, Model, Scalar};
+
+/// The frame a Jacobian's twist is expressed in (Pinocchio's `ReferenceFrame`).
+/// For a point-carrying frame F with `world_from_frame = (R, p)`:
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReferenceFrame {
+    /// F's own axes, at F's origin: `J_local = F_from_world · J_world` (Pinocchio's `LOCAL`).
+    Local,
+    /// World axes, at the world origin: the spatial twist (Pinocchio's `WORLD`).
+    World,
+    /// World axes, at F's origin: linear rows `v_F = v_O + ω × p`, angular rows
+    /// unchanged (Pinocchio's `LOCAL_WORLD_ALIGNED`).
+    LocalWorldAligned,
+}
+
+impl ReferenceFrame {
+    /// Every reference frame.
+    pub const ALL: [ReferenceFrame; 3] = [
+        ReferenceFrame::Local,
+        ReferenceFrame::World,
+        ReferenceFrame::LocalWorldAligned,
+    ];
+}
+
+/// One forward step: the world-frame columns `world_from_joint · S_k` of joint
+/// i, after its placement is known.
+pub(crate) fn update_joint_jacobian<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize) {
+    let joint = &model.joints[i];
+    for k in 0..joint.kind.nv() {
+        data.j[joint.idx_v + k] = data.o_mi[i].act_motion(&joint.kind.subspace_column(k));
+    }
+}
+
+/// The joint Jacobian of the whole tree in the world frame at `q`: column k is
+/// the spatial twist (world axes, at the world origin) that a unit velocity of
+/// dof k gives its body, `J_k = world_from_joint · S_k` (Featherstone 2008 §8.1;
+/// Pinocchio's `computeJointJacobians(model, data, q)`).
+///
+/// `q: [nq]`; returns the `nv` columns, also left in `data.j`, with the joint
+/// placements in `data.o_mi`. [`joint_jacobian`] and [`frame_jacobian`] read them.
+///
+/// # Panics
+/// When `q` does not have length `nq`.
+pub fn compute_joint_jacobians<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+) -> &'d [Motion<S>] {
+    check_q(model, q.len());
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+        update_joint_jacobian(model, data, i);
+    }
+    &data.j
+}
+
+/// The Jacobian of joint `joint`'s frame, `v = J v̇` with `v` the frame's twist
+/// in `reference` (Pinocchio's `getJointJacobian(model, data, joint, rf)`); run
+/// [`compute_joint_jacobians`] first.
+///
+/// Returns `J: [6 x nv]` row-major, rows `[linear; angular]` (m/s and rad/s per
+/// unit of v); columns outside the joint's chain to the root are zero.
+///
+/// # Panics
+/// When `joint` is not a joint id of the model.
+pub fn joint_jacobian<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    joint: usize,
+    reference: ReferenceFrame,
+) -> Vec<S> {
+    jacobian_at(model, data, joint, &data.o_mi[joint], reference)
+}
+
+/// The Jacobian of frame `frame`, `v = J v̇` with `v` the frame's twist in
+/// `reference` (Pinocchio's `getFrameJacobian(model, data, frame, rf)`); run
+/// [`compute_joint_jacobians`] first.
+///
+/// Returns `J: [6 x nv]` row-major, rows `[linear; angular]`; columns outside
+/// the chain from the frame's joint to the root are zero, and so is the whole
+/// matrix of a frame welded to the universe.
+///
+/// # Panics
+/// When `frame` is not a frame index of the model.
+pub fn frame_jacobian<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    frame: usize,
+    reference: ReferenceFrame,
+) -> Vec<S> {
+    let placement = frame_placement(model, data, frame);
+    jacobian_at(
+        model,
+        data,
+        model.frames[frame].parent_joint,
+        &placement,
+        reference,
+    )
+}
+
+/// The columns of the chain of `joint` from `data.j`, expressed in `reference`
+/// for a frame at `world_from_frame`.
+fn jacobian_at<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    joint: usize,
+    world_from_frame: &Transform<S>,
+    reference: ReferenceFrame,
+) -> Vec<S> {
+    let nv = model.nv;
+    let mut out = vec![S::zero(); 6 * nv];
+    let mut i = joint;
+    while i > 0 {
+        let j = &model.joints[i];
+        for col in j.idx_v..j.idx_v + j.kind.nv() {
+            let world = &data.j[col];
+            let twist = match reference {
+                ReferenceFrame::World => *world,
+                ReferenceFrame::LocalWorldAligned => Motion {
+                    linear: world.linear - world_from_frame.translation.cross(&world.angular),
+                    angular: world.angular,
+                },
+                ReferenceFrame::Local => world_from_frame.act_inv_motion(world),
+            };
+            for (r, x) in twist.to_array().into_iter().enumerate() {
+                out[r * nv + col] = x;
+            }
+        }
+        i = j.parent;
+    }
+    out
+}

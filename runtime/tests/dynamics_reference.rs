@@ -1,0 +1,147 @@
+//! The dynamics quantities of the eval format (nle, gravity, minv, com, jcom,
+//! ag, hg, dag, energies, frame Jacobians) and RNEA with external forces
+//! against Pinocchio's reference values, every reference file, every state, at
+//! the format's tolerance; plus the identities that tie them together.
+
+mod common;
+
+use common::{assert_close, flat, Reference};
+use rbdgen_runtime::{
+    ccrba, center_of_mass, compute_joint_jacobians, crba, dccrba, frame_jacobian,
+    generalized_gravity, jacobian_center_of_mass, joint_jacobian, kinetic_energy, minverse,
+    nonlinear_effects, potential_energy, rnea, rnea_fext, Data, Force, FrameKind, ReferenceFrame,
+};
+
+const TOL: f64 = 1e-8;
+
+const REFERENCES: [&str; 11] = [
+    "go2_floating",
+    "z1_fixed",
+    "go2_z1_floating",
+    "double_pendulum_continuous_fixed",
+    "panda_fixed",
+    "rotated_inertia_fixed",
+    "fixed_weld_fixed",
+    "fixed_weld_massless_fixed",
+    "massless_link_fixed",
+    "defaults_fixed",
+    "continuous_chain_fixed",
+];
+
+fn check(name: &str) {
+    let r = Reference::load(name);
+    let model = &r.model;
+    let nv = model.nv;
+    let mut data = Data::<f64>::new(model);
+    for (k, s) in r.states().iter().enumerate() {
+        let tag = |what: &str| format!("{name} state {k} {what}");
+        let (q, v, a) = (flat(&s["q"]), flat(&s["v"]), flat(&s["a"]));
+
+        let nle = nonlinear_effects(model, &mut data, &q, &v).to_vec();
+        assert_close(&tag("nle"), &nle, &flat(&s["nle"]), TOL);
+        let gravity = generalized_gravity(model, &mut data, &q).to_vec();
+        assert_close(&tag("gravity"), &gravity, &flat(&s["gravity"]), TOL);
+
+        let minv = minverse(model, &mut data, &q).to_vec();
+        assert_close(&tag("minv"), &minv, &flat(&s["minv"]), TOL);
+        // M M⁻¹ = I.
+        let m = crba(model, &mut data, &q).to_vec();
+        let product: Vec<f64> = (0..nv * nv)
+            .map(|e| {
+                (0..nv)
+                    .map(|l| m[e / nv * nv + l] * minv[l * nv + e % nv])
+                    .sum()
+            })
+            .collect();
+        let identity: Vec<f64> = (0..nv * nv)
+            .map(|e| if e / nv == e % nv { 1.0 } else { 0.0 })
+            .collect();
+        assert_close(&tag("M minv"), &product, &identity, 1e-9);
+
+        let com = center_of_mass(model, &mut data, &q);
+        assert_close(&tag("com"), &com.0, &flat(&s["com"]), TOL);
+        let jcom = jacobian_center_of_mass(model, &mut data, &q).to_vec();
+        assert_close(&tag("jcom"), &jcom, &flat(&s["jcom"]), TOL);
+        assert_close(&tag("com from jcom"), &data.com.0, &flat(&s["com"]), TOL);
+
+        let (ag, hg) = ccrba(model, &mut data, &q, &v);
+        let ag = ag.to_vec();
+        assert_close(&tag("ag"), &ag, &flat(&s["ag"]), TOL);
+        assert_close(&tag("hg"), &hg.to_array(), &flat(&s["hg"]), TOL);
+        let dag = dccrba(model, &mut data, &q, &v).to_vec();
+        assert_close(&tag("dag"), &dag, &flat(&s["dag"]), TOL);
+        assert_close(&tag("ag from dccrba"), &data.ag, &ag, 1e-14);
+
+        let ke = kinetic_energy(model, &mut data, &q, &v);
+        assert_close(&tag("kinetic"), &[ke], &flat(&s["kinetic_energy"]), TOL);
+        let pe = potential_energy(model, &mut data, &q);
+        assert_close(&tag("potential"), &[pe], &flat(&s["potential_energy"]), TOL);
+
+        compute_joint_jacobians(model, &mut data, &q);
+        for (frame, value) in s["frames"].as_object().unwrap() {
+            let id = model.frame_id(frame, FrameKind::Body).unwrap();
+            for (reference, key) in [
+                (ReferenceFrame::Local, "jacobian_local"),
+                (ReferenceFrame::World, "jacobian_world"),
+                (
+                    ReferenceFrame::LocalWorldAligned,
+                    "jacobian_local_world_aligned",
+                ),
+            ] {
+                let ours = frame_jacobian(model, &data, id, reference);
+                assert_close(
+                    &tag(&format!("{frame} {key}")),
+                    &ours,
+                    &flat(&value[key]),
+                    TOL,
+                );
+                // A link frame at its joint's origin has the joint's Jacobian.
+                let f = &model.frames[id];
+                if f.parent_joint > 0 && f.placement == rbdgen_runtime::Transform::identity() {
+                    let joint = joint_jacobian(model, &data, f.parent_joint, reference);
+                    assert_close(&tag(&format!("joint of {frame} {key}")), &joint, &ours, 0.0);
+                }
+            }
+        }
+
+        let fext: Vec<Force<f64>> = s["fext"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| Force::from_slice(&flat(row)))
+            .collect();
+        assert_eq!(fext.len(), model.njoints(), "{name}: fext rows");
+        let tau = rnea_fext(model, &mut data, &q, &v, &a, &fext).to_vec();
+        assert_close(&tag("rnea_fext"), &tau, &flat(&s["rnea_fext"]), TOL);
+        let zero = vec![Force::zero(); model.njoints()];
+        let tau0 = rnea_fext(model, &mut data, &q, &v, &a, &zero).to_vec();
+        assert_eq!(
+            tau0,
+            rnea(model, &mut data, &q, &v, &a),
+            "{name}: rnea_fext(0) = rnea"
+        );
+    }
+}
+
+#[test]
+fn every_reference_file() {
+    for name in REFERENCES {
+        check(name);
+    }
+}
+
+/// The list above covers every committed reference file.
+#[test]
+fn every_reference_file_is_listed() {
+    let dir = common::root().join("tests/reference");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut listed: Vec<String> = REFERENCES.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(names, listed);
+}
