@@ -2,7 +2,8 @@
 //! dynamics code.
 //!
 //! - [`robot_dynamics!`] generates a module of functions (`rnea`, `crba`, `aba`,
-//!   `frame_placement`, with `NQ`/`NV` constants) from a URDF at compile time.
+//!   `minverse`, `ccrba`, frame placements and Jacobians, ..., with `NQ`/`NV`
+//!   constants) from a URDF at compile time.
 //! - [`runtime`] holds the same algorithms, generic over the scalar, on a
 //!   [`Model`] built at run time; it is what the generated code is checked against.
 //! - [`symbolic`] traces those algorithms and emits Rust; the `rbdgen` binary

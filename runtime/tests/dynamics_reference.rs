@@ -14,20 +14,6 @@ use rbdgen_runtime::{
 
 const TOL: f64 = 1e-8;
 
-const REFERENCES: [&str; 11] = [
-    "go2_floating",
-    "z1_fixed",
-    "go2_z1_floating",
-    "double_pendulum_continuous_fixed",
-    "panda_fixed",
-    "rotated_inertia_fixed",
-    "fixed_weld_fixed",
-    "fixed_weld_massless_fixed",
-    "massless_link_fixed",
-    "defaults_fixed",
-    "continuous_chain_fixed",
-];
-
 fn check(name: &str) {
     let r = Reference::load(name);
     let model = &r.model;
@@ -125,23 +111,5 @@ fn check(name: &str) {
 
 #[test]
 fn every_reference_file() {
-    for name in REFERENCES {
-        check(name);
-    }
-}
-
-/// The list above covers every committed reference file.
-#[test]
-fn every_reference_file_is_listed() {
-    let dir = common::root().join("tests/reference");
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    let mut listed: Vec<String> = REFERENCES.iter().map(|s| s.to_string()).collect();
-    listed.sort();
-    assert_eq!(names, listed);
+    common::check_every_reference(check);
 }

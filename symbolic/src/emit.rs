@@ -20,18 +20,33 @@ pub enum Shape {
 /// Where input number `k` comes from: the argument `args[a].0` at index `i`,
 /// numbered consecutively across arguments in order.
 pub struct Inputs<'a> {
-    /// Argument names and lengths, in trace order.
+    /// Argument names and lengths (of scalars), in trace order.
     pub args: &'a [(&'a str, usize)],
+    /// For each argument, the length of its rows when it is an array of rows
+    /// (index `i` read as `name[i / len][i % len]`), `None` for a flat array
+    /// (`name[i]`). Shorter than `args` when the last arguments are flat.
+    pub row_len: &'a [Option<usize>],
 }
 
 impl Inputs<'_> {
     fn token(&self, k: u32) -> TokenStream {
         let mut k = k as usize;
-        for (name, len) in self.args {
+        for (a, (name, len)) in self.args.iter().enumerate() {
             if k < *len {
                 let name = Ident::new(name, Span::call_site());
-                let i = Literal::usize_unsuffixed(k);
-                return quote!(#name[#i]);
+                return match self.row_len.get(a).copied().flatten() {
+                    Some(n) => {
+                        let (r, c) = (
+                            Literal::usize_unsuffixed(k / n),
+                            Literal::usize_unsuffixed(k % n),
+                        );
+                        quote!(#name[#r][#c])
+                    }
+                    None => {
+                        let i = Literal::usize_unsuffixed(k);
+                        quote!(#name[#i])
+                    }
+                };
             }
             k -= len;
         }

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use rbdgen_runtime::{Data, Model, ModelError};
 use thiserror::Error;
 
@@ -86,6 +86,7 @@ pub fn generate_tokens(urdf: &str, options: &Options) -> Result<TokenStream, Gen
     let header = header_doc(&model, options, &report);
     let joint_names: Vec<&str> = model.joints[1..].iter().map(|j| j.name.as_str()).collect();
     let njoints = Literal::usize_unsuffixed(joint_names.len());
+    let njoints_universe = Literal::usize_unsuffixed(model.njoints());
     let frames = frame_enum(&model);
     Ok(quote! {
         #(#![doc = #header])*
@@ -99,6 +100,9 @@ pub fn generate_tokens(urdf: &str, options: &Options) -> Result<TokenStream, Gen
         pub const JOINT_NAMES: [&str; #njoints] = [#(#joint_names),*];
         /// Gravity in the world frame (m/s²).
         pub const GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+        /// Number of joints, the universe included (Pinocchio's `njoints`): the length of
+        /// `fext`, indexed by joint id (`JOINT_NAMES[i - 1]` for `i > 0`).
+        pub const NJOINTS: usize = #njoints_universe;
 
         #frames
         #(#items)*
@@ -151,6 +155,7 @@ fn dim_tokens(dim: Dim) -> TokenStream {
             let n = Literal::usize_unsuffixed(n);
             quote!(#n)
         }
+        Dim::Wrenches => quote!(6 * NJOINTS),
     }
 }
 
@@ -163,10 +168,11 @@ fn emit_function(
     let spec = function.spec();
     let args: Vec<(&str, usize)> = spec.args.iter().map(|(n, d)| (*n, d.len(model))).collect();
     let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
+    let row_len: Vec<Option<usize>> = spec.args.iter().map(|(_, d)| d.row_len()).collect();
     let shape = match spec.output {
-        Output::Scalar => Shape::Vector(1),
-        Output::Vector(n) => Shape::Vector(n.len(model)),
         Output::Matrix(r, c) => Shape::Matrix(r.len(model), c.len(model)),
+        // Scalars and tuples come out flat and are destructured below.
+        other => Shape::Vector(other.len(model)),
     };
     let math = quote!(libm);
     let mut counts = OpCounts::default();
@@ -181,11 +187,15 @@ fn emit_function(
             &traced.graph,
             &traced.outputs,
             shape,
-            &Inputs { args: &args },
+            &Inputs {
+                args: &args,
+                row_len: &row_len,
+            },
             &math,
         );
         Ok(match spec.output {
             Output::Scalar => quote!({ let [value] = #block; value }),
+            Output::Tuple(parts) => tuple_from_flat(&block, parts, model),
             _ => block,
         })
     };
@@ -204,22 +214,17 @@ fn emit_function(
     let name = Ident::new(spec.name, Span::call_site());
     let params = spec.args.iter().map(|(n, d)| {
         let n = Ident::new(n, Span::call_site());
-        let d = dim_tokens(*d);
-        quote!(#n: &[f64; #d])
+        match d {
+            Dim::Wrenches => quote!(#n: &[[f64; 6]; NJOINTS]),
+            _ => {
+                let d = dim_tokens(*d);
+                quote!(#n: &[f64; #d])
+            }
+        }
     });
     let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
     let params = params.chain(frame_param);
-    let ret = match spec.output {
-        Output::Scalar => quote!(f64),
-        Output::Vector(n) => {
-            let n = dim_tokens(n);
-            quote!([f64; #n])
-        }
-        Output::Matrix(r, c) => {
-            let (r, c) = (dim_tokens(r), dim_tokens(c));
-            quote!([[f64; #c]; #r])
-        }
-    };
+    let ret = output_type(spec.output);
     let mut doc: Vec<String> = spec
         .doc
         .iter()
@@ -239,6 +244,47 @@ fn emit_function(
         pub fn #name(#(#params),*) -> #ret #body
     };
     Ok((item, counts))
+}
+
+/// The Rust type of a function's result.
+fn output_type(output: Output) -> TokenStream {
+    match output {
+        Output::Scalar => quote!(f64),
+        Output::Vector(n) => {
+            let n = dim_tokens(n);
+            quote!([f64; #n])
+        }
+        Output::Matrix(r, c) => {
+            let (r, c) = (dim_tokens(r), dim_tokens(c));
+            quote!([[f64; #c]; #r])
+        }
+        Output::Tuple(parts) => {
+            let parts = parts.iter().map(|p| output_type(*p));
+            quote!((#(#parts),*))
+        }
+    }
+}
+
+/// `block`, which yields the flat outputs of a tuple, destructured into named
+/// values and regrouped as the tuple of `parts` (each filled row-major).
+fn tuple_from_flat(block: &TokenStream, parts: &[Output], model: &Model) -> TokenStream {
+    let total: usize = parts.iter().map(|p| p.len(model)).sum();
+    let names: Vec<Ident> = (0..total).map(|k| format_ident!("y{}", k)).collect();
+    let mut rest = &names[..];
+    let mut grouped = Vec::new();
+    for part in parts {
+        let (mine, others) = rest.split_at(part.len(model));
+        rest = others;
+        grouped.push(match *part {
+            Output::Scalar => quote!(#(#mine)*),
+            Output::Matrix(_, c) => {
+                let rows = mine.chunks(c.len(model)).map(|row| quote!([#(#row),*]));
+                quote!([#(#rows),*])
+            }
+            Output::Vector(_) | Output::Tuple(_) => quote!([#(#mine),*]),
+        });
+    }
+    quote!({ let [#(#names),*] = #block; (#(#grouped),*) })
 }
 
 /// Rust identifier for a frame: UpperCamelCase of the link name.

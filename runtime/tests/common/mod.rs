@@ -182,3 +182,26 @@ pub fn mat_vec(a: &[f64], x: &[f64]) -> Vec<f64> {
         .map(|i| (0..n).map(|j| a[i * n + j] * x[j]).sum())
         .collect()
 }
+
+/// The names of every reference file in `tests/reference/` (without `.json`), sorted.
+pub fn reference_names() -> Vec<String> {
+    let dir = root().join("tests/reference");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs `check` on every reference file, by name; at least the 11 committed
+/// when this was written, so that a lost directory cannot pass silently.
+pub fn check_every_reference(check: impl Fn(&str)) {
+    let names = reference_names();
+    assert!(names.len() >= 11, "reference files: {names:?}");
+    for name in names {
+        check(&name);
+    }
+}

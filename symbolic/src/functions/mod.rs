@@ -3,7 +3,12 @@
 //! runtime's generic algorithm. Adding a function is adding a [`Function`]
 //! variant and its [`Spec`] here; emission and the front ends need no change.
 
-use rbdgen_runtime::{aba, crba, forward_kinematics, frame_placement, rnea, Data, Model};
+use rbdgen_runtime::{
+    aba, ccrba, center_of_mass, compute_joint_jacobians, crba, dccrba, forward_kinematics,
+    frame_jacobian, frame_placement, generalized_gravity, jacobian_center_of_mass, kinetic_energy,
+    minverse, nonlinear_effects, potential_energy, rnea, rnea_fext, Data, Force, Model,
+    ReferenceFrame,
+};
 
 use crate::trace::Expr;
 
@@ -18,15 +23,54 @@ pub enum Function {
     Aba,
     /// `frame_placement(q, frame) -> oMf` (4x4).
     FramePlacement,
+    /// `nonlinear_effects(q, v) -> h`.
+    NonlinearEffects,
+    /// `generalized_gravity(q) -> g`.
+    GeneralizedGravity,
+    /// `minverse(q) -> M⁻¹` (full).
+    Minverse,
+    /// `center_of_mass(q) -> c`.
+    CenterOfMass,
+    /// `jacobian_center_of_mass(q) -> Jcom` (3 x nv).
+    JacobianCenterOfMass,
+    /// `ccrba(q, v) -> (Ag, hg)`.
+    Ccrba,
+    /// `dccrba(q, v) -> dAg`.
+    Dccrba,
+    /// `kinetic_energy(q, v) -> T`.
+    KineticEnergy,
+    /// `potential_energy(q) -> V`.
+    PotentialEnergy,
+    /// `frame_jacobian_local(q, frame) -> J` (6 x nv, LOCAL).
+    FrameJacobianLocal,
+    /// `frame_jacobian_world(q, frame) -> J` (6 x nv, WORLD).
+    FrameJacobianWorld,
+    /// `frame_jacobian_local_world_aligned(q, frame) -> J` (6 x nv, LOCAL_WORLD_ALIGNED).
+    FrameJacobianLocalWorldAligned,
+    /// `rnea_fext(q, v, a, fext) -> tau`.
+    RneaFext,
 }
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 4] = [
+    pub const ALL: [Function; 17] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
         Function::FramePlacement,
+        Function::NonlinearEffects,
+        Function::GeneralizedGravity,
+        Function::Minverse,
+        Function::CenterOfMass,
+        Function::JacobianCenterOfMass,
+        Function::Ccrba,
+        Function::Dccrba,
+        Function::KineticEnergy,
+        Function::PotentialEnergy,
+        Function::FrameJacobianLocal,
+        Function::FrameJacobianWorld,
+        Function::FrameJacobianLocalWorldAligned,
+        Function::RneaFext,
     ];
 
     /// The generated function's name, as the runtime's.
@@ -49,15 +93,29 @@ pub enum Dim {
     Nv,
     /// A fixed number.
     Fixed(usize),
+    /// One wrench `[linear; angular]` per joint id, the universe included: an
+    /// argument `&[[f64; 6]; NJOINTS]` (Pinocchio's `fext`), traced flat,
+    /// `6 * NJOINTS` long.
+    Wrenches,
 }
 
 impl Dim {
-    /// The number for `model`.
+    /// The number for `model` (of scalars, for [`Dim::Wrenches`]).
     pub fn len(self, model: &Model) -> usize {
         match self {
             Dim::Nq => model.nq,
             Dim::Nv => model.nv,
             Dim::Fixed(n) => n,
+            Dim::Wrenches => 6 * model.njoints(),
+        }
+    }
+
+    /// The length of the rows of an argument that is an array of rows
+    /// (`[[f64; 6]; NJOINTS]` for [`Dim::Wrenches`]), `None` for a flat one.
+    pub fn row_len(self) -> Option<usize> {
+        match self {
+            Dim::Wrenches => Some(6),
+            Dim::Nq | Dim::Nv | Dim::Fixed(_) => None,
         }
     }
 }
@@ -71,6 +129,21 @@ pub enum Output {
     Vector(Dim),
     /// `[[f64; cols]; rows]`, filled row-major.
     Matrix(Dim, Dim),
+    /// A tuple of the given outputs (none of them a tuple), traced as their
+    /// flat outputs one after the other.
+    Tuple(&'static [Output]),
+}
+
+impl Output {
+    /// The number of scalars of the output for `model`.
+    pub fn len(self, model: &Model) -> usize {
+        match self {
+            Output::Scalar => 1,
+            Output::Vector(n) => n.len(model),
+            Output::Matrix(r, c) => r.len(model) * c.len(model),
+            Output::Tuple(parts) => parts.iter().map(|p| p.len(model)).sum(),
+        }
+    }
 }
 
 /// How to trace a function: the generic algorithm on symbolic arguments (one
@@ -155,6 +228,210 @@ impl Function {
                     frame_placement(m, d, frame).to_homogeneous().concat()
                 },
             },
+            Function::NonlinearEffects => Spec {
+                name: "nonlinear_effects",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Vector(Dim::Nv),
+                doc: &[
+                    "The nonlinear effects `h(q, v) = C(q, v) v + g(q)` by RNEA at zero acceleration",
+                    "(Featherstone 2008 §5.3; Pinocchio's `nonLinearEffects`).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `h: [NV]` (N·m, N). `nonlinear_effects(q, v) == rnea(q, v, 0)`.",
+                ],
+                trace: |m, d, x, _| nonlinear_effects(m, d, &x[0], &x[1]).to_vec(),
+            },
+            Function::GeneralizedGravity => Spec {
+                name: "generalized_gravity",
+                args: &[("q", Dim::Nq)],
+                per_frame: false,
+                output: Output::Vector(Dim::Nv),
+                doc: &[
+                    "The generalized gravity `g(q)` by RNEA at zero velocity and acceleration",
+                    "(Featherstone 2008 §5.3; Pinocchio's `computeGeneralizedGravity`).",
+                    "",
+                    "`q: [NQ]`; returns `g: [NV]` (N·m, N). `generalized_gravity(q) == rnea(q, 0, 0)`.",
+                ],
+                trace: |m, d, x, _| generalized_gravity(m, d, &x[0]).to_vec(),
+            },
+            Function::Minverse => Spec {
+                name: "minverse",
+                args: &[("q", Dim::Nq)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Nv, Dim::Nv),
+                doc: &[
+                    "The inverse joint-space inertia matrix `M(q)⁻¹` (Pinocchio's `computeMinverse`,",
+                    "full and symmetric), from CRBA and the tree-sparse factorisation `M = Lᵀ D L`",
+                    "(Featherstone 2008 §6.5): `M⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ`, no dense inversion.",
+                    "",
+                    "`q: [NQ]`; returns `M⁻¹: [NV x NV]`. `aba(q, v, tau) = minverse(q) (tau - nonlinear_effects(q, v))`.",
+                ],
+                trace: |m, d, x, _| minverse(m, d, &x[0]).to_vec(),
+            },
+            Function::CenterOfMass => Spec {
+                name: "center_of_mass",
+                args: &[("q", Dim::Nq)],
+                per_frame: false,
+                output: Output::Vector(Dim::Fixed(3)),
+                doc: &[
+                    "The centre of mass `c = Σ m_i c_i / Σ m_i` of the moving bodies in the world frame",
+                    "(Pinocchio's `centerOfMass`); links welded to the world count nowhere.",
+                    "",
+                    "`q: [NQ]`; returns `c: [3]` (m).",
+                ],
+                trace: |m, d, x, _| center_of_mass(m, d, &x[0]).0.to_vec(),
+            },
+            Function::JacobianCenterOfMass => Spec {
+                name: "jacobian_center_of_mass",
+                args: &[("q", Dim::Nq)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Fixed(3), Dim::Nv),
+                doc: &[
+                    "The Jacobian of the centre of mass, `ċ = Jcom(q) v`, world frame (Pinocchio's",
+                    "`jacobianCenterOfMass`).",
+                    "",
+                    "`q: [NQ]`; returns `Jcom: [3 x NV]` (m per unit of v).",
+                ],
+                trace: |m, d, x, _| jacobian_center_of_mass(m, d, &x[0]).to_vec(),
+            },
+            Function::Ccrba => Spec {
+                name: "ccrba",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Tuple(&[
+                    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                    Output::Vector(Dim::Fixed(6)),
+                ]),
+                doc: &[
+                    "The centroidal momentum matrix `Ag(q)` and momentum `hg = Ag v` (Orin, Goswami and",
+                    "Lee 2013; Pinocchio's `ccrba`): momentum about the centre of mass with world axes,",
+                    "rows `[linear; angular]`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `(Ag: [6 x NV], hg: [6])` (kg·m/s, kg·m²/s).",
+                ],
+                trace: |m, d, x, _| {
+                    let (ag, hg) = ccrba(m, d, &x[0], &x[1]);
+                    [ag, &hg.to_array()[..]].concat()
+                },
+            },
+            Function::Dccrba => Spec {
+                name: "dccrba",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                doc: &[
+                    "The time derivative `dAg/dt` of the centroidal momentum matrix along `v`",
+                    "(Pinocchio's `dccrba`), so that `d(hg)/dt = Ag a + dAg v`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `dAg: [6 x NV]`, rows `[linear; angular]`.",
+                ],
+                trace: |m, d, x, _| dccrba(m, d, &x[0], &x[1]).to_vec(),
+            },
+            Function::KineticEnergy => Spec {
+                name: "kinetic_energy",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Scalar,
+                doc: &[
+                    "The kinetic energy `T = ½ Σ v_iᵀ I_i v_i = ½ vᵀ M(q) v` (Featherstone 2008 §2.15;",
+                    "Pinocchio's `computeKineticEnergy`).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns T (J).",
+                ],
+                trace: |m, d, x, _| vec![kinetic_energy(m, d, &x[0], &x[1])],
+            },
+            Function::PotentialEnergy => Spec {
+                name: "potential_energy",
+                args: &[("q", Dim::Nq)],
+                per_frame: false,
+                output: Output::Scalar,
+                doc: &[
+                    "The potential energy of gravity `V = -Σ m_i gᵀ c_i` of the moving bodies, zero at",
+                    "the world origin (Pinocchio's `computePotentialEnergy`).",
+                    "",
+                    "`q: [NQ]`; returns V (J).",
+                ],
+                trace: |m, d, x, _| vec![potential_energy(m, d, &x[0])],
+            },
+            Function::FrameJacobianLocal => Spec {
+                name: "frame_jacobian_local",
+                args: &[("q", Dim::Nq)],
+                per_frame: true,
+                output: Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                doc: &[
+                    "The Jacobian of a link frame in its own axes at its origin (Pinocchio's",
+                    "`getFrameJacobian(.., LOCAL)` after `computeJointJacobians`): the runtime's",
+                    "`frame_jacobian(.., ReferenceFrame::Local)`.",
+                    "",
+                    "`q: [NQ]`; returns `J: [6 x NV]`, rows `[linear; angular]` (m/s, rad/s per unit of v).",
+                ],
+                trace: |m, d, x, frame| trace_frame_jacobian(m, d, x, frame, ReferenceFrame::Local),
+            },
+            Function::FrameJacobianWorld => Spec {
+                name: "frame_jacobian_world",
+                args: &[("q", Dim::Nq)],
+                per_frame: true,
+                output: Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                doc: &[
+                    "The Jacobian of a link frame as a spatial twist in world axes at the world origin",
+                    "(Pinocchio's `getFrameJacobian(.., WORLD)` after `computeJointJacobians`): the",
+                    "runtime's `frame_jacobian(.., ReferenceFrame::World)`.",
+                    "",
+                    "`q: [NQ]`; returns `J: [6 x NV]`, rows `[linear; angular]` (m/s, rad/s per unit of v).",
+                ],
+                trace: |m, d, x, frame| trace_frame_jacobian(m, d, x, frame, ReferenceFrame::World),
+            },
+            Function::FrameJacobianLocalWorldAligned => Spec {
+                name: "frame_jacobian_local_world_aligned",
+                args: &[("q", Dim::Nq)],
+                per_frame: true,
+                output: Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                doc: &[
+                    "The Jacobian of a link frame in world axes at the frame's origin (Pinocchio's",
+                    "`getFrameJacobian(.., LOCAL_WORLD_ALIGNED)` after `computeJointJacobians`): the",
+                    "runtime's `frame_jacobian(.., ReferenceFrame::LocalWorldAligned)`.",
+                    "",
+                    "`q: [NQ]`; returns `J: [6 x NV]`, rows `[linear; angular]` (m/s, rad/s per unit of v).",
+                ],
+                trace: |m, d, x, frame| {
+                    trace_frame_jacobian(m, d, x, frame, ReferenceFrame::LocalWorldAligned)
+                },
+            },
+            Function::RneaFext => Spec {
+                name: "rnea_fext",
+                args: &[
+                    ("q", Dim::Nq),
+                    ("v", Dim::Nv),
+                    ("a", Dim::Nv),
+                    ("fext", Dim::Wrenches),
+                ],
+                per_frame: false,
+                output: Output::Vector(Dim::Nv),
+                doc: &[
+                    "Inverse dynamics with external forces, `tau = M(q) a + C(q, v) v + g(q) - Σ J_iᵀ fext_i`,",
+                    "by RNEA (Featherstone 2008 §5.3; Pinocchio's `rnea(model, data, q, v, a, fext)`).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`; `fext[i]`: the wrench `[linear; angular]` (N, N·m) on",
+                    "the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored, as",
+                    "Pinocchio's. Returns `tau: [NV]`.",
+                ],
+                trace: |m, d, x, _| {
+                    let fext: Vec<Force<Expr>> = x[3].chunks(6).map(Force::from_slice).collect();
+                    rnea_fext(m, d, &x[0], &x[1], &x[2], &fext).to_vec()
+                },
+            },
         }
     }
+}
+
+/// The frame Jacobians' trace: joint Jacobians, then one frame's in `reference`.
+fn trace_frame_jacobian(
+    model: &Model,
+    data: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+    frame: Option<usize>,
+    reference: ReferenceFrame,
+) -> Vec<Expr> {
+    compute_joint_jacobians(model, data, &x[0]);
+    frame_jacobian(model, data, frame.expect("per-frame function"), reference)
 }

@@ -1,0 +1,93 @@
+//! Every function of the table, traced and interpreted (no Rust emitted),
+//! against Pinocchio's reference values on every reference file: the small
+//! URDFs (continuous joints, massless links, welded links) as well as the real
+//! robots, at the eval format's tolerance.
+
+#[path = "../../runtime/tests/common/mod.rs"]
+mod common;
+
+use common::{assert_close, flat, Reference};
+use rbdgen_runtime::{Data, Model};
+use rbdgen_symbolic::{trace, Dim, Expr, Function};
+use serde_json::Value;
+
+/// The reference values of `function` in state `s` (for one link frame when
+/// per-frame), flattened as the function's outputs.
+fn expected(function: Function, s: &Value, frame: Option<&str>) -> Vec<f64> {
+    let key = match function {
+        Function::Rnea => "rnea",
+        Function::Crba => "crba",
+        Function::Aba => "aba",
+        Function::NonlinearEffects => "nle",
+        Function::GeneralizedGravity => "gravity",
+        Function::Minverse => "minv",
+        Function::CenterOfMass => "com",
+        Function::JacobianCenterOfMass => "jcom",
+        Function::Ccrba => return [flat(&s["ag"]), flat(&s["hg"])].concat(),
+        Function::Dccrba => "dag",
+        Function::KineticEnergy => "kinetic_energy",
+        Function::PotentialEnergy => "potential_energy",
+        Function::RneaFext => "rnea_fext",
+        Function::FramePlacement => "placement",
+        Function::FrameJacobianLocal => "jacobian_local",
+        Function::FrameJacobianWorld => "jacobian_world",
+        Function::FrameJacobianLocalWorldAligned => "jacobian_local_world_aligned",
+    };
+    match frame {
+        Some(name) => flat(&s["frames"][name][key]),
+        None => flat(&s[key]),
+    }
+}
+
+/// The function's arguments in state `s`, flattened in order.
+fn inputs(function: Function, s: &Value) -> Vec<f64> {
+    function
+        .spec()
+        .args
+        .iter()
+        .flat_map(|(name, dim)| match dim {
+            Dim::Wrenches => flat(&s["fext"]),
+            _ => flat(&s[*name]),
+        })
+        .collect()
+}
+
+fn check(name: &str) {
+    let r = Reference::load(name);
+    let model: &Model = &r.model;
+    for function in Function::ALL {
+        let spec = function.spec();
+        let lens: Vec<usize> = spec.args.iter().map(|(_, d)| d.len(model)).collect();
+        let frames: Vec<(Option<usize>, Option<&str>)> = if spec.per_frame {
+            model
+                .body_frames()
+                .map(|(id, f)| (Some(id), Some(f.name.as_str())))
+                .collect()
+        } else {
+            vec![(None, None)]
+        };
+        for (id, frame) in frames {
+            let traced = trace(&lens, |x| {
+                let mut data = Data::<Expr>::new(model);
+                (spec.trace)(model, &mut data, x, id)
+            });
+            assert!(traced.graph.non_finite().is_none(), "{name} {}", spec.name);
+            assert_eq!(
+                traced.outputs.len(),
+                spec.output.len(model),
+                "{name} {}",
+                spec.name
+            );
+            for (k, s) in r.states().iter().enumerate() {
+                let ours = traced.graph.eval(&inputs(function, s), &traced.outputs);
+                let what = format!("{name} state {k} {} {}", spec.name, frame.unwrap_or(""));
+                assert_close(&what, &ours, &expected(function, s, frame), 1e-8);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_reference_file() {
+    common::check_every_reference(check);
+}
