@@ -18,6 +18,7 @@
 
 pub mod algorithms;
 pub mod data;
+pub mod dual;
 pub mod error;
 pub mod model;
 pub mod scalar;
@@ -27,6 +28,7 @@ pub use algorithms::{
     aba, crba, forward_kinematics, frame_placement, rnea, update_frame_placements,
 };
 pub use data::Data;
+pub use dual::Dual;
 pub use error::ModelError;
 pub use model::{Frame, FrameKind, Joint, JointKind, Model};
 pub use scalar::Scalar;

@@ -154,6 +154,35 @@ fn dim_tokens(dim: Dim) -> TokenStream {
     }
 }
 
+fn output_shape(output: &Output, model: &Model) -> Shape {
+    match output {
+        Output::Scalar => Shape::Scalar,
+        Output::Vector(n) => Shape::Vector(n.len(model)),
+        Output::Matrix(r, c) => Shape::Matrix(r.len(model), c.len(model)),
+        Output::Tuple(parts) => {
+            Shape::Tuple(parts.iter().map(|p| output_shape(p, model)).collect())
+        }
+    }
+}
+
+fn output_type(output: &Output) -> TokenStream {
+    match output {
+        Output::Scalar => quote!(f64),
+        Output::Vector(n) => {
+            let n = dim_tokens(*n);
+            quote!([f64; #n])
+        }
+        Output::Matrix(r, c) => {
+            let (r, c) = (dim_tokens(*r), dim_tokens(*c));
+            quote!([[f64; #c]; #r])
+        }
+        Output::Tuple(parts) => {
+            let parts = parts.iter().map(output_type);
+            quote!((#(#parts),*))
+        }
+    }
+}
+
 /// One function of the table: traced (once per link frame for per-frame
 /// functions), emitted, documented with its operation count.
 fn emit_function(
@@ -163,11 +192,7 @@ fn emit_function(
     let spec = function.spec();
     let args: Vec<(&str, usize)> = spec.args.iter().map(|(n, d)| (*n, d.len(model))).collect();
     let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
-    let shape = match spec.output {
-        Output::Scalar => Shape::Vector(1),
-        Output::Vector(n) => Shape::Vector(n.len(model)),
-        Output::Matrix(r, c) => Shape::Matrix(r.len(model), c.len(model)),
-    };
+    let shape = output_shape(&spec.output, model);
     let math = quote!(libm);
     let mut counts = OpCounts::default();
     let mut emit_one = |frame: Option<usize>| -> Result<TokenStream, GenerateError> {
@@ -180,14 +205,11 @@ fn emit_function(
         let block = emit_block(
             &traced.graph,
             &traced.outputs,
-            shape,
+            &shape,
             &Inputs { args: &args },
             &math,
         );
-        Ok(match spec.output {
-            Output::Scalar => quote!({ let [value] = #block; value }),
-            _ => block,
-        })
+        Ok(block)
     };
     let body = if spec.per_frame {
         let mut taken = BTreeSet::new();
@@ -209,17 +231,7 @@ fn emit_function(
     });
     let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
     let params = params.chain(frame_param);
-    let ret = match spec.output {
-        Output::Scalar => quote!(f64),
-        Output::Vector(n) => {
-            let n = dim_tokens(n);
-            quote!([f64; #n])
-        }
-        Output::Matrix(r, c) => {
-            let (r, c) = (dim_tokens(r), dim_tokens(c));
-            quote!([[f64; #c]; #r])
-        }
-    };
+    let ret = output_type(&spec.output);
     let mut doc: Vec<String> = spec
         .doc
         .iter()

@@ -63,7 +63,7 @@ impl Dim {
 }
 
 /// The output of a generated function.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
     /// `f64`.
     Scalar,
@@ -71,6 +71,8 @@ pub enum Output {
     Vector(Dim),
     /// `[[f64; cols]; rows]`, filled row-major.
     Matrix(Dim, Dim),
+    /// A tuple, filled part after part.
+    Tuple(&'static [Output]),
 }
 
 /// How to trace a function: the generic algorithm on symbolic arguments (one
