@@ -88,6 +88,7 @@ impl<const N: usize> Sub for Dual<N> {
     }
 }
 
+#[allow(clippy::suspicious_arithmetic_impl)] // The product rule.
 impl<const N: usize> Mul for Dual<N> {
     type Output = Self;
     fn mul(self, r: Self) -> Self {
@@ -98,6 +99,7 @@ impl<const N: usize> Mul for Dual<N> {
     }
 }
 
+#[allow(clippy::suspicious_arithmetic_impl)] // The quotient rule.
 impl<const N: usize> Div for Dual<N> {
     type Output = Self;
     fn div(self, r: Self) -> Self {
