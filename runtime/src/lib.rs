@@ -25,11 +25,12 @@ pub mod scalar;
 pub mod spatial;
 
 pub use algorithms::{
-    aba, crba, forward_kinematics, frame_placement, rnea, update_frame_placements,
+    aba, crba, d_difference, d_integrate, difference, forward_kinematics, frame_placement,
+    integrate, rnea, update_frame_placements, ArgumentPosition,
 };
 pub use data::Data;
 pub use dual::Dual;
 pub use error::ModelError;
 pub use model::{Frame, FrameKind, Joint, JointKind, Model};
 pub use scalar::Scalar;
-pub use spatial::{Force, Inertia, Matrix3, Motion, Transform, Vector3};
+pub use spatial::{Force, Inertia, Matrix3, Matrix6, Motion, Quaternion, Transform, Vector3};

@@ -4,12 +4,14 @@
 mod aba;
 mod crba;
 mod kinematics;
+mod lie_group;
 mod linalg;
 mod rnea;
 
 pub use aba::aba;
 pub use crba::crba;
 pub use kinematics::{forward_kinematics, frame_placement, update_frame_placements};
+pub use lie_group::{d_difference, d_integrate, difference, integrate, ArgumentPosition};
 pub use rnea::rnea;
 
 use crate::Model;
