@@ -25,8 +25,9 @@ pub mod scalar;
 pub mod spatial;
 
 pub use algorithms::{
-    aba, crba, d_difference, d_integrate, difference, forward_kinematics, frame_placement,
-    integrate, rnea, update_frame_placements, ArgumentPosition,
+    aba, aba_derivatives, crba, d_difference, d_integrate, difference, forward_kinematics,
+    frame_placement, integrate, rnea, rnea_derivatives, update_frame_placements, ArgumentPosition,
+    DerivativeScalar, Jacobians, DUAL_LANES,
 };
 pub use data::Data;
 pub use dual::Dual;

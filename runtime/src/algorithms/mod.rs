@@ -3,6 +3,7 @@
 
 mod aba;
 mod crba;
+mod derivatives;
 mod kinematics;
 mod lie_group;
 mod linalg;
@@ -10,6 +11,7 @@ mod rnea;
 
 pub use aba::aba;
 pub use crba::crba;
+pub use derivatives::{aba_derivatives, rnea_derivatives, DerivativeScalar, Jacobians, DUAL_LANES};
 pub use kinematics::{forward_kinematics, frame_placement, update_frame_placements};
 pub use lie_group::{d_difference, d_integrate, difference, integrate, ArgumentPosition};
 pub use rnea::rnea;

@@ -3,9 +3,11 @@
 //! runtime's generic algorithm. Adding a function is adding a [`Function`]
 //! variant and its [`Spec`] here; emission and the front ends need no change.
 
-use rbdgen_runtime::{aba, crba, forward_kinematics, frame_placement, rnea, Data, Model};
+use rbdgen_runtime::{
+    aba, crba, forward_kinematics, frame_placement, integrate, rnea, Data, Model,
+};
 
-use crate::trace::Expr;
+use crate::trace::{at_zero, fresh_inputs, jacobian, Expr};
 
 /// A function the generated module can contain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -18,15 +20,21 @@ pub enum Function {
     Aba,
     /// `frame_placement(q, frame) -> oMf` (4x4).
     FramePlacement,
+    /// `rnea_derivatives(q, v, a) -> (dtau_dq, dtau_dv, dtau_da)`.
+    RneaDerivatives,
+    /// `aba_derivatives(q, v, tau) -> (ddq_dq, ddq_dv, ddq_dtau)`.
+    AbaDerivatives,
 }
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 4] = [
+    pub const ALL: [Function; 6] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
         Function::FramePlacement,
+        Function::RneaDerivatives,
+        Function::AbaDerivatives,
     ];
 
     /// The generated function's name, as the runtime's.
@@ -157,6 +165,71 @@ impl Function {
                     frame_placement(m, d, frame).to_homogeneous().concat()
                 },
             },
+            Function::RneaDerivatives => Spec {
+                name: "rnea_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv)],
+                per_frame: false,
+                output: THREE_SQUARE,
+                doc: &[
+                    "The derivatives of inverse dynamics `tau = rnea(q, v, a)`: `(dtau_dq, dtau_dv,",
+                    "dtau_da)`, each `[NV x NV]`, `dtau_dq` in the tangent space (perturbation",
+                    "`integrate(q, δ)`) and `dtau_da = M(q)`. Matches Pinocchio's",
+                    "`computeRNEADerivatives`; obtained by differentiating the traced RNEA graph.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`.",
+                ],
+                trace: |m, d, x, _| {
+                    let (dq, dv) = tangent_jacobians(m, d, x, rnea);
+                    let mass = crba(m, d, &x[0]).to_vec();
+                    [dq, dv, mass].concat()
+                },
+            },
+            Function::AbaDerivatives => Spec {
+                name: "aba_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("tau", Dim::Nv)],
+                per_frame: false,
+                output: THREE_SQUARE,
+                doc: &[
+                    "The derivatives of forward dynamics `a = aba(q, v, tau)`: `(ddq_dq, ddq_dv,",
+                    "ddq_dtau)`, each `[NV x NV]`, `ddq_dq` in the tangent space (perturbation",
+                    "`integrate(q, δ)`) and `ddq_dtau = M(q)⁻¹`. Matches Pinocchio's",
+                    "`computeABADerivatives`; obtained by differentiating the traced ABA graph.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `tau: [NV]`.",
+                ],
+                trace: |m, d, x, _| {
+                    let (dq, dv) = tangent_jacobians(m, d, x, aba);
+                    let a = aba(m, d, &x[0], &x[1], &x[2]).to_vec();
+                    let dtau = jacobian(&a, &x[2]).concat();
+                    [dq, dv, dtau].concat()
+                },
+            },
         }
     }
+}
+
+/// Three `[NV x NV]` matrices.
+const THREE_SQUARE: Output = Output::Tuple(&[
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Nv, Dim::Nv),
+]);
+
+/// A dynamics function `f(q, v, u)` of the runtime.
+type DynamicsFn = for<'d> fn(&Model, &'d mut Data<Expr>, &[Expr], &[Expr], &[Expr]) -> &'d [Expr];
+
+/// `∂f/∂q` (tangent space: `f(q ⊕ δ, v, u)` differentiated at `δ = 0`) and
+/// `∂f/∂v`, flattened row-major, for the arguments `x = [q, v, u]`.
+fn tangent_jacobians(
+    m: &Model,
+    d: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+    f: DynamicsFn,
+) -> (Vec<Expr>, Vec<Expr>) {
+    let delta = fresh_inputs(m.nv);
+    let q = integrate(m, &x[0], &delta);
+    let y = f(m, d, &q, &x[1], &x[2]).to_vec();
+    let dq = at_zero(&jacobian(&y, &delta).concat(), &delta);
+    let dv = at_zero(&jacobian(&y, &x[1]).concat(), &delta);
+    (dq, dv)
 }
