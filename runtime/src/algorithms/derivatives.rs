@@ -23,6 +23,15 @@ pub struct Jacobians {
     pub d_du: Vec<f64>,
 }
 
+/// A dynamics function `f(q, v, u)` of the runtime, on dual numbers.
+type DualDynamics = fn(
+    &Model,
+    &mut Data<DerivativeScalar>,
+    &[DerivativeScalar],
+    &[DerivativeScalar],
+    &[DerivativeScalar],
+) -> Vec<DerivativeScalar>;
+
 /// `f(q ⊕ δ, v, u)` differentiated at `δ = 0` with respect to `δ`, `v` and `u`,
 /// `DUAL_LANES` columns per evaluation of `f`.
 fn tangent_jacobians(
@@ -31,13 +40,7 @@ fn tangent_jacobians(
     q: &[f64],
     v: &[f64],
     u: &[f64],
-    f: fn(
-        &Model,
-        &mut Data<DerivativeScalar>,
-        &[DerivativeScalar],
-        &[DerivativeScalar],
-        &[DerivativeScalar],
-    ) -> Vec<DerivativeScalar>,
+    f: DualDynamics,
 ) -> Jacobians {
     let nv = model.nv;
     let lift = |x: &[f64]| x.iter().map(|&x| Dual::new(x)).collect::<Vec<_>>();
