@@ -36,3 +36,8 @@ for urdf in tests/urdf/*.urdf; do
     seed="$(basename "$urdf" | cksum | cut -d' ' -f1)"
     ref "$urdf" fixed 5 "$seed"
 done
+
+# Lie-group operations at their branch points (zero, series thresholds, π),
+# with 50-digit values where Pinocchio loses digits.
+"$PY" scripts/make_lie_reference.py --out "$OUT/lie_group/edge_cases.json"
+echo "$OUT/lie_group/edge_cases.json"

@@ -11,8 +11,12 @@ use rbdgen::runtime::{
     aba, crba, forward_kinematics, frame_placement, rnea, Data, FrameKind, Model,
 };
 
-rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base,
-    functions = [rnea, crba, aba, frame_placement]);
+rbdgen::robot_dynamics!(
+    mod go2_z1,
+    "models/go2_z1.urdf",
+    floating_base,
+    functions = [rnea, crba, aba, frame_placement]
+);
 
 fn model() -> Model {
     Model::from_urdf_file(common::root().join("models/go2_z1.urdf"), true).unwrap()

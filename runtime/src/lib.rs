@@ -18,19 +18,23 @@
 
 pub mod algorithms;
 pub mod data;
+pub mod dual;
 pub mod error;
 pub mod model;
 pub mod scalar;
 pub mod spatial;
 
 pub use algorithms::{
-    aba, ccrba, center_of_mass, compute_joint_jacobians, crba, dccrba, forward_kinematics,
-    frame_jacobian, frame_placement, generalized_gravity, jacobian_center_of_mass, joint_jacobian,
-    kinetic_energy, minverse, nonlinear_effects, potential_energy, rnea, rnea_fext,
-    update_frame_placements, ReferenceFrame,
+    aba, aba_derivatives, ccrba, center_of_mass, compute_joint_jacobians, crba, d_difference,
+    d_integrate, dccrba, difference, forward_kinematics, frame_jacobian, frame_placement,
+    generalized_gravity, integrate, jacobian_center_of_mass, joint_jacobian, kinetic_energy,
+    minverse, nonlinear_effects, potential_energy, rnea, rnea_derivatives, rnea_fext,
+    update_frame_placements, ArgumentPosition, DerivativeScalar, Jacobians, ReferenceFrame,
+    DUAL_LANES,
 };
 pub use data::Data;
+pub use dual::Dual;
 pub use error::ModelError;
 pub use model::{Frame, FrameKind, Joint, JointKind, Model};
 pub use scalar::Scalar;
-pub use spatial::{Force, Inertia, Matrix3, Motion, Transform, Vector3};
+pub use spatial::{Force, Inertia, Matrix3, Matrix6, Motion, Quaternion, Transform, Vector3};

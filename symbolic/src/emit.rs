@@ -9,12 +9,56 @@ use quote::{format_ident, quote};
 use crate::graph::{Graph, Node, NodeId};
 
 /// The shape of a function's output, filled row-major from the flat outputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shape {
+    /// `f64`.
+    Scalar,
     /// `[f64; n]`.
     Vector(usize),
     /// `[[f64; cols]; rows]`.
     Matrix(usize, usize),
+    /// A tuple of shapes, filled one after the other.
+    Tuple(Vec<Shape>),
+}
+
+impl Shape {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Shape::Scalar => 1,
+            Shape::Vector(n) => *n,
+            Shape::Matrix(r, c) => r * c,
+            Shape::Tuple(parts) => parts.iter().map(Shape::len).sum(),
+        }
+    }
+
+    /// Whether the shape holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The expression of this shape built from `values`, in order.
+    fn build(&self, values: &[TokenStream]) -> TokenStream {
+        assert_eq!(self.len(), values.len());
+        match self {
+            Shape::Scalar => values[0].clone(),
+            Shape::Vector(_) => quote!([#(#values),*]),
+            Shape::Matrix(_, c) => {
+                let rows = values.chunks(*c).map(|row| quote!([#(#row),*]));
+                quote!([#(#rows),*])
+            }
+            Shape::Tuple(parts) => {
+                let mut rest = values;
+                let items = parts.iter().map(|p| {
+                    let (now, later) = rest.split_at(p.len());
+                    rest = later;
+                    p.build(now)
+                });
+                let items: Vec<TokenStream> = items.collect();
+                quote!((#(#items),*))
+            }
+        }
+    }
 }
 
 /// Where input number `k` comes from: the argument `args[a].0` at index `i`,
@@ -78,7 +122,7 @@ pub fn float_literal(x: f64) -> TokenStream {
 pub fn emit_block(
     graph: &Graph,
     outputs: &[NodeId],
-    shape: Shape,
+    shape: &Shape,
     inputs: &Inputs,
     math: &TokenStream,
 ) -> TokenStream {
@@ -198,17 +242,7 @@ pub fn emit_block(
         body.push(quote!(#n = #expr;));
     }
     let values: Vec<TokenStream> = outputs.iter().map(|&o| operand(&slot, o)).collect();
-    let result = match shape {
-        Shape::Vector(n) => {
-            assert_eq!(n, values.len());
-            quote!([#(#values),*])
-        }
-        Shape::Matrix(r, c) => {
-            assert_eq!(r * c, values.len());
-            let rows = values.chunks(c).map(|row| quote!([#(#row),*]));
-            quote!([#(#rows),*])
-        }
-    };
+    let result = shape.build(&values);
     let decls = (0..nslots).map(|s| {
         let n = name(s);
         quote!(let mut #n: f64;)

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use rbdgen_runtime::{Data, Model, ModelError};
 use thiserror::Error;
 
@@ -159,6 +159,35 @@ fn dim_tokens(dim: Dim) -> TokenStream {
     }
 }
 
+fn output_shape(output: &Output, model: &Model) -> Shape {
+    match output {
+        Output::Scalar => Shape::Scalar,
+        Output::Vector(n) => Shape::Vector(n.len(model)),
+        Output::Matrix(r, c) => Shape::Matrix(r.len(model), c.len(model)),
+        Output::Tuple(parts) => {
+            Shape::Tuple(parts.iter().map(|p| output_shape(p, model)).collect())
+        }
+    }
+}
+
+fn output_type(output: &Output) -> TokenStream {
+    match output {
+        Output::Scalar => quote!(f64),
+        Output::Vector(n) => {
+            let n = dim_tokens(*n);
+            quote!([f64; #n])
+        }
+        Output::Matrix(r, c) => {
+            let (r, c) = (dim_tokens(*r), dim_tokens(*c));
+            quote!([[f64; #c]; #r])
+        }
+        Output::Tuple(parts) => {
+            let parts = parts.iter().map(output_type);
+            quote!((#(#parts),*))
+        }
+    }
+}
+
 /// One function of the table: traced (once per link frame for per-frame
 /// functions), emitted, documented with its operation count.
 fn emit_function(
@@ -169,11 +198,7 @@ fn emit_function(
     let args: Vec<(&str, usize)> = spec.args.iter().map(|(n, d)| (*n, d.len(model))).collect();
     let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
     let row_len: Vec<Option<usize>> = spec.args.iter().map(|(_, d)| d.row_len()).collect();
-    let shape = match spec.output {
-        Output::Matrix(r, c) => Shape::Matrix(r.len(model), c.len(model)),
-        // Scalars and tuples come out flat and are destructured below.
-        other => Shape::Vector(other.len(model)),
-    };
+    let shape = output_shape(&spec.output, model);
     let math = quote!(libm);
     let mut counts = OpCounts::default();
     let mut emit_one = |frame: Option<usize>| -> Result<TokenStream, GenerateError> {
@@ -186,18 +211,14 @@ fn emit_function(
         let block = emit_block(
             &traced.graph,
             &traced.outputs,
-            shape,
+            &shape,
             &Inputs {
                 args: &args,
                 row_len: &row_len,
             },
             &math,
         );
-        Ok(match spec.output {
-            Output::Scalar => quote!({ let [value] = #block; value }),
-            Output::Tuple(parts) => tuple_from_flat(&block, parts, model),
-            _ => block,
-        })
+        Ok(block)
     };
     let body = if spec.per_frame {
         let mut taken = BTreeSet::new();
@@ -224,7 +245,7 @@ fn emit_function(
     });
     let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
     let params = params.chain(frame_param);
-    let ret = output_type(spec.output);
+    let ret = output_type(&spec.output);
     let mut doc: Vec<String> = spec
         .doc
         .iter()
@@ -244,47 +265,6 @@ fn emit_function(
         pub fn #name(#(#params),*) -> #ret #body
     };
     Ok((item, counts))
-}
-
-/// The Rust type of a function's result.
-fn output_type(output: Output) -> TokenStream {
-    match output {
-        Output::Scalar => quote!(f64),
-        Output::Vector(n) => {
-            let n = dim_tokens(n);
-            quote!([f64; #n])
-        }
-        Output::Matrix(r, c) => {
-            let (r, c) = (dim_tokens(r), dim_tokens(c));
-            quote!([[f64; #c]; #r])
-        }
-        Output::Tuple(parts) => {
-            let parts = parts.iter().map(|p| output_type(*p));
-            quote!((#(#parts),*))
-        }
-    }
-}
-
-/// `block`, which yields the flat outputs of a tuple, destructured into named
-/// values and regrouped as the tuple of `parts` (each filled row-major).
-fn tuple_from_flat(block: &TokenStream, parts: &[Output], model: &Model) -> TokenStream {
-    let total: usize = parts.iter().map(|p| p.len(model)).sum();
-    let names: Vec<Ident> = (0..total).map(|k| format_ident!("y{}", k)).collect();
-    let mut rest = &names[..];
-    let mut grouped = Vec::new();
-    for part in parts {
-        let (mine, others) = rest.split_at(part.len(model));
-        rest = others;
-        grouped.push(match *part {
-            Output::Scalar => quote!(#(#mine)*),
-            Output::Matrix(_, c) => {
-                let rows = mine.chunks(c.len(model)).map(|row| quote!([#(#row),*]));
-                quote!([#(#rows),*])
-            }
-            Output::Vector(_) | Output::Tuple(_) => quote!([#(#mine),*]),
-        });
-    }
-    quote!({ let [#(#names),*] = #block; (#(#grouped),*) })
 }
 
 /// Rust identifier for a frame: UpperCamelCase of the link name.

@@ -140,6 +140,8 @@ pub struct Graph {
     index: HashMap<Node, NodeId>,
     /// The first non-finite constant met while tracing, if any.
     non_finite: Option<String>,
+    /// Inputs created so far; the next one gets this number.
+    inputs: u32,
 }
 
 impl Graph {
@@ -170,6 +172,12 @@ impl Graph {
     /// constant, say), if it did.
     pub fn non_finite(&self) -> Option<&str> {
         self.non_finite.as_deref()
+    }
+
+    /// A new input, numbered after every earlier one.
+    pub fn new_input(&mut self) -> NodeId {
+        self.inputs += 1;
+        self.intern(Node::Input(self.inputs - 1))
     }
 
     /// The node for the constant `x`.

@@ -5,6 +5,7 @@
 //! Data flows one way: [`rbdgen_runtime::Model`] → [`trace`] (a [`Graph`] per
 //! function) → [`emit`] (Rust tokens) → [`generate()`] (formatted source).
 
+pub mod diff;
 pub mod emit;
 pub mod eval;
 pub mod functions;
@@ -15,4 +16,4 @@ pub mod trace;
 pub use functions::{Dim, Function, Output, Spec};
 pub use generate::{generate, generate_tokens, GenerateError, Options};
 pub use graph::{Graph, Node, NodeId, OpCounts};
-pub use trace::{trace, Expr, Traced};
+pub use trace::{at_zero, fresh_inputs, jacobian, trace, Expr, Traced};

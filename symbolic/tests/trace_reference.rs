@@ -32,6 +32,14 @@ fn expected(function: Function, s: &Value, frame: Option<&str>) -> Vec<f64> {
         Function::FrameJacobianLocal => "jacobian_local",
         Function::FrameJacobianWorld => "jacobian_world",
         Function::FrameJacobianLocalWorldAligned => "jacobian_local_world_aligned",
+        Function::RneaDerivatives => {
+            let d = &s["rnea_derivatives"];
+            return [flat(&d["dtau_dq"]), flat(&d["dtau_dv"]), flat(&d["dtau_da"])].concat();
+        }
+        Function::AbaDerivatives => {
+            let d = &s["aba_derivatives"];
+            return [flat(&d["ddq_dq"]), flat(&d["ddq_dv"]), flat(&d["ddq_dtau"])].concat();
+        }
     };
     match frame {
         Some(name) => flat(&s["frames"][name][key]),

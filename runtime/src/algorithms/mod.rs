@@ -4,10 +4,12 @@
 mod aba;
 mod centroidal;
 mod crba;
+mod derivatives;
 mod effects;
 mod energy;
 mod jacobian;
 mod kinematics;
+mod lie_group;
 mod linalg;
 mod minverse;
 mod rnea;
@@ -15,10 +17,12 @@ mod rnea;
 pub use aba::aba;
 pub use centroidal::{ccrba, center_of_mass, dccrba, jacobian_center_of_mass};
 pub use crba::crba;
+pub use derivatives::{aba_derivatives, rnea_derivatives, DerivativeScalar, Jacobians, DUAL_LANES};
 pub use effects::{generalized_gravity, nonlinear_effects};
 pub use energy::{kinetic_energy, potential_energy};
 pub use jacobian::{compute_joint_jacobians, frame_jacobian, joint_jacobian, ReferenceFrame};
 pub use kinematics::{forward_kinematics, frame_placement, update_frame_placements};
+pub use lie_group::{d_difference, d_integrate, difference, integrate, ArgumentPosition};
 pub use minverse::minverse;
 pub use rnea::{rnea, rnea_fext};
 

@@ -1,6 +1,6 @@
 //! Joint kinds and the verbs every kind answers.
 
-use crate::spatial::{Force, Matrix3, Motion, Transform, Vector3};
+use crate::spatial::{Force, Matrix3, Motion, Quaternion, Transform, Vector3};
 use crate::Scalar;
 
 /// The kinds of joint rbdgen models, as Pinocchio's joint models.
@@ -84,7 +84,7 @@ impl JointKind {
                 translation: Vector3::constant(*axis).scale(q[0]),
             },
             JointKind::FreeFlyer => Transform {
-                rotation: quaternion_rotation(q[3], q[4], q[5], q[6]),
+                rotation: Quaternion::from_slice(&q[3..7]).to_rotation(),
                 translation: Vector3([q[0], q[1], q[2]]),
             },
         }
@@ -149,19 +149,4 @@ fn axis_rotation<S: Scalar>(axis: &[f64; 3], c: S, s: S) -> Matrix3<S> {
             }
         })
     }))
-}
-
-/// The rotation of the quaternion `(x, y, z, w)`, as Eigen's `toRotationMatrix`.
-fn quaternion_rotation<S: Scalar>(x: S, y: S, z: S, w: S) -> Matrix3<S> {
-    let two = S::constant(2.0);
-    let (tx, ty, tz) = (two * x, two * y, two * z);
-    let (twx, twy, twz) = (tx * w, ty * w, tz * w);
-    let (txx, txy, txz) = (tx * x, ty * x, tz * x);
-    let (tyy, tyz, tzz) = (ty * y, tz * y, tz * z);
-    let one = S::one();
-    Matrix3([
-        [one - (tyy + tzz), txy - twz, txz + twy],
-        [txy + twz, one - (txx + tzz), tyz - twx],
-        [txz - twy, tyz + twx, one - (txx + tyy)],
-    ])
 }

@@ -5,12 +5,12 @@
 
 use rbdgen_runtime::{
     aba, ccrba, center_of_mass, compute_joint_jacobians, crba, dccrba, forward_kinematics,
-    frame_jacobian, frame_placement, generalized_gravity, jacobian_center_of_mass, kinetic_energy,
-    minverse, nonlinear_effects, potential_energy, rnea, rnea_fext, Data, Force, Model,
-    ReferenceFrame,
+    frame_jacobian, frame_placement, generalized_gravity, integrate, jacobian_center_of_mass,
+    kinetic_energy, minverse, nonlinear_effects, potential_energy, rnea, rnea_fext, Data, Force,
+    Model, ReferenceFrame,
 };
 
-use crate::trace::Expr;
+use crate::trace::{at_zero, fresh_inputs, jacobian, Expr};
 
 /// A function the generated module can contain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,11 +49,15 @@ pub enum Function {
     FrameJacobianLocalWorldAligned,
     /// `rnea_fext(q, v, a, fext) -> tau`.
     RneaFext,
+    /// `rnea_derivatives(q, v, a) -> (dtau_dq, dtau_dv, dtau_da)`.
+    RneaDerivatives,
+    /// `aba_derivatives(q, v, tau) -> (ddq_dq, ddq_dv, ddq_dtau)`.
+    AbaDerivatives,
 }
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 17] = [
+    pub const ALL: [Function; 19] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
@@ -71,6 +75,8 @@ impl Function {
         Function::FrameJacobianWorld,
         Function::FrameJacobianLocalWorldAligned,
         Function::RneaFext,
+        Function::RneaDerivatives,
+        Function::AbaDerivatives,
     ];
 
     /// The generated function's name, as the runtime's.
@@ -420,6 +426,45 @@ impl Function {
                     rnea_fext(m, d, &x[0], &x[1], &x[2], &fext).to_vec()
                 },
             },
+            Function::RneaDerivatives => Spec {
+                name: "rnea_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv)],
+                per_frame: false,
+                output: THREE_SQUARE,
+                doc: &[
+                    "The derivatives of inverse dynamics `tau = rnea(q, v, a)`: `(dtau_dq, dtau_dv,",
+                    "dtau_da)`, each `[NV x NV]`, `dtau_dq` in the tangent space (perturbation",
+                    "`integrate(q, δ)`) and `dtau_da = M(q)`. Matches Pinocchio's",
+                    "`computeRNEADerivatives`; obtained by differentiating the traced RNEA graph.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`.",
+                ],
+                trace: |m, d, x, _| {
+                    let (dq, dv) = tangent_jacobians(m, d, x, rnea);
+                    let mass = crba(m, d, &x[0]).to_vec();
+                    [dq, dv, mass].concat()
+                },
+            },
+            Function::AbaDerivatives => Spec {
+                name: "aba_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("tau", Dim::Nv)],
+                per_frame: false,
+                output: THREE_SQUARE,
+                doc: &[
+                    "The derivatives of forward dynamics `a = aba(q, v, tau)`: `(ddq_dq, ddq_dv,",
+                    "ddq_dtau)`, each `[NV x NV]`, `ddq_dq` in the tangent space (perturbation",
+                    "`integrate(q, δ)`) and `ddq_dtau = M(q)⁻¹`. Matches Pinocchio's",
+                    "`computeABADerivatives`; obtained by differentiating the traced ABA graph.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `tau: [NV]`.",
+                ],
+                trace: |m, d, x, _| {
+                    let (dq, dv) = tangent_jacobians(m, d, x, aba);
+                    let a = aba(m, d, &x[0], &x[1], &x[2]).to_vec();
+                    let dtau = jacobian(&a, &x[2]).concat();
+                    [dq, dv, dtau].concat()
+                },
+            },
         }
     }
 }
@@ -434,4 +479,30 @@ fn trace_frame_jacobian(
 ) -> Vec<Expr> {
     compute_joint_jacobians(model, data, &x[0]);
     frame_jacobian(model, data, frame.expect("per-frame function"), reference)
+}
+
+/// Three `[NV x NV]` matrices.
+const THREE_SQUARE: Output = Output::Tuple(&[
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Nv, Dim::Nv),
+]);
+
+/// A dynamics function `f(q, v, u)` of the runtime.
+type DynamicsFn = for<'d> fn(&Model, &'d mut Data<Expr>, &[Expr], &[Expr], &[Expr]) -> &'d [Expr];
+
+/// `∂f/∂q` (tangent space: `f(q ⊕ δ, v, u)` differentiated at `δ = 0`) and
+/// `∂f/∂v`, flattened row-major, for the arguments `x = [q, v, u]`.
+fn tangent_jacobians(
+    m: &Model,
+    d: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+    f: DynamicsFn,
+) -> (Vec<Expr>, Vec<Expr>) {
+    let delta = fresh_inputs(m.nv);
+    let q = integrate(m, &x[0], &delta);
+    let y = f(m, d, &q, &x[1], &x[2]).to_vec();
+    let dq = at_zero(&jacobian(&y, &delta).concat(), &delta);
+    let dv = at_zero(&jacobian(&y, &x[1]).concat(), &delta);
+    (dq, dv)
 }
