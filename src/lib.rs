@@ -2,7 +2,8 @@
 //! dynamics code.
 //!
 //! - [`robot_dynamics!`] generates a module of functions (`rnea`, `crba`, `aba`,
-//!   `frame_placement`, with `NQ`/`NV` constants) from a URDF at compile time.
+//!   `frame_placement`, `integrate`, `difference` and their Jacobians, with
+//!   `NQ`/`NV`/`NEUTRAL` constants) from a URDF at compile time.
 //! - [`runtime`] holds the same algorithms, generic over the scalar, on a
 //!   [`Model`] built at run time; it is what the generated code is checked against.
 //! - [`symbolic`] traces those algorithms and emits Rust; the `rbdgen` binary

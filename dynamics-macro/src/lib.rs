@@ -23,7 +23,8 @@ use rbdgen_symbolic::{generate_tokens, Function, Options};
 /// - the URDF path, relative to the calling crate's `CARGO_MANIFEST_DIR`.
 /// - `floating_base`: give the root link a free-flyer joint (`nq += 7`, `nv += 6`).
 /// - `functions = [...]`: emit only these (`rnea`, `crba`, `aba`,
-///   `frame_placement`); all by default.
+///   `frame_placement`, `integrate`, `difference`, `d_integrate_dq`,
+///   `d_integrate_dv`, `d_difference_dq0`, `d_difference_dq1`); all by default.
 ///
 /// A missing or malformed file is a compile error on the path literal. Editing
 /// the URDF triggers a rebuild.

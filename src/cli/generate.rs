@@ -13,7 +13,9 @@ pub struct Args {
     /// Give the root link a free-flyer joint.
     #[arg(long)]
     floating_base: bool,
-    /// Comma-separated functions to emit (rnea, crba, aba, frame_placement); all by default.
+    /// Comma-separated functions to emit (rnea, crba, aba, frame_placement, integrate,
+    /// difference, d_integrate_dq, d_integrate_dv, d_difference_dq0, d_difference_dq1);
+    /// all by default.
     #[arg(long, value_delimiter = ',')]
     functions: Vec<String>,
     /// Output file; standard output when absent.
