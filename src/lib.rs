@@ -2,8 +2,9 @@
 //! dynamics code.
 //!
 //! - [`robot_dynamics!`] generates a module of functions (`rnea`, `crba`, `aba`,
-//!   `minverse`, `ccrba`, frame placements and Jacobians, ..., with `NQ`/`NV`
-//!   constants) from a URDF at compile time.
+//!   `minverse`, `ccrba`, frame placements and Jacobians, derivatives,
+//!   `integrate`, `difference`, ..., with `NQ`/`NV`/`NEUTRAL` constants) from a
+//!   URDF at compile time.
 //! - [`runtime`] holds the same algorithms, generic over the scalar, on a
 //!   [`Model`] built at run time; it is what the generated code is checked against.
 //! - [`symbolic`] traces those algorithms and emits Rust; the `rbdgen` binary

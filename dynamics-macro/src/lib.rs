@@ -23,11 +23,9 @@ use rbdgen_symbolic::{generate_tokens, Function, Options};
 /// - the URDF path, relative to the calling crate's `CARGO_MANIFEST_DIR`.
 /// - `floating_base`: give the root link a free-flyer joint (`nq += 7`, `nv += 6`).
 /// - `functions = [...]`: emit only these (`rnea`, `crba`, `aba`,
-///   `frame_placement`, `nonlinear_effects`, `generalized_gravity`, `minverse`,
-///   `center_of_mass`, `jacobian_center_of_mass`, `ccrba`, `dccrba`,
-///   `kinetic_energy`, `potential_energy`, `frame_jacobian_local`,
-///   `frame_jacobian_world`, `frame_jacobian_local_world_aligned`, `rnea_fext`);
-///   all by default.
+///   `frame_placement`, `minverse`, `ccrba`, the frame Jacobians, the derivatives
+///   and the configuration-space operations: any name of
+///   `rbdgen_symbolic::Function`, listed in the README); all by default.
 ///
 /// A missing or malformed file is a compile error on the path literal. Editing
 /// the URDF triggers a rebuild.

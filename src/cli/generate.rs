@@ -13,8 +13,8 @@ pub struct Args {
     /// Give the root link a free-flyer joint.
     #[arg(long)]
     floating_base: bool,
-    /// Comma-separated functions to emit (rnea, crba, aba, frame_placement, minverse, ccrba, ...,
-    /// as `robot_dynamics!`'s `functions`); all by default.
+    /// Comma-separated functions to emit (rnea, crba, aba, minverse, ..., the names
+    /// `robot_dynamics!` takes, listed in the README); all by default.
     #[arg(long, value_delimiter = ',')]
     functions: Vec<String>,
     /// Output file; standard output when absent.

@@ -8,7 +8,7 @@ use quote::quote;
 use rbdgen_runtime::{Data, Model, ModelError};
 use thiserror::Error;
 
-use crate::emit::{emit_block, Inputs, Shape};
+use crate::emit::{emit_block, float_literal, Inputs, Shape};
 use crate::functions::{Dim, Function, Output};
 use crate::graph::OpCounts;
 use crate::trace::{trace, Expr, Traced};
@@ -87,6 +87,7 @@ pub fn generate_tokens(urdf: &str, options: &Options) -> Result<TokenStream, Gen
     let joint_names: Vec<&str> = model.joints[1..].iter().map(|j| j.name.as_str()).collect();
     let njoints = Literal::usize_unsuffixed(joint_names.len());
     let njoints_universe = Literal::usize_unsuffixed(model.njoints());
+    let neutral = model.neutral().into_iter().map(float_literal);
     let frames = frame_enum(&model);
     Ok(quote! {
         #(#![doc = #header])*
@@ -96,6 +97,9 @@ pub fn generate_tokens(urdf: &str, options: &Options) -> Result<TokenStream, Gen
         pub const NQ: usize = #nq;
         /// Length of the velocity `v` (the tangent space), and of `a` and `tau`.
         pub const NV: usize = #nv;
+        /// The neutral configuration (Pinocchio's `neutral`): zero angles and offsets,
+        /// `[1, 0]` for continuous joints, the identity `[0, 0, 0, 0, 0, 0, 1]` for a free-flyer.
+        pub const NEUTRAL: [f64; NQ] = [#(#neutral),*];
         /// Joint names in model order (the universe excluded); joint `i` here is Pinocchio's joint id `i + 1`.
         pub const JOINT_NAMES: [&str; #njoints] = [#(#joint_names),*];
         /// Gravity in the world frame (m/s²).

@@ -34,12 +34,23 @@ fn expected(function: Function, s: &Value, frame: Option<&str>) -> Vec<f64> {
         Function::FrameJacobianLocalWorldAligned => "jacobian_local_world_aligned",
         Function::RneaDerivatives => {
             let d = &s["rnea_derivatives"];
-            return [flat(&d["dtau_dq"]), flat(&d["dtau_dv"]), flat(&d["dtau_da"])].concat();
+            return [
+                flat(&d["dtau_dq"]),
+                flat(&d["dtau_dv"]),
+                flat(&d["dtau_da"]),
+            ]
+            .concat();
         }
         Function::AbaDerivatives => {
             let d = &s["aba_derivatives"];
             return [flat(&d["ddq_dq"]), flat(&d["ddq_dv"]), flat(&d["ddq_dtau"])].concat();
         }
+        Function::Integrate => "integrate",
+        Function::Difference => "difference",
+        Function::DIntegrateDq => return flat(&s["dintegrate"]["d0"]),
+        Function::DIntegrateDv => return flat(&s["dintegrate"]["d1"]),
+        Function::DDifferenceDq0 => return flat(&s["ddifference"]["d0"]),
+        Function::DDifferenceDq1 => return flat(&s["ddifference"]["d1"]),
     };
     match frame {
         Some(name) => flat(&s["frames"][name][key]),
@@ -53,8 +64,14 @@ fn inputs(function: Function, s: &Value) -> Vec<f64> {
         .spec()
         .args
         .iter()
-        .flat_map(|(name, dim)| match dim {
-            Dim::Wrenches => flat(&s["fext"]),
+        .flat_map(|(name, dim)| match (function, *name, dim) {
+            (_, _, Dim::Wrenches) => flat(&s["fext"]),
+            // The reference's Lie-group inputs: integrate(q, w), difference(q, q2).
+            (Function::Integrate | Function::DIntegrateDq | Function::DIntegrateDv, "v", _) => {
+                flat(&s["w"])
+            }
+            (_, "q0", _) => flat(&s["q"]),
+            (_, "q1", _) => flat(&s["q2"]),
             _ => flat(&s[*name]),
         })
         .collect()

@@ -229,49 +229,42 @@ fn se3_integrate<S: Scalar>(q: &[S], v: &Motion<S>, out: &mut [S]) {
     out[3..].copy_from_slice(&r.scale(sign * alpha).to_array());
 }
 
-/// The displacement `M(q0)⁻¹ M(q1)` as (translation, quaternion), and
-/// `p1 - p0` in the world.
-fn se3_relative<S: Scalar>(q0: &[S], q1: &[S]) -> (Vector3<S>, Quaternion<S>, Vector3<S>) {
+/// The displacement `M(q0)⁻¹ M(q1)` as (translation, quaternion).
+fn se3_relative<S: Scalar>(q0: &[S], q1: &[S]) -> (Vector3<S>, Quaternion<S>) {
     let (p0, quat0) = se3_parts(q0);
     let (p1, quat1) = se3_parts(q1);
-    let dp = p1 - p0;
     let conj0 = quat0.conjugate();
-    (conj0.rotate(&dp), conj0 * quat1, dp)
+    (conj0.rotate(&(p1 - p0)), conj0 * quat1)
 }
 
 /// SE(3) difference (Pinocchio's `SpecialEuclideanOperationTpl<3>::difference`):
 /// `log6(M(q0)⁻¹ M(q1))` on the quaternion.
 fn se3_difference<S: Scalar>(q0: &[S], q1: &[S]) -> Motion<S> {
-    let (p, quat, _) = se3_relative(q0, q1);
+    let (p, quat) = se3_relative(q0, q1);
     log6_quaternion(&quat, &p)
 }
 
 /// SE(3) dDifference (Pinocchio's `SpecialEuclideanOperationTpl<3>::dDifference`).
 fn se3_d_difference<S: Scalar>(q0: &[S], q1: &[S], arg: ArgumentPosition) -> Matrix6<S> {
-    let (p, quat, dp) = se3_relative(q0, q1);
+    let (p, quat) = se3_relative(q0, q1);
     let (omega, theta) = quat.log3();
     let j1 = jlog6_from_log(theta, &omega, &p);
     match arg {
         ArgumentPosition::Arg1 => j1,
         ArgumentPosition::Arg0 => {
+            // Jlog6(M) [[-Rᵀ, [Rᵀ p]× Rᵀ], [0, -Rᵀ]] = -Jlog6(M) Ad(M)⁻¹; with
+            // Jlog6 = [[A, B], [0, A]]: [[-A Rᵀ, (A [Rᵀ p]× - B) Rᵀ], [0, -A Rᵀ]].
+            // Pinocchio forms Rᵀ p as R(q1)ᵀ (p1 - p0): the same vector.
             let rt = quat.to_rotation().transpose();
-            let p1_p0 = Quaternion::from_slice(&q1[3..7]).conjugate().rotate(&dp);
-            let minus_rt = Matrix3::zeros() - rt;
-            let j0_top_right = p1_p0.skew() * rt;
             let block = |i: usize, j: usize| {
                 Matrix3(core::array::from_fn(|r| {
                     core::array::from_fn(|c| j1[3 * i + r][3 * j + c])
                 }))
             };
-            // [[A, B], [0, A]] · [[-Rᵀ, X], [0, -Rᵀ]] = [[-A Rᵀ, A X - B Rᵀ], [0, -A Rᵀ]].
             let (a, b) = (block(0, 0), block(0, 1));
-            let a_minus_rt = a * minus_rt;
-            from_blocks(
-                &a_minus_rt,
-                &(a * j0_top_right + b * minus_rt),
-                &Matrix3::zeros(),
-                &a_minus_rt,
-            )
+            let diagonal = Matrix3::zeros() - a * rt;
+            let top_right = (a * (rt * p).skew() - b) * rt;
+            from_blocks(&diagonal, &top_right, &Matrix3::zeros(), &diagonal)
         }
     }
 }

@@ -398,14 +398,10 @@ pub fn jexp6<S: Scalar>(m: &Motion<S>) -> Matrix6<S> {
     let (v, omega) = (&m.linear, &m.angular);
     let j3 = jexp3(omega);
     let theta = So3Exp::new(omega).t;
-    let c = coupling(
-        theta,
-        &LogCoefficients::new(theta),
-        omega,
-        &j3.transpose_mul(v),
-    );
-    let top_right = Matrix3::zeros() - j3 * c;
-    from_blocks(&j3, &top_right, &Matrix3::zeros(), &j3)
+    // The coupling is linear in p: -J3 C(p) = J3 C(-p).
+    let minus_p = -j3.transpose_mul(v);
+    let c = coupling(theta, &LogCoefficients::new(theta), omega, &minus_p);
+    from_blocks(&j3, &(j3 * c), &Matrix3::zeros(), &j3)
 }
 
 /// `Jlog6` from `θ`, `ω = log3(R)` and the translation `p` (Pinocchio's

@@ -2,12 +2,20 @@
 //! arguments, output shape, documentation and how to trace it with the
 //! runtime's generic algorithm. Adding a function is adding a [`Function`]
 //! variant and its [`Spec`] here; emission and the front ends need no change.
+//!
+//! A Jacobian with respect to one of two arguments (Pinocchio's `ARG0` /
+//! `ARG1`) is a function of its own, named after that argument:
+//! `d_integrate_dq` / `d_integrate_dv` are `dIntegrate(.., ARG0 / ARG1)`,
+//! `d_difference_dq0` / `d_difference_dq1` are `dDifference(.., ARG0 / ARG1)`
+//! (the runtime's `d_integrate` / `d_difference` take an `ArgumentPosition`).
+//! Each is emitted only when asked for, and compiling one does not pay for the
+//! other.
 
 use rbdgen_runtime::{
-    aba, ccrba, center_of_mass, compute_joint_jacobians, crba, dccrba, forward_kinematics,
-    frame_jacobian, frame_placement, generalized_gravity, integrate, jacobian_center_of_mass,
-    kinetic_energy, minverse, nonlinear_effects, potential_energy, rnea, rnea_fext, Data, Force,
-    Model, ReferenceFrame,
+    aba, ccrba, center_of_mass, compute_joint_jacobians, crba, d_difference, d_integrate, dccrba,
+    difference, forward_kinematics, frame_jacobian, frame_placement, generalized_gravity,
+    integrate, jacobian_center_of_mass, kinetic_energy, minverse, nonlinear_effects,
+    potential_energy, rnea, rnea_fext, ArgumentPosition, Data, Force, Model, ReferenceFrame,
 };
 
 use crate::trace::{at_zero, fresh_inputs, jacobian, Expr};
@@ -53,11 +61,23 @@ pub enum Function {
     RneaDerivatives,
     /// `aba_derivatives(q, v, tau) -> (ddq_dq, ddq_dv, ddq_dtau)`.
     AbaDerivatives,
+    /// `integrate(q, v) -> q ⊕ v`.
+    Integrate,
+    /// `difference(q0, q1) -> q1 ⊖ q0`.
+    Difference,
+    /// `d_integrate_dq(q, v)`: Pinocchio's `dIntegrate(.., ARG0)`.
+    DIntegrateDq,
+    /// `d_integrate_dv(q, v)`: Pinocchio's `dIntegrate(.., ARG1)`.
+    DIntegrateDv,
+    /// `d_difference_dq0(q0, q1)`: Pinocchio's `dDifference(.., ARG0)`.
+    DDifferenceDq0,
+    /// `d_difference_dq1(q0, q1)`: Pinocchio's `dDifference(.., ARG1)`.
+    DDifferenceDq1,
 }
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 19] = [
+    pub const ALL: [Function; 25] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
@@ -77,6 +97,12 @@ impl Function {
         Function::RneaFext,
         Function::RneaDerivatives,
         Function::AbaDerivatives,
+        Function::Integrate,
+        Function::Difference,
+        Function::DIntegrateDq,
+        Function::DIntegrateDv,
+        Function::DDifferenceDq0,
+        Function::DDifferenceDq1,
     ];
 
     /// The generated function's name, as the runtime's.
@@ -464,6 +490,95 @@ impl Function {
                     let dtau = jacobian(&a, &x[2]).concat();
                     [dq, dv, dtau].concat()
                 },
+            },
+            Function::Integrate => Spec {
+                name: "integrate",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Vector(Dim::Nq),
+                doc: &[
+                    "The configuration `q ⊕ v` reached from `q` along `v` in unit time (Pinocchio's",
+                    "`integrate`): `q + v` for revolute and prismatic joints, the rotation of",
+                    "`[cos, sin]` for continuous joints, `M(q) exp6(v)` for a free-flyer (SE(3), its",
+                    "quaternion renormalised to first order as Pinocchio's).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `[NQ]`. `integrate(q, difference(q, q1)) = q1`.",
+                ],
+                trace: |m, _, x, _| integrate(m, &x[0], &x[1]),
+            },
+            Function::Difference => Spec {
+                name: "difference",
+                args: &[("q0", Dim::Nq), ("q1", Dim::Nq)],
+                per_frame: false,
+                output: Output::Vector(Dim::Nv),
+                doc: &[
+                    "The tangent vector `q1 ⊖ q0` that moves `q0` to `q1` (Pinocchio's `difference`):",
+                    "`q1 - q0`, the angle in (-π, π] for continuous joints, `log6(M(q0)⁻¹ M(q1))` for",
+                    "a free-flyer.",
+                    "",
+                    "`q0, q1: [NQ]`; returns `[NV]`.",
+                ],
+                trace: |m, _, x, _| difference(m, &x[0], &x[1]),
+            },
+            Function::DIntegrateDq => Spec {
+                name: "d_integrate_dq",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Nv, Dim::Nv),
+                doc: &[
+                    "The Jacobian of `integrate(q, v)` with respect to `q` in the tangent space",
+                    "(Pinocchio's `dIntegrate(model, q, v, ARG0)`; the runtime's",
+                    "`d_integrate(model, q, v, ArgumentPosition::Arg0)`): block diagonal, `1` per",
+                    "1-dof joint, `Ad(exp6(v))⁻¹` for a free-flyer.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `[NV x NV]`.",
+                ],
+                trace: |m, _, x, _| d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg0),
+            },
+            Function::DIntegrateDv => Spec {
+                name: "d_integrate_dv",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Nv, Dim::Nv),
+                doc: &[
+                    "The Jacobian of `integrate(q, v)` with respect to `v` in the tangent space",
+                    "(Pinocchio's `dIntegrate(model, q, v, ARG1)`; the runtime's",
+                    "`d_integrate(model, q, v, ArgumentPosition::Arg1)`): block diagonal, `1` per",
+                    "1-dof joint, `Jexp6(v)` for a free-flyer.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `[NV x NV]`.",
+                ],
+                trace: |m, _, x, _| d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg1),
+            },
+            Function::DDifferenceDq0 => Spec {
+                name: "d_difference_dq0",
+                args: &[("q0", Dim::Nq), ("q1", Dim::Nq)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Nv, Dim::Nv),
+                doc: &[
+                    "The Jacobian of `difference(q0, q1)` with respect to `q0` in the tangent space",
+                    "(Pinocchio's `dDifference(model, q0, q1, ARG0)`; the runtime's",
+                    "`d_difference(model, q0, q1, ArgumentPosition::Arg0)`): block diagonal, `-1` per",
+                    "1-dof joint, `-Jlog6(M) Ad(M)⁻¹` for a free-flyer, `M = M(q0)⁻¹ M(q1)`.",
+                    "",
+                    "`q0, q1: [NQ]`; returns `[NV x NV]`.",
+                ],
+                trace: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg0),
+            },
+            Function::DDifferenceDq1 => Spec {
+                name: "d_difference_dq1",
+                args: &[("q0", Dim::Nq), ("q1", Dim::Nq)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Nv, Dim::Nv),
+                doc: &[
+                    "The Jacobian of `difference(q0, q1)` with respect to `q1` in the tangent space",
+                    "(Pinocchio's `dDifference(model, q0, q1, ARG1)`; the runtime's",
+                    "`d_difference(model, q0, q1, ArgumentPosition::Arg1)`): block diagonal, `1` per",
+                    "1-dof joint, `Jlog6(M(q0)⁻¹ M(q1))` for a free-flyer.",
+                    "",
+                    "`q0, q1: [NQ]`; returns `[NV x NV]`.",
+                ],
+                trace: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg1),
             },
         }
     }
