@@ -10,7 +10,11 @@
 //! - [`symbolic`] traces those algorithms and emits Rust; the `rbdgen` binary
 //!   drives it from the command line.
 //!
+//! - [`check`] holds the error measure the conformance checks use.
+//!
 //! Conventions are Pinocchio's; see [`rbdgen_runtime`]'s crate documentation.
+
+pub mod check;
 
 pub use rbdgen_macro::robot_dynamics;
 pub use rbdgen_runtime as runtime;

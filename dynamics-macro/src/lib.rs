@@ -1,6 +1,6 @@
 //! The `robot_dynamics!` proc macro: reads a URDF at compile time and expands to
 //! a module of specialised dynamics functions. It parses its arguments, resolves
-//! the path, and calls [`rbdgen_symbolic::generate_tokens`]; nothing more.
+//! the path, and calls [`rbdgen_symbolic::macro_module`]; nothing more.
 
 use std::path::PathBuf;
 
@@ -9,7 +9,7 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
-use rbdgen_symbolic::{generate_tokens, Function, Options};
+use rbdgen_symbolic::{macro_module, Function, Options, ScalarType};
 
 /// Generates a module of rigid-body dynamics functions from a URDF.
 ///
@@ -26,6 +26,8 @@ use rbdgen_symbolic::{generate_tokens, Function, Options};
 ///   `frame_placement`, `minverse`, `ccrba`, the frame Jacobians, the derivatives
 ///   and the configuration-space operations: any name of
 ///   `rbdgen_symbolic::Function`, listed in the README); all by default.
+/// - `scalar = f32`: single-precision code (`f32` arrays, `libm::sinf`, ...)
+///   for microcontrollers; `f64` by default.
 ///
 /// A missing or malformed file is a compile error on the path literal. Editing
 /// the URDF triggers a rebuild.
@@ -43,6 +45,7 @@ struct Args {
     path: LitStr,
     floating_base: bool,
     functions: Option<Vec<(Function, Span)>>,
+    scalar: ScalarType,
 }
 
 impl Parse for Args {
@@ -54,6 +57,7 @@ impl Parse for Args {
         let path: LitStr = input.parse()?;
         let mut floating_base = false;
         let mut functions = None;
+        let mut scalar = ScalarType::F64;
         while input.parse::<Option<Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -79,11 +83,18 @@ impl Parse for Args {
                     }
                     functions = Some(list);
                 }
+                "scalar" => {
+                    input.parse::<Token![=]>()?;
+                    let ty: Ident = input.parse()?;
+                    scalar = ScalarType::from_name(&ty.to_string()).ok_or_else(|| {
+                        syn::Error::new(ty.span(), format!("unknown scalar `{ty}`; expected `f64` or `f32`"))
+                    })?;
+                }
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
-                        "unknown option `{other}`; expected `floating_base` or `functions = [...]`"
+                        "unknown option `{other}`; expected `floating_base`, `functions = [...]` or `scalar = f32`"
                     ),
                     ))
                 }
@@ -95,6 +106,7 @@ impl Parse for Args {
             path,
             floating_base,
             functions,
+            scalar,
         })
     }
 }
@@ -110,20 +122,14 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
     let mut options = Options {
         floating_base: args.floating_base,
         source_name: relative.clone(),
+        scalar: args.scalar,
         ..Options::default()
     };
     if let Some(list) = &args.functions {
         options.functions = list.iter().map(|(f, _)| *f).collect();
     }
-    let items = generate_tokens(&urdf, &options).map_err(|e| error(e.to_string()))?;
-    let (vis, name) = (&args.vis, &args.name);
+    let vis = &args.vis;
     let full = full.to_string_lossy().into_owned();
-    Ok(quote! {
-        #vis mod #name {
-            #items
-            use ::rbdgen::__private::libm;
-            // Rebuild when the URDF changes.
-            const _: &[u8] = include_bytes!(#full);
-        }
-    })
+    macro_module(&quote!(#vis), &args.name, &urdf, &options, &full)
+        .map_err(|e| error(e.to_string()))
 }

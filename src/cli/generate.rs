@@ -1,53 +1,105 @@
-//! `rbdgen generate`: the source `robot_dynamics!` would expand to, as a file.
+//! `rbdgen generate`: the source `robot_dynamics!` would expand to, as a file
+//! to commit, or a check that a committed file is current.
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use rbdgen::symbolic::{generate, Function, Options};
+use rbdgen::symbolic::command_line_options;
+
+use super::{CodeArgs, Failure};
 
 /// Arguments of `rbdgen generate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The URDF file.
-    urdf: PathBuf,
-    /// Give the root link a free-flyer joint.
-    #[arg(long)]
-    floating_base: bool,
-    /// Comma-separated functions to emit (rnea, crba, aba, minverse, ..., the names
-    /// `robot_dynamics!` takes, listed in the README); all by default.
-    #[arg(long, value_delimiter = ',')]
-    functions: Vec<String>,
+    #[command(flatten)]
+    code: CodeArgs,
     /// Output file; standard output when absent.
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// No progress bar and no summary on stderr.
+    #[arg(long)]
+    quiet: bool,
+    /// Write nothing: compare with the existing output file and fail (exit
+    /// code 1) when it differs from what would be generated.
+    #[arg(long, requires = "output")]
+    check: bool,
 }
 
-/// Runs the subcommand; the error is the message to print.
-pub fn run(args: Args) -> Result<(), String> {
-    let Args {
-        urdf,
-        floating_base,
-        functions,
-        output,
-    } = args;
-    let text = crate::read(&urdf)?;
-    let mut options = Options {
-        floating_base,
-        source_name: urdf.to_string_lossy().into_owned(),
-        ..Options::default()
+/// Runs the subcommand.
+///
+/// # Errors
+/// A [`Failure`] with code 1 when `--check` finds the file stale, 2 for bad
+/// input or I/O.
+pub fn run(args: Args) -> Result<(), Failure> {
+    let (_, options, module) = args.code.generate(args.quiet)?;
+    let source = module.source().map_err(|e| e.to_string())?;
+    let Some(path) = args.output else {
+        print!("{source}");
+        return Ok(());
     };
-    if !functions.is_empty() {
-        options.functions = functions
-            .iter()
-            .map(|n| Function::from_name(n).ok_or_else(|| format!("unknown function `{n}`")))
-            .collect::<Result<BTreeSet<_>, _>>()?;
+    let regenerate = [
+        format!("rbdgen generate {}", args.code.urdf.display()),
+        command_line_options(&options),
+        format!("-o {}", path.display()),
+    ]
+    .iter()
+    .filter(|s| !s.is_empty())
+    .cloned()
+    .collect::<Vec<_>>()
+    .join(" ");
+    if args.check {
+        return match std::fs::read(&path) {
+            Ok(existing) if existing == source.as_bytes() => {
+                if !args.quiet {
+                    eprintln!("{} is up to date", path.display());
+                }
+                Ok(())
+            }
+            Ok(existing) => Err(Failure::check(format!(
+                "{} is stale ({}); regenerate with `{regenerate}`",
+                path.display(),
+                first_difference(&String::from_utf8_lossy(&existing), &source)
+            ))),
+            Err(e) => Err(Failure::check(format!(
+                "{}: {e}; generate it with `{regenerate}`",
+                path.display()
+            ))),
+        };
     }
-    let source = generate(&text, &options).map_err(|e| format!("{}: {e}", urdf.display()))?;
-    match output {
-        Some(path) => std::fs::write(&path, source).map_err(|e| format!("{}: {e}", path.display())),
-        None => {
-            print!("{source}");
-            Ok(())
+    std::fs::write(&path, &source).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !args.quiet {
+        let ops: usize = module.op_counts.values().map(|c| c.total()).sum();
+        eprintln!(
+            "wrote {} ({} functions, {ops} operations, {} bytes)",
+            path.display(),
+            module.op_counts.len(),
+            source.len()
+        );
+    }
+    Ok(())
+}
+
+/// Where two texts first differ, as "line N differs" or a length difference.
+fn first_difference(existing: &str, fresh: &str) -> String {
+    let mut old = existing.lines();
+    let mut new = fresh.lines();
+    for n in 1.. {
+        match (old.next(), new.next()) {
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) => {
+                return format!("line {n} is `{}`, expected `{}`", clip(a), clip(b))
+            }
+            (Some(_), None) => return format!("it has lines past the expected {}", n - 1),
+            (None, Some(_)) => return format!("it ends at line {}", n - 1),
+            (None, None) => break,
         }
+    }
+    "it differs in line endings".into()
+}
+
+fn clip(line: &str) -> String {
+    let line = line.trim();
+    match line.char_indices().nth(80) {
+        Some((i, _)) => format!("{}...", &line[..i]),
+        None => line.to_string(),
     }
 }

@@ -1,7 +1,9 @@
-//! `rbdgen info`: what the model of a URDF looks like.
+//! `rbdgen info`: what the model of a URDF looks like, and what its generated
+//! functions cost.
 
 use std::path::PathBuf;
 
+use rbdgen::symbolic::{generate_module, Options};
 use rbdgen::Model;
 
 /// Arguments of `rbdgen info`.
@@ -12,6 +14,9 @@ pub struct Args {
     /// Give the root link a free-flyer joint.
     #[arg(long)]
     floating_base: bool,
+    /// Skip generating the functions (no operation counts).
+    #[arg(long)]
+    no_ops: bool,
 }
 
 /// Runs the subcommand; the error is the message to print.
@@ -20,6 +25,19 @@ pub fn run(args: Args) -> Result<(), String> {
     let model = Model::from_urdf_str(&text, args.floating_base)
         .map_err(|e| format!("{}: {e}", args.urdf.display()))?;
     print_info(&model);
+    if !args.no_ops {
+        let options = Options {
+            floating_base: args.floating_base,
+            ..Options::default()
+        };
+        let module = generate_module(&text, &options, |_| {})
+            .map_err(|e| format!("{}: {e}", args.urdf.display()))?;
+        println!("operation counts of the generated functions:");
+        let width = module.op_counts.keys().map(|f| f.name().len()).max();
+        for (function, counts) in &module.op_counts {
+            println!("  {:<w$} {counts}", function.name(), w = width.unwrap_or(0));
+        }
+    }
     Ok(())
 }
 

@@ -11,11 +11,11 @@ use crate::graph::{Graph, Node, NodeId};
 /// The shape of a function's output, filled row-major from the flat outputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shape {
-    /// `f64`.
+    /// `S` (the scalar type).
     Scalar,
-    /// `[f64; n]`.
+    /// `[S; n]`.
     Vector(usize),
-    /// `[[f64; cols]; rows]`.
+    /// `[[S; cols]; rows]`.
     Matrix(usize, usize),
     /// A tuple of shapes, filled one after the other.
     Tuple(Vec<Shape>),
@@ -101,19 +101,88 @@ impl Inputs<'_> {
 /// A float literal that reads back to the same bits (Rust's shortest
 /// round-trip form).
 pub fn float_literal(x: f64) -> TokenStream {
-    let lit: Literal = format!("{:?}", x.abs())
-        .parse()
-        .expect("a finite float is a literal");
-    if x.is_sign_negative() {
+    signed_literal(format!("{:?}", x.abs()), x.is_sign_negative())
+}
+
+fn signed_literal(text: String, negative: bool) -> TokenStream {
+    let lit: Literal = text.parse().expect("a finite float is a literal");
+    if negative {
         quote!(-#lit)
     } else {
         quote!(#lit)
     }
 }
 
-/// The block computing `outputs` of `graph`, ending in the output array.
-/// `math` is the path of the module providing `sin`, `cos`, `sincos`, `sqrt`,
-/// `atan2`.
+/// The floating-point type of the generated code: every argument, local,
+/// literal and result is of this type, and the math functions are `libm`'s for
+/// it (`sin`, `cos`, `sincos`, `sqrt`, `atan2` for `f64`; `sinf`, `cosf`,
+/// `sincosf`, `sqrtf`, `atan2f` for `f32`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ScalarType {
+    /// `f64` (the default): the same numbers as the runtime, to rounding.
+    #[default]
+    F64,
+    /// `f32`, for microcontrollers with a single-precision FPU. The model's
+    /// constants are rounded to `f32`; see the README for the accuracy.
+    F32,
+}
+
+impl ScalarType {
+    /// Both types, `f64` first.
+    pub const ALL: [ScalarType; 2] = [ScalarType::F64, ScalarType::F32];
+
+    /// The Rust type name, `"f64"` or `"f32"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalarType::F64 => "f64",
+            ScalarType::F32 => "f32",
+        }
+    }
+
+    /// The type called `name` (`"f64"` or `"f32"`).
+    pub fn from_name(name: &str) -> Option<ScalarType> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The type as tokens.
+    pub fn ty(self) -> TokenStream {
+        let ty = Ident::new(self.name(), Span::call_site());
+        quote!(#ty)
+    }
+
+    /// Whether the constant `x` is representable (finite after rounding to this type).
+    pub fn represents(self, x: f64) -> bool {
+        match self {
+            ScalarType::F64 => x.is_finite(),
+            ScalarType::F32 => (x as f32).is_finite(),
+        }
+    }
+
+    /// The literal of `x` rounded to this type, in the shortest form that reads
+    /// back to the same bits. `x` must be [representable](Self::represents).
+    pub fn literal(self, x: f64) -> TokenStream {
+        match self {
+            ScalarType::F64 => float_literal(x),
+            ScalarType::F32 => {
+                let y = x as f32;
+                signed_literal(format!("{:?}", y.abs()), y.is_sign_negative())
+            }
+        }
+    }
+
+    /// The `libm` function for the `f64` function `name` (`sin` → `sinf` for `f32`).
+    fn math_function(self, name: &str) -> Ident {
+        match self {
+            ScalarType::F64 => Ident::new(name, Span::call_site()),
+            ScalarType::F32 => format_ident!("{name}f"),
+        }
+    }
+}
+
+/// The block computing `outputs` of `graph` in `scalar` arithmetic, ending in
+/// the output array. `math` is the path of the module providing `libm`'s
+/// functions (`sin`, `cos`, `sincos`, `sqrt`, `atan2` and their `f32` forms
+/// `sinf`, ...). Every constant of the graph must be representable in `scalar`.
 ///
 /// Values live in a few reused `f64` locals (`x0`, `x1`, ...), assigned in
 /// topological order with ties broken by node id: a slot is freed after its
@@ -125,7 +194,14 @@ pub fn emit_block(
     shape: &Shape,
     inputs: &Inputs,
     math: &TokenStream,
+    scalar: ScalarType,
 ) -> TokenStream {
+    let function = |name: &str| {
+        let f = scalar.math_function(name);
+        quote!(#math::#f)
+    };
+    let (sin, cos, sincos) = (function("sin"), function("cos"), function("sincos"));
+    let (sqrt, atan2) = (function("sqrt"), function("atan2"));
     let live = graph.reachable(outputs);
     let nodes = graph.nodes();
     // Position of each node's last use; outputs are used at the end.
@@ -154,18 +230,21 @@ pub fn emit_block(
     }
     let mut slot: Vec<Option<usize>> = vec![None; nodes.len()];
     let mut free: BTreeSet<usize> = BTreeSet::new();
-    let mut nslots = 0usize;
-    let mut allocate = |free: &mut BTreeSet<usize>| match free.pop_first() {
-        Some(s) => s,
-        None => {
-            nslots += 1;
-            nslots - 1
+    // How many values each slot holds over the block: a slot assigned once
+    // is declared without `mut`.
+    let mut assignments: Vec<usize> = Vec::new();
+    let mut allocate = |free: &mut BTreeSet<usize>| {
+        let s = free.pop_first().unwrap_or(assignments.len());
+        if s == assignments.len() {
+            assignments.push(0);
         }
+        assignments[s] += 1;
+        s
     };
     let name = |s: usize| format_ident!("x{}", s);
     let operand = |slot: &[Option<usize>], id: NodeId| -> TokenStream {
         match graph.node(id) {
-            Node::Const(bits) => float_literal(f64::from_bits(bits)),
+            Node::Const(bits) => scalar.literal(f64::from_bits(bits)),
             Node::Input(k) => inputs.token(k),
             _ => {
                 let s = name(slot[id.0 as usize].expect("operand scheduled before use"));
@@ -203,11 +282,11 @@ pub fn emit_block(
             }
             Node::Sqrt(a) => {
                 let a = x(a);
-                quote!(#math::sqrt(#a))
+                quote!(#sqrt(#a))
             }
             Node::Atan2(a, b) => {
                 let (a, b) = (x(a), x(b));
-                quote!(#math::atan2(#a, #b))
+                quote!(#atan2(#a, #b))
             }
             Node::Select(c, a, b) => {
                 let (c, a, b) = (x(c), x(a), x(b));
@@ -222,16 +301,16 @@ pub fn emit_block(
                     slot[s] = Some(ss);
                     slot[c] = Some(cs);
                     let (sn, cn) = (name(ss), name(cs));
-                    body.push(quote!((#sn, #cn) = #math::sincos(#arg);));
+                    body.push(quote!((#sn, #cn) = #sincos(#arg);));
                     continue;
                 }
                 _ if matches!(node, Node::Sin(_)) => {
                     let a = x(a);
-                    quote!(#math::sin(#a))
+                    quote!(#sin(#a))
                 }
                 _ => {
                     let a = x(a);
-                    quote!(#math::cos(#a))
+                    quote!(#cos(#a))
                 }
             },
         };
@@ -243,9 +322,14 @@ pub fn emit_block(
     }
     let values: Vec<TokenStream> = outputs.iter().map(|&o| operand(&slot, o)).collect();
     let result = shape.build(&values);
-    let decls = (0..nslots).map(|s| {
+    let ty = scalar.ty();
+    let decls = assignments.iter().enumerate().map(|(s, &count)| {
         let n = name(s);
-        quote!(let mut #n: f64;)
+        if count > 1 {
+            quote!(let mut #n: #ty;)
+        } else {
+            quote!(let #n: #ty;)
+        }
     });
     quote!({ #(#decls)* #(#body)* #result })
 }

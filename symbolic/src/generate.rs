@@ -1,16 +1,20 @@
 //! The one entry point: URDF text and options in, formatted Rust out. The
-//! macro and the CLI both call [`generate_tokens`] / [`generate`].
+//! macro and the CLI both call [`generate_module`] (through [`generate`],
+//! [`generate_tokens`] or [`macro_module`]), so a committed file and the
+//! macro's module are the same code.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use rbdgen_runtime::{Data, Model, ModelError};
+use sha2::{Digest, Sha256};
 use thiserror::Error;
 
-use crate::emit::{emit_block, float_literal, Inputs, Shape};
+use crate::emit::{emit_block, Inputs, ScalarType, Shape};
 use crate::functions::{Dim, Function, Output};
-use crate::graph::OpCounts;
+use crate::graph::{Node, OpCounts};
 use crate::trace::{trace, Expr, Traced};
 
 /// What to generate.
@@ -20,8 +24,11 @@ pub struct Options {
     pub floating_base: bool,
     /// The functions to emit (all by default).
     pub functions: BTreeSet<Function>,
-    /// The name the URDF is known by in the header (a relative path; never absolute).
+    /// The name the URDF is known by in the header, as the user gave it (a
+    /// relative path; an absolute path is reduced to its file name).
     pub source_name: String,
+    /// The floating-point type of the generated code (`f64` by default).
+    pub scalar: ScalarType,
 }
 
 impl Default for Options {
@@ -30,6 +37,7 @@ impl Default for Options {
             floating_base: false,
             functions: Function::ALL.into_iter().collect(),
             source_name: String::new(),
+            scalar: ScalarType::F64,
         }
     }
 }
@@ -41,7 +49,7 @@ pub enum GenerateError {
     #[error(transparent)]
     Model(#[from] ModelError),
     /// Tracing produced a non-finite constant (for example a massless subtree
-    /// that ABA would divide by).
+    /// that ABA would divide by), or a constant that the scalar type cannot hold.
     #[error("{function}: {reason}")]
     NonFinite {
         /// The function being traced.
@@ -54,16 +62,48 @@ pub enum GenerateError {
     Syntax(String),
 }
 
+/// Where [`generate_module`] is, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The function is about to be traced and emitted.
+    Start(Function),
+    /// The function is done; its operation count.
+    Done(Function, OpCounts),
+}
+
+/// A generated module before formatting: its items and what they cost.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The items of the module (inner doc attributes first), as
+    /// [`generate_tokens`] returns them.
+    pub tokens: TokenStream,
+    /// The operation count of each emitted function (summed over the arms of a
+    /// per-frame function), the same numbers as the header and the doc comments.
+    pub op_counts: BTreeMap<Function, OpCounts>,
+}
+
+impl Module {
+    /// The module as formatted Rust source, as [`generate`] returns it.
+    ///
+    /// # Errors
+    /// [`GenerateError::Syntax`] if the tokens do not parse (an internal error).
+    pub fn source(&self) -> Result<String, GenerateError> {
+        let file: syn::File =
+            syn::parse2(self.tokens.clone()).map_err(|e| GenerateError::Syntax(e.to_string()))?;
+        Ok(prettyplease::unparse(&file))
+    }
+}
+
 /// Formatted Rust source of the module for `urdf` (the items of the module;
-/// wrap it in `mod NAME { ... }` or keep it as a file of its own).
+/// wrap it in `mod NAME { ... }` or keep it as a file of its own). The file
+/// starts with a header naming the rbdgen version, the URDF (`source_name`)
+/// and its SHA-256, and the options; it is byte-identical from run to run.
 ///
 /// # Errors
 /// [`GenerateError`] for a URDF that does not make a model or a trace that
 /// produces a non-finite constant.
 pub fn generate(urdf: &str, options: &Options) -> Result<String, GenerateError> {
-    let tokens = generate_tokens(urdf, options)?;
-    let file: syn::File = syn::parse2(tokens).map_err(|e| GenerateError::Syntax(e.to_string()))?;
-    Ok(prettyplease::unparse(&file))
+    generate_module(urdf, options, |_| {})?.source()
 }
 
 /// The module items for `urdf` as tokens; see [`generate`].
@@ -71,25 +111,70 @@ pub fn generate(urdf: &str, options: &Options) -> Result<String, GenerateError> 
 /// # Errors
 /// As [`generate`].
 pub fn generate_tokens(urdf: &str, options: &Options) -> Result<TokenStream, GenerateError> {
+    Ok(generate_module(urdf, options, |_| {})?.tokens)
+}
+
+/// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
+/// of [`generate_tokens`], a `use` of the `libm` that `rbdgen` re-exports, and an
+/// `include_bytes!` of `urdf_path` (an absolute path) so that editing the URDF
+/// triggers a rebuild.
+///
+/// # Errors
+/// As [`generate`].
+pub fn macro_module(
+    vis: &TokenStream,
+    name: &Ident,
+    urdf: &str,
+    options: &Options,
+    urdf_path: &str,
+) -> Result<TokenStream, GenerateError> {
+    let items = generate_tokens(urdf, options)?;
+    Ok(quote! {
+        #vis mod #name {
+            #items
+            use ::rbdgen::__private::libm;
+            // Rebuild when the URDF changes.
+            const _: &[u8] = include_bytes!(#urdf_path);
+        }
+    })
+}
+
+/// The work behind [`generate`]: traces and emits each function of
+/// `options.functions` in order, calling `progress` before and after each.
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_module(
+    urdf: &str,
+    options: &Options,
+    mut progress: impl FnMut(Progress),
+) -> Result<Module, GenerateError> {
     let model = Model::from_urdf_str(urdf, options.floating_base)?;
+    let ty = options.scalar.ty();
     let (nq, nv) = (
         Literal::usize_unsuffixed(model.nq),
         Literal::usize_unsuffixed(model.nv),
     );
     let mut items = Vec::new();
-    let mut report = Vec::new();
+    let mut op_counts = BTreeMap::new();
     for &function in &options.functions {
-        let (item, counts) = emit_function(&model, function)?;
+        progress(Progress::Start(function));
+        let (item, counts) = emit_function(&model, function, options.scalar)?;
+        progress(Progress::Done(function, counts));
         items.push(item);
-        report.push(format!(" - `{}`: {counts}", function.name()));
+        op_counts.insert(function, counts);
     }
-    let header = header_doc(&model, options, &report);
+    let header = header_doc(&model, urdf, options, &op_counts);
     let joint_names: Vec<&str> = model.joints[1..].iter().map(|j| j.name.as_str()).collect();
     let njoints = Literal::usize_unsuffixed(joint_names.len());
     let njoints_universe = Literal::usize_unsuffixed(model.njoints());
-    let neutral = model.neutral().into_iter().map(float_literal);
+    let neutral = model
+        .neutral()
+        .into_iter()
+        .map(|x| options.scalar.literal(x));
+    let gravity = model.gravity.0.map(|g| options.scalar.literal(g));
     let frames = frame_enum(&model);
-    Ok(quote! {
+    let tokens = quote! {
         #(#![doc = #header])*
         #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
 
@@ -99,26 +184,79 @@ pub fn generate_tokens(urdf: &str, options: &Options) -> Result<TokenStream, Gen
         pub const NV: usize = #nv;
         /// The neutral configuration (Pinocchio's `neutral`): zero angles and offsets,
         /// `[1, 0]` for continuous joints, the identity `[0, 0, 0, 0, 0, 0, 1]` for a free-flyer.
-        pub const NEUTRAL: [f64; NQ] = [#(#neutral),*];
+        pub const NEUTRAL: [#ty; NQ] = [#(#neutral),*];
         /// Joint names in model order (the universe excluded); joint `i` here is Pinocchio's joint id `i + 1`.
         pub const JOINT_NAMES: [&str; #njoints] = [#(#joint_names),*];
         /// Gravity in the world frame (m/s²).
-        pub const GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
+        pub const GRAVITY: [#ty; 3] = [#(#gravity),*];
         /// Number of joints, the universe included (Pinocchio's `njoints`): the length of
         /// `fext`, indexed by joint id (`JOINT_NAMES[i - 1]` for `i > 0`).
         pub const NJOINTS: usize = #njoints_universe;
 
         #frames
         #(#items)*
-    })
+    };
+    Ok(Module { tokens, op_counts })
 }
 
-fn header_doc(model: &Model, options: &Options, report: &[String]) -> Vec<String> {
+/// The URDF's name for the header: as given when relative, the file name when
+/// absolute (an absolute path would differ from machine to machine).
+fn header_name(source_name: &str) -> String {
+    let path = Path::new(source_name);
+    if path.has_root() {
+        if let Some(name) = path.file_name() {
+            return name.to_string_lossy().into_owned();
+        }
+    }
+    source_name.replace('\\', "/")
+}
+
+/// The lowercase hexadecimal SHA-256 of `text`.
+pub fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The `rbdgen generate` arguments that reproduce `options` (after the URDF).
+pub fn command_line_options(options: &Options) -> String {
+    let mut args = Vec::new();
+    if options.floating_base {
+        args.push("--floating-base".to_string());
+    }
+    let all: BTreeSet<Function> = Function::ALL.into_iter().collect();
+    if options.functions != all {
+        let names: Vec<&str> = options.functions.iter().map(|f| f.name()).collect();
+        args.push(format!("--functions {}", names.join(",")));
+    }
+    if options.scalar != ScalarType::F64 {
+        args.push(format!("--scalar {}", options.scalar.name()));
+    }
+    args.join(" ")
+}
+
+fn header_doc(
+    model: &Model,
+    urdf: &str,
+    options: &Options,
+    op_counts: &BTreeMap<Function, OpCounts>,
+) -> Vec<String> {
     let base = if options.floating_base {
         "free-flyer root"
     } else {
         "fixed base"
     };
+    let name = header_name(&options.source_name);
+    let functions: Vec<&str> = options.functions.iter().map(|f| f.name()).collect();
+    let mut regenerate = format!("rbdgen generate {name}");
+    for arg in command_line_options(options)
+        .split(' ')
+        .filter(|a| !a.is_empty())
+    {
+        regenerate.push(' ');
+        regenerate.push_str(arg);
+    }
     let mut lines = vec![
         format!(
             " Rigid-body dynamics of `{}`, generated by rbdgen {}.",
@@ -127,28 +265,57 @@ fn header_doc(model: &Model, options: &Options, report: &[String]) -> Vec<String
         ),
         String::new(),
         format!(
-            " Source: `{}`, {base}; nq = {}, nv = {}.",
-            options.source_name, model.nq, model.nv
+            " Source: `{name}`, {base}; nq = {}, nv = {}.",
+            model.nq, model.nv
         ),
+        format!(" SHA-256 of the URDF: `{}`.", sha256_hex(urdf)),
+        format!(
+            " Options: floating_base = {}, scalar = {}, functions = [{}].",
+            options.floating_base,
+            options.scalar.name(),
+            functions.join(", ")
+        ),
+        format!(
+            " Regenerate with `{regenerate} -o FILE`; add `--check` to test that FILE is current."
+        ),
+        String::new(),
         " Conventions are Pinocchio's: joint order, `q`/`v` layout, free-flyer".into(),
         " `[x y z qx qy qz qw]` with `v` in the base frame, continuous joints as".into(),
         " `[cos, sin]`, spatial vectors `[linear; angular]`, gravity (0, 0, -9.81).".into(),
-        " SI units. Do not edit: regenerate instead.".into(),
+        " SI units. No `std`, no allocation: the math goes through the `libm` crate,".into(),
+        " which the including crate depends on. Do not edit: regenerate instead.".into(),
         String::new(),
         " Operation counts:".into(),
     ];
-    lines.extend(report.iter().cloned());
+    lines.extend(
+        op_counts
+            .iter()
+            .map(|(f, counts)| format!(" - `{}`: {counts}", f.name())),
+    );
     lines
 }
 
-fn check(traced: &Traced, name: &'static str) -> Result<(), GenerateError> {
-    match traced.graph.non_finite() {
-        Some(reason) => Err(GenerateError::NonFinite {
-            function: name,
-            reason: reason.to_string(),
-        }),
-        None => Ok(()),
+fn check(traced: &Traced, name: &'static str, scalar: ScalarType) -> Result<(), GenerateError> {
+    let error = |reason: String| GenerateError::NonFinite {
+        function: name,
+        reason,
+    };
+    if let Some(reason) = traced.graph.non_finite() {
+        return Err(error(reason.to_string()));
     }
+    let live = traced.graph.reachable(&traced.outputs);
+    for (node, live) in traced.graph.nodes().iter().zip(live) {
+        if let (Node::Const(bits), true) = (node, live) {
+            let x = f64::from_bits(*bits);
+            if !scalar.represents(x) {
+                return Err(error(format!(
+                    "the constant {x:e} does not fit in {}",
+                    scalar.name()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn dim_tokens(dim: Dim) -> TokenStream {
@@ -174,19 +341,19 @@ fn output_shape(output: &Output, model: &Model) -> Shape {
     }
 }
 
-fn output_type(output: &Output) -> TokenStream {
+fn output_type(output: &Output, ty: &TokenStream) -> TokenStream {
     match output {
-        Output::Scalar => quote!(f64),
+        Output::Scalar => ty.clone(),
         Output::Vector(n) => {
             let n = dim_tokens(*n);
-            quote!([f64; #n])
+            quote!([#ty; #n])
         }
         Output::Matrix(r, c) => {
             let (r, c) = (dim_tokens(*r), dim_tokens(*c));
-            quote!([[f64; #c]; #r])
+            quote!([[#ty; #c]; #r])
         }
         Output::Tuple(parts) => {
-            let parts = parts.iter().map(output_type);
+            let parts = parts.iter().map(|p| output_type(p, ty));
             quote!((#(#parts),*))
         }
     }
@@ -197,7 +364,9 @@ fn output_type(output: &Output) -> TokenStream {
 fn emit_function(
     model: &Model,
     function: Function,
+    scalar: ScalarType,
 ) -> Result<(TokenStream, OpCounts), GenerateError> {
+    let ty = scalar.ty();
     let spec = function.spec();
     let args: Vec<(&str, usize)> = spec.args.iter().map(|(n, d)| (*n, d.len(model))).collect();
     let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
@@ -210,7 +379,7 @@ fn emit_function(
             let mut data = Data::<Expr>::new(model);
             (spec.trace)(model, &mut data, x, frame)
         });
-        check(&traced, spec.name)?;
+        check(&traced, spec.name, scalar)?;
         counts += traced.graph.op_counts(&traced.outputs);
         let block = emit_block(
             &traced.graph,
@@ -221,6 +390,7 @@ fn emit_function(
                 row_len: &row_len,
             },
             &math,
+            scalar,
         );
         Ok(block)
     };
@@ -240,16 +410,16 @@ fn emit_function(
     let params = spec.args.iter().map(|(n, d)| {
         let n = Ident::new(n, Span::call_site());
         match d {
-            Dim::Wrenches => quote!(#n: &[[f64; 6]; NJOINTS]),
+            Dim::Wrenches => quote!(#n: &[[#ty; 6]; NJOINTS]),
             _ => {
                 let d = dim_tokens(*d);
-                quote!(#n: &[f64; #d])
+                quote!(#n: &[#ty; #d])
             }
         }
     });
     let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
     let params = params.chain(frame_param);
-    let ret = output_type(&spec.output);
+    let ret = output_type(&spec.output, &ty);
     let mut doc: Vec<String> = spec
         .doc
         .iter()

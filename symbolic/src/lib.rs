@@ -13,7 +13,11 @@ pub mod generate;
 pub mod graph;
 pub mod trace;
 
+pub use emit::ScalarType;
 pub use functions::{Dim, Function, Output, Spec};
-pub use generate::{generate, generate_tokens, GenerateError, Options};
+pub use generate::{
+    command_line_options, generate, generate_module, generate_tokens, macro_module, sha256_hex,
+    GenerateError, Module, Options, Progress,
+};
 pub use graph::{Graph, Node, NodeId, OpCounts};
 pub use trace::{at_zero, fresh_inputs, jacobian, trace, Expr, Traced};

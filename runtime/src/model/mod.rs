@@ -2,6 +2,7 @@
 //! by the algorithms (Pinocchio's `Model`).
 
 mod joint;
+mod random;
 mod urdf;
 
 pub use joint::JointKind;

@@ -110,43 +110,11 @@ pub fn uniform(rng: &mut impl rand::Rng, lo: f64, hi: f64) -> f64 {
     rng.gen_range(lo..hi)
 }
 
-/// A uniformly distributed unit quaternion `[x, y, z, w]` (Shoemake 1992).
-pub fn random_unit_quaternion(rng: &mut impl rand::Rng) -> [f64; 4] {
-    use std::f64::consts::TAU;
-    let (u1, u2, u3): (f64, f64, f64) = (rng.gen(), rng.gen(), rng.gen());
-    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-    [
-        a * (TAU * u2).sin(),
-        a * (TAU * u2).cos(),
-        b * (TAU * u3).sin(),
-        b * (TAU * u3).cos(),
-    ]
-}
-
-/// A random configuration `[nq]`: angles in (-π, π), prismatic offsets in
-/// (-0.5, 0.5) m, `[cos θ, sin θ]` for unbounded revolutes, and a free-flyer with
-/// its position in (-1, 1) m and a unit quaternion.
+/// A random configuration `[nq]` ([`Model::random_configuration`]): angles in
+/// (-π, π), prismatic offsets in (-0.5, 0.5) m, `[cos θ, sin θ]` for unbounded
+/// revolutes, and a free-flyer with its position in (-1, 1) m and a unit quaternion.
 pub fn random_q(model: &Model, rng: &mut impl rand::Rng) -> Vec<f64> {
-    use rbdgen_runtime::JointKind;
-    use std::f64::consts::PI;
-    let mut q = Vec::with_capacity(model.nq);
-    for joint in &model.joints {
-        match joint.kind {
-            JointKind::Universe => {}
-            JointKind::Revolute { .. } => q.push(uniform(rng, -PI, PI)),
-            JointKind::RevoluteUnbounded { .. } => {
-                let (s, c) = uniform(rng, -PI, PI).sin_cos();
-                q.extend([c, s]);
-            }
-            JointKind::Prismatic { .. } => q.push(uniform(rng, -0.5, 0.5)),
-            JointKind::FreeFlyer => {
-                q.extend((0..3).map(|_| uniform(rng, -1.0, 1.0)));
-                q.extend(random_unit_quaternion(rng));
-            }
-        }
-    }
-    assert_eq!(q.len(), model.nq);
-    q
+    model.random_configuration(|| rng.gen())
 }
 
 /// `n` numbers uniform in `(-scale, scale)`.

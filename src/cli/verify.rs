@@ -1,0 +1,309 @@
+//! `rbdgen verify`: what a user runs before committing generated code. It
+//! generates the module, builds it in a crate of its own (see [`harness`]),
+//! runs it on random states, and compares every function with the runtime in
+//! this process: the largest error, and the time per call of the generated
+//! code and of the runtime.
+//!
+//! [`harness`]: super::harness
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rbdgen::check::relative_error;
+use rbdgen::symbolic::{Dim, Function, Options, ScalarType};
+use rbdgen::{Data, Model};
+
+use super::harness::Harness;
+use super::reference::{evaluate, runtime_call, Source};
+use super::{CodeArgs, Failure};
+
+/// The largest error accepted from `f32` code against the `f64` runtime, in
+/// the spec's relative measure ([`relative_error`]); the README states the
+/// measured values for Go2+Z1.
+pub const F32_TOLERANCE: f64 = 1e-5;
+
+/// The largest error accepted from `f64` code against the runtime.
+pub const F64_TOLERANCE: f64 = 1e-10;
+
+/// Arguments of `rbdgen verify`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    code: CodeArgs,
+    /// Number of random states.
+    #[arg(long, default_value_t = 100)]
+    states: usize,
+    /// Seed of the random states.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Seconds spent timing each function, for the generated code and for the runtime.
+    #[arg(long, default_value_t = 0.3)]
+    seconds: f64,
+    /// Largest accepted error (1e-10 for f64 code, 1e-5 for f32 code by default).
+    #[arg(long)]
+    tolerance: Option<f64>,
+    /// Directory of the crate that builds the generated code (kept between
+    /// runs so that rebuilds are quick); `rbdgen-verify` in the system's
+    /// temporary directory by default.
+    #[arg(long)]
+    work_dir: Option<PathBuf>,
+    /// No progress bar and no build messages on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// One function's verdict.
+struct Row {
+    function: Function,
+    error: f64,
+    generated_ns: f64,
+    runtime_ns: Option<f64>,
+}
+
+/// Runs the subcommand.
+///
+/// # Errors
+/// A [`Failure`] with code 1 when a function's error exceeds the tolerance, 2
+/// for bad input, a missing cargo or a failed build.
+pub fn run(args: Args) -> Result<(), Failure> {
+    let (text, options, module) = args.code.generate(args.quiet)?;
+    let source = module.source().map_err(|e| e.to_string())?;
+    let model = Model::from_urdf_str(&text, options.floating_base)
+        .map_err(|e| format!("{}: {e}", args.code.urdf.display()))?;
+    let work = match &args.work_dir {
+        Some(dir) => dir.clone(),
+        None => std::env::temp_dir().join("rbdgen-verify"),
+    };
+    let dir = work.join(format!(
+        "{}_{}",
+        sanitize(&model.name),
+        options.scalar.name()
+    ));
+    if !args.quiet {
+        eprintln!(
+            "building the generated code in {} (cargo build --release)",
+            dir.display()
+        );
+    }
+    let start = Instant::now();
+    let harness = Harness::build(&dir, &source, &model, &options)?;
+    let build_seconds = start.elapsed().as_secs_f64();
+
+    let states = random_states(&model, &options, args.states, args.seed);
+    let inputs: Vec<Vec<Vec<f64>>> = states
+        .iter()
+        .map(|per_state| per_state.iter().map(|args| args.concat()).collect())
+        .collect();
+    let runs = harness.run(&inputs, args.seconds)?;
+
+    let mut data = Data::new(&model);
+    let frames: Vec<usize> = model.body_frames().map(|(id, _)| id).collect();
+    let mut rows = Vec::new();
+    let mut interpreted = Vec::new();
+    for (run, per_state) in runs.iter().zip(&states) {
+        let spec = run.function.spec();
+        let frame_list: Vec<Option<usize>> = if spec.per_frame {
+            frames.iter().map(|&f| Some(f)).collect()
+        } else {
+            vec![None]
+        };
+        let mut error = 0.0f64;
+        for (outputs, state) in run.outputs.iter().zip(per_state) {
+            let args: Vec<&[f64]> = state.iter().map(Vec::as_slice).collect();
+            let chunk = outputs.len() / frame_list.len();
+            for (ours, &frame) in outputs.chunks(chunk.max(1)).zip(&frame_list) {
+                let (reference, source) = evaluate(run.function, &model, &mut data, &args, frame);
+                if source == Source::TracedGraph && !interpreted.contains(&run.function) {
+                    interpreted.push(run.function);
+                }
+                error = error.max(relative_error(ours, &reference));
+            }
+        }
+        let runtime_ns = time_runtime(
+            run.function,
+            &model,
+            &mut data,
+            per_state,
+            &frame_list,
+            args.seconds,
+        );
+        rows.push(Row {
+            function: run.function,
+            error,
+            generated_ns: run.ns_per_call,
+            runtime_ns,
+        });
+    }
+
+    let tolerance = args.tolerance.unwrap_or(match options.scalar {
+        ScalarType::F64 => F64_TOLERANCE,
+        ScalarType::F32 => F32_TOLERANCE,
+    });
+    print_report(
+        &model,
+        &options,
+        &rows,
+        args.states,
+        build_seconds,
+        tolerance,
+    );
+    for f in &interpreted {
+        println!(
+            "note: `{}` has no runtime entry point here; its reference is the traced \
+             runtime algorithm, interpreted",
+            f.name()
+        );
+    }
+    if cfg!(debug_assertions) {
+        println!("note: this rbdgen is a debug build, so the runtime timings are pessimistic");
+    }
+    let failed: Vec<String> = rows
+        .iter()
+        .filter(|r| r.error.is_nan() || r.error > tolerance)
+        .map(|r| format!("{} ({:.1e})", r.function.name(), r.error))
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::check(format!(
+            "{}: error above {tolerance:.0e} in {}",
+            args.code.urdf.display(),
+            failed.join(", ")
+        )))
+    }
+}
+
+/// For each function of `options`, for each of `n` states, its arguments:
+/// random configurations for `NQ`-long arguments, numbers uniform in
+/// `[-1, 1)` for the others. Arguments of the same name share values within a
+/// state.
+fn random_states(model: &Model, options: &Options, n: usize, seed: u64) -> Vec<Vec<Vec<Vec<f64>>>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut names: Vec<(&str, Dim)> = Vec::new();
+    for f in &options.functions {
+        for &(name, dim) in f.spec().args {
+            if !names.iter().any(|(n, d)| *n == name && *d == dim) {
+                names.push((name, dim));
+            }
+        }
+    }
+    let shared: Vec<Vec<Vec<f64>>> = (0..n)
+        .map(|_| {
+            names
+                .iter()
+                .map(|&(_, dim)| match dim {
+                    Dim::Nq => model.random_configuration(|| rng.gen::<f64>()),
+                    _ => (0..dim.len(model))
+                        .map(|_| rng.gen_range(-1.0..1.0))
+                        .collect(),
+                })
+                .collect()
+        })
+        .collect();
+    options
+        .functions
+        .iter()
+        .map(|f| {
+            shared
+                .iter()
+                .map(|values| {
+                    f.spec()
+                        .args
+                        .iter()
+                        .map(|&(name, dim)| {
+                            let k = names
+                                .iter()
+                                .position(|&(n, d)| n == name && d == dim)
+                                .expect("every argument is named");
+                            values[k].clone()
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Mean nanoseconds per runtime call of `function` over the states (one frame
+/// per call), repeated for about `seconds`; `None` when the runtime has no
+/// entry point for it.
+fn time_runtime(
+    function: Function,
+    model: &Model,
+    data: &mut Data<f64>,
+    states: &[Vec<Vec<f64>>],
+    frames: &[Option<usize>],
+    seconds: f64,
+) -> Option<f64> {
+    let mut out = Vec::new();
+    let start = Instant::now();
+    let mut calls = 0u64;
+    loop {
+        for state in states {
+            let args: Vec<&[f64]> = state.iter().map(Vec::as_slice).collect();
+            for &frame in frames {
+                if !runtime_call(function, model, data, &args, frame, &mut out) {
+                    return None;
+                }
+                std::hint::black_box(&out);
+                calls += 1;
+            }
+        }
+        if calls == 0 || start.elapsed().as_secs_f64() >= seconds {
+            break;
+        }
+    }
+    (calls > 0).then(|| start.elapsed().as_nanos() as f64 / calls as f64)
+}
+
+fn print_report(
+    model: &Model,
+    options: &Options,
+    rows: &[Row],
+    nstates: usize,
+    build_seconds: f64,
+    tolerance: f64,
+) {
+    println!(
+        "{} (nq = {}, nv = {}, {} code): {nstates} random states, generated code built in {build_seconds:.1} s",
+        model.name,
+        model.nq,
+        model.nv,
+        options.scalar.name()
+    );
+    println!(
+        "{:<18} {:>10} {:>14} {:>12} {:>9}",
+        "function", "max error", "generated (ns)", "runtime (ns)", "speed-up"
+    );
+    for row in rows {
+        let (runtime, speedup) = match row.runtime_ns {
+            Some(ns) => (
+                format!("{ns:.0}"),
+                format!("{:.1}x", ns / row.generated_ns.max(1e-3)),
+            ),
+            None => ("-".into(), "-".into()),
+        };
+        let verdict = if row.error <= tolerance {
+            ""
+        } else {
+            "  FAILED"
+        };
+        println!(
+            "{:<18} {:>10.1e} {:>14.1} {:>12} {:>9}{verdict}",
+            row.function.name(),
+            row.error,
+            row.generated_ns,
+            runtime,
+            speedup
+        );
+    }
+    println!("tolerance {tolerance:.0e} (|ours - runtime| / max(1, max |runtime|) per state)");
+}
+
+fn sanitize(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
