@@ -7,8 +7,12 @@
 //!   [`Model`] built at run time; it is what the generated code is checked against.
 //! - [`symbolic`] traces those algorithms and emits Rust; the `rbdgen` binary
 //!   drives it from the command line.
+//! - [`eval`] reads, computes, writes and compares the eval format, the files
+//!   of Pinocchio reference values and of `rbdgen eval`.
 //!
 //! Conventions are Pinocchio's; see [`rbdgen_runtime`]'s crate documentation.
+
+pub mod eval;
 
 pub use rbdgen_macro::robot_dynamics;
 pub use rbdgen_runtime as runtime;

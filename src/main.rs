@@ -1,4 +1,5 @@
-//! The `rbdgen` command line: generate dynamics code from a URDF, or describe a model.
+//! The `rbdgen` command line: generate dynamics code from a URDF, describe a
+//! model, evaluate and compare the quantities of the eval format.
 //! Each subcommand lives in its own module under `cli/`; all of them call the
 //! same library functions as the macro.
 
@@ -26,12 +27,22 @@ enum Command {
     Generate(cli::generate::Args),
     /// Prints nq, nv, the joint tree, the link frames and the total mass.
     Info(cli::info::Args),
+    /// Computes every quantity of the eval format at the states of a file.
+    Eval(cli::eval::Args),
+    /// Compares a file of the eval format with a reference (exit 1 on a mismatch).
+    Compare(cli::compare::Args),
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Generate(args) => cli::generate::run(args),
         Command::Info(args) => cli::info::run(args),
+        Command::Eval(args) => cli::eval::run(args),
+        Command::Compare(args) => match cli::compare::run(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(message) => Err(message),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

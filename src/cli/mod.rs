@@ -1,4 +1,6 @@
 //! The subcommands of `rbdgen`, one module each: arguments and `run`.
 
+pub mod compare;
+pub mod eval;
 pub mod generate;
 pub mod info;
