@@ -2,7 +2,7 @@
 r"""Compute Pinocchio reference values for a URDF in the eval JSON format.
 
     .venv/bin/python scripts/make_reference.py URDF [--floating-base] \
-        --states N --seed S --out FILE.json
+        --states N --seed S --out FILE.json [--omit-nonfinite]
 
 The format, its conventions and the Pinocchio function behind every key are
 defined in the project's eval-format specification (eval-format.md). Besides
@@ -13,6 +13,12 @@ the keys of that format, each state carries:
           (row 0, the universe, included: Pinocchio ignores it), each in its
           joint's local frame;
   "rnea_fext": rnea(q, v, a, fext), nv.
+
+Pinocchio's values can be NaN or infinite (aba and minv of a robot with a
+massless moving body, whose mass matrix is singular); JSON has no such numbers,
+so such a file is refused, unless --omit-nonfinite: then each such quantity is
+left out of its state (per frame for frame quantities) and named in the state's
+"nonfinite" list (e.g. ["aba", "aba_derivatives.ddq_dq"]).
 
 States are drawn from numpy's default_rng(S):
     q   = integrate(neutral, U[-1,1]^nv)
@@ -153,6 +159,37 @@ def compute_state(model, frames, q, v, a, tau, w, q2, fext):
     return s
 
 
+def is_finite(x):
+    if isinstance(x, dict):
+        return all(is_finite(v) for v in x.values())
+    return bool(np.all(np.isfinite(np.asarray(x, dtype=float))))
+
+
+def omit_nonfinite(state):
+    """Removes the quantities of a state that hold NaN or infinities (one level
+    into objects, two into "frames") and lists them under "nonfinite"."""
+    omitted = []
+    for key in list(state):
+        value = state[key]
+        if key == "frames":
+            for frame, quantities in value.items():
+                for name in [n for n, v in quantities.items() if not is_finite(v)]:
+                    del quantities[name]
+                    omitted.append(f"frames.{frame}.{name}")
+        elif isinstance(value, dict):
+            for name in [n for n, v in value.items() if not is_finite(v)]:
+                del value[name]
+                omitted.append(f"{key}.{name}")
+            if not value:
+                del state[key]
+        elif not is_finite(value):
+            del state[key]
+            omitted.append(key)
+    if omitted:
+        state["nonfinite"] = omitted
+    return state
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("urdf", help="URDF path, recorded as given")
@@ -160,6 +197,11 @@ def main(argv=None):
     p.add_argument("--states", type=int, required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--out", required=True)
+    p.add_argument(
+        "--omit-nonfinite",
+        action="store_true",
+        help="leave NaN or infinite quantities out (listed in each state's 'nonfinite')",
+    )
     args = p.parse_args(argv)
 
     if args.floating_base:
@@ -185,9 +227,8 @@ def main(argv=None):
     rng = np.random.default_rng(args.seed)
     fext_rng = np.random.default_rng([args.seed, 1])
     for _ in range(args.states):
-        state = draw_state(model, rng)
-        fext = draw_fext(model, fext_rng)
-        doc["states"].append(compute_state(model, frames, *state, fext))
+        state = compute_state(model, frames, *draw_state(model, rng), draw_fext(model, fext_rng))
+        doc["states"].append(omit_nonfinite(state) if args.omit_nonfinite else state)
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:

@@ -41,3 +41,9 @@ done
 # with 50-digit values where Pinocchio loses digits.
 "$PY" scripts/make_lie_reference.py --out "$OUT/lie_group/edge_cases.json"
 echo "$OUT/lie_group/edge_cases.json"
+
+# Free-flyers below a link named `world`: the floating base matters there too.
+for urdf in tests/urdf/world_root.urdf tests/urdf/floating_joint.urdf; do
+    seed="$(basename "$urdf" .urdf | cksum | cut -d' ' -f1)"
+    ref "$urdf" floating 5 "$seed"
+done

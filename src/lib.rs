@@ -9,12 +9,15 @@
 //!   [`Model`] built at run time; it is what the generated code is checked against.
 //! - [`symbolic`] traces those algorithms and emits Rust; the `rbdgen` binary
 //!   drives it from the command line.
+//! - [`eval`] reads, computes, writes and compares the eval format, the files
+//!   of Pinocchio reference values and of `rbdgen eval`.
 //!
 //! - [`check`] holds the error measure the conformance checks use.
 //!
 //! Conventions are Pinocchio's; see [`rbdgen_runtime`]'s crate documentation.
 
 pub mod check;
+pub mod eval;
 
 pub use rbdgen_macro::robot_dynamics;
 pub use rbdgen_runtime as runtime;

@@ -1,5 +1,6 @@
 //! The `rbdgen` command line: generate dynamics code from a URDF, check it
-//! against the runtime, or describe a model.
+//! against the runtime, describe a model, evaluate and compare the quantities
+//! of the eval format.
 //! Each subcommand lives in its own module under `cli/`; all of them call the
 //! same library functions as the macro.
 
@@ -31,6 +32,10 @@ enum Command {
     /// Builds the generated code in a crate of its own and compares it with the
     /// runtime on random states: error and time per call of each function.
     Verify(cli::verify::Args),
+    /// Computes every quantity of the eval format at the states of a file.
+    Eval(cli::eval::Args),
+    /// Compares a file of the eval format with a reference (exit 1 on a mismatch).
+    Compare(cli::compare::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +43,14 @@ fn main() -> ExitCode {
         Command::Generate(args) => cli::generate::run(args),
         Command::Info(args) => cli::info::run(args).map_err(cli::Failure::from),
         Command::Verify(args) => cli::verify::run(args),
+        Command::Eval(args) => cli::eval::run(args).map_err(cli::Failure::from),
+        Command::Compare(args) => match cli::compare::run(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(cli::Failure::check(
+                "the values differ beyond the tolerance".into(),
+            )),
+            Err(message) => Err(cli::Failure::from(message)),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -128,3 +128,28 @@ fn defaults_fixed() {
 fn continuous_chain_fixed() {
     check("continuous_chain_fixed");
 }
+
+#[test]
+fn world_root_fixed() {
+    check("world_root_fixed");
+}
+
+#[test]
+fn world_root_floating() {
+    check("world_root_floating");
+}
+
+#[test]
+fn floating_joint_fixed() {
+    check("floating_joint_fixed");
+}
+
+#[test]
+fn floating_joint_floating() {
+    check("floating_joint_floating");
+}
+
+#[test]
+fn materials_fixed() {
+    check("materials_fixed");
+}

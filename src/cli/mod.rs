@@ -1,6 +1,8 @@
 //! The subcommands of `rbdgen`, one module each: arguments and `run`; and the
 //! pieces they share.
 
+pub mod compare;
+pub mod eval;
 pub mod generate;
 pub mod harness;
 pub mod info;
@@ -38,7 +40,8 @@ pub struct CodeArgs {
     /// Give the root link a free-flyer joint.
     #[arg(long)]
     pub floating_base: bool,
-    /// Comma-separated functions to emit (rnea, crba, aba, frame_placement); all by default.
+    /// Comma-separated functions to emit (rnea, crba, aba, minverse, ..., the names
+    /// `robot_dynamics!` takes, listed in the README); all by default.
     #[arg(long, value_delimiter = ',')]
     pub functions: Vec<String>,
     /// Floating-point type of the generated code: f64, or f32 for microcontrollers.

@@ -153,14 +153,8 @@ fn centroidal_map<S: Scalar>(model: &Model, data: &mut Data<S>, v: &[S]) {
             }
         }
     }
-    let hg: Vec<S> = data
-        .ag
-        .chunks(nv)
-        .map(|row| {
-            row.iter()
-                .zip(v)
-                .fold(S::zero(), |acc, (a, x)| acc + *a * *x)
-        })
+    let hg: Vec<S> = (0..6)
+        .map(|r| (0..nv).fold(S::zero(), |acc, c| acc + data.ag[r * nv + c] * v[c]))
         .collect();
     data.com = com;
     data.hg = Force::from_slice(&hg);

@@ -19,11 +19,11 @@ impl Model {
     /// # Errors
     /// [`ModelError`] naming the link or joint at fault: unparsable text,
     /// duplicate or unknown names, links that do not form one tree, unsupported
-    /// joint types (`floating`, `planar`, `spherical` inside the tree), zero axes,
-    /// non-finite numbers, negative masses.
+    /// joint types (`planar`, `spherical`), zero axes, non-finite numbers,
+    /// negative masses. A `floating` joint becomes a free-flyer, as in Pinocchio.
     pub fn from_urdf_str(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
-        let robot =
-            urdf_rs::read_from_string(urdf).map_err(|e| ModelError::Parse(e.to_string()))?;
+        let robot = urdf_rs::read_from_string(&without_materials(urdf)?)
+            .map_err(|e| ModelError::Parse(e.to_string()))?;
         Builder::new(&robot)?.build(&robot.name, floating_base)
     }
 
@@ -41,6 +41,29 @@ impl Model {
             .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
         Self::from_urdf_str(&text, floating_base)
     }
+}
+
+/// The URDF text without its `<material>` elements, which the dynamics do not
+/// read: urdfdom (so Pinocchio) accepts a `<texture/>` without a file name,
+/// urdf-rs refuses it (iCub's URDF has them). Parsed with the XML parser that
+/// urdf-rs uses itself, so the text means the same to both.
+fn without_materials(urdf: &str) -> Result<String, ModelError> {
+    fn strip(element: &mut xml::Element) {
+        element.children.retain(|c| match c {
+            xml::Xml::ElementNode(e) => e.name != "material",
+            _ => true,
+        });
+        for child in &mut element.children {
+            if let xml::Xml::ElementNode(e) = child {
+                strip(e);
+            }
+        }
+    }
+    let mut root: xml::Element = urdf
+        .parse()
+        .map_err(|e: xml::BuilderError| ModelError::Parse(e.to_string()))?;
+    strip(&mut root);
+    Ok(root.to_string())
 }
 
 struct Builder<'a> {
@@ -298,6 +321,9 @@ fn joint_kind(joint: &urdf_rs::Joint) -> Result<Option<JointKind>, ModelError> {
         T::Revolute => Some(JointKind::Revolute { axis: axis()? }),
         T::Continuous => Some(JointKind::RevoluteUnbounded { axis: axis()? }),
         T::Prismatic => Some(JointKind::Prismatic { axis: axis()? }),
+        // Pinocchio's URDF parser makes a free-flyer of a `floating` joint
+        // anywhere in the tree; its axis is ignored.
+        T::Floating => Some(JointKind::FreeFlyer),
         ref other => {
             let kind = format!("{other:?}").to_lowercase();
             return Err(ModelError::UnsupportedJoint {
