@@ -6,40 +6,13 @@
 //! gives non-finite (not panicking) ABA results, and mimic joints are independent.
 
 mod common;
+mod corpus;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use corpus::{expectations, Expectation};
 use rbdgen_runtime::{aba, crba, Data, Model, ModelError};
-
-/// One line of `expected.txt`.
-struct Expectation {
-    file: String,
-    outcome: String,
-    variant: String,
-    message: String,
-}
-
-fn corpus_dir() -> PathBuf {
-    common::root().join("tests/bad_urdf")
-}
-
-fn expectations() -> Vec<Expectation> {
-    let text = std::fs::read_to_string(corpus_dir().join("expected.txt")).unwrap();
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.splitn(4, '|').map(str::trim).collect();
-            assert_eq!(f.len(), 4, "malformed line: {l}");
-            Expectation {
-                file: f[0].into(),
-                outcome: f[1].into(),
-                variant: f[2].into(),
-                message: f[3].into(),
-            }
-        })
-        .collect()
-}
 
 /// The variant name of an error, from its `Debug` form.
 fn variant(e: &ModelError) -> String {
@@ -61,12 +34,12 @@ fn check_error(what: &str, e: &ModelError, x: &Expectation) {
 }
 
 fn read(file: &str) -> String {
-    std::fs::read_to_string(corpus_dir().join(file)).unwrap()
+    std::fs::read_to_string(corpus::dir().join(file)).unwrap()
 }
 
 #[test]
 fn every_file_has_an_expectation_and_every_expectation_a_file() {
-    let mut files: Vec<String> = std::fs::read_dir(corpus_dir())
+    let mut files: Vec<String> = std::fs::read_dir(corpus::dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".urdf"))
@@ -125,7 +98,7 @@ fn every_file_gets_its_expected_outcome() {
 
 #[test]
 fn a_missing_file_is_named() {
-    let e = Model::from_urdf_file(corpus_dir().join("no_such_file.urdf"), false).unwrap_err();
+    let e = Model::from_urdf_file(corpus::dir().join("no_such_file.urdf"), false).unwrap_err();
     check_error(
         "missing file",
         &e,

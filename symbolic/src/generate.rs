@@ -127,17 +127,30 @@ fn header_doc(model: &Model, options: &Options, report: &[String]) -> Vec<String
         " `[cos, sin]`, spatial vectors `[linear; angular]`, gravity (0, 0, -9.81).".into(),
         " SI units. Do not edit: regenerate instead.".into(),
         String::new(),
+        " Inputs are used as given, as in Pinocchio: a free-flyer quaternion that is".into(),
+        " not unit (or a continuous joint's `[cos, sin]` off the unit circle) enters".into(),
+        " the rotation formula unnormalised, giving a scaled, non-orthogonal".into(),
+        " \"rotation\"; normalise it first. A NaN input gives NaN in every output".into(),
+        " that depends on it (an entry that does not, such as a constant entry of".into(),
+        " `crba`, stays finite); nothing panics.".into(),
+        String::new(),
         " Operation counts:".into(),
     ];
     lines.extend(report.iter().cloned());
     lines
 }
 
-fn check(traced: &Traced, name: &'static str) -> Result<(), GenerateError> {
+/// A non-finite constant in a trace is an error; when the model has a moving
+/// joint with a massless subtree (a singular mass matrix, the usual cause in
+/// `aba`), the error names that joint.
+fn check(model: &Model, traced: &Traced, name: &'static str) -> Result<(), GenerateError> {
     match traced.graph.non_finite() {
         Some(reason) => Err(GenerateError::NonFinite {
             function: name,
-            reason: reason.to_string(),
+            reason: match model.check_massless_subtrees() {
+                Err(e) => e.to_string(),
+                Ok(()) => reason.to_string(),
+            },
         }),
         None => Ok(()),
     }
@@ -175,7 +188,7 @@ fn emit_function(
             let mut data = Data::<Expr>::new(model);
             (spec.trace)(model, &mut data, x, frame)
         });
-        check(&traced, spec.name)?;
+        check(model, &traced, spec.name)?;
         counts += traced.graph.op_counts(&traced.outputs);
         let block = emit_block(
             &traced.graph,

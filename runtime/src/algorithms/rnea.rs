@@ -14,6 +14,10 @@ use crate::{Data, Model, Scalar};
 /// the base wrench in the base frame), also left in `data.tau`.
 /// `rnea(q, v, 0)` is Pinocchio's `nonLinearEffects`.
 ///
+/// Inputs are used as given, as Pinocchio does: a non-unit free-flyer
+/// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
+/// out (see the crate documentation, "Inputs are used as given").
+///
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
 pub fn rnea<'d, S: Scalar>(
