@@ -67,9 +67,10 @@ pub enum ModelError {
     /// A required attribute or child element is absent.
     #[error("{element}: missing {what}")]
     Missing {
-        /// The element at fault (`joint `j``, or `` `<link>` at line 4 `` when it has no name).
+        /// The element at fault: its kind and name, or its tag and line when it
+        /// has no name.
         element: String,
-        /// What is missing (`` `name` attribute ``, `` `<child>` element ``).
+        /// What is missing: an attribute or a child element.
         what: String,
     },
     /// An attribute that must hold numbers does not.
