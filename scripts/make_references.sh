@@ -47,3 +47,7 @@ for urdf in tests/urdf/world_root.urdf tests/urdf/floating_joint.urdf; do
     seed="$(basename "$urdf" .urdf | cksum | cut -d' ' -f1)"
     ref "$urdf" floating 5 "$seed"
 done
+
+# Free-flyer quaternions and continuous joints off the unit sphere/circle.
+"$PY" scripts/make_nonunit_reference.py --out "$OUT/nonunit/nonunit_q.json"
+echo "$OUT/nonunit/nonunit_q.json"

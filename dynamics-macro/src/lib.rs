@@ -29,8 +29,11 @@ use rbdgen_symbolic::{macro_module, Function, Options, ScalarType};
 /// - `scalar = f32`: single-precision code (`f32` arrays, `libm::sinf`, ...)
 ///   for microcontrollers; `f64` by default.
 ///
-/// A missing or malformed file is a compile error on the path literal. Editing
-/// the URDF triggers a rebuild.
+/// A missing or malformed file is a compile error on the path literal, whose
+/// message starts with the path as written. Editing the URDF triggers a rebuild.
+/// `RBDGEN_MANIFEST_DIR`, when set in the environment of the compiler, replaces
+/// `CARGO_MANIFEST_DIR` as the base of the path (for harnesses that compile
+/// code outside its crate, such as compile-fail tests).
 #[proc_macro]
 pub fn robot_dynamics(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     match syn::parse::<Args>(input).and_then(|args| expand(&args)) {
@@ -51,6 +54,11 @@ struct Args {
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let vis: syn::Visibility = input.parse()?;
+        if !input.peek(Token![mod]) {
+            return Err(input.error(
+                "expected `mod NAME` first: robot_dynamics!(mod NAME, \"path/to/robot.urdf\", ...)",
+            ));
+        }
         input.parse::<Token![mod]>()?;
         let name: Ident = input.parse()?;
         input.parse::<Token![,]>()?;
@@ -114,7 +122,8 @@ impl Parse for Args {
 fn expand(args: &Args) -> syn::Result<TokenStream> {
     let relative = args.path.value();
     let error = |msg: String| syn::Error::new(args.path.span(), format!("{relative}: {msg}"));
-    let root = std::env::var("CARGO_MANIFEST_DIR")
+    let root = std::env::var("RBDGEN_MANIFEST_DIR")
+        .or_else(|_| std::env::var("CARGO_MANIFEST_DIR"))
         .map_err(|_| error("CARGO_MANIFEST_DIR is not set".into()))?;
     let full: PathBuf = PathBuf::from(root).join(&relative);
     let urdf = std::fs::read_to_string(&full)

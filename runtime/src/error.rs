@@ -6,8 +6,9 @@ use thiserror::Error;
 /// element at fault.
 #[derive(Debug, Error)]
 pub enum ModelError {
-    /// The text is not a URDF that the parser accepts (malformed XML, missing
-    /// required elements or attributes, non-numeric numbers).
+    /// The text is not a URDF that the parser accepts: malformed XML (the
+    /// message gives line and column), nesting deeper than the loader accepts,
+    /// an unreadable file.
     #[error("cannot parse URDF: {0}")]
     Parse(String),
     /// The robot has no link at all.
@@ -59,5 +60,41 @@ pub enum ModelError {
         link: String,
         /// What is wrong.
         reason: String,
+    },
+    /// The document's root element is not `<robot>`.
+    #[error("the root element is `<{0}>`, not `<robot>`")]
+    NotARobot(String),
+    /// A required attribute or child element is absent.
+    #[error("{element}: missing {what}")]
+    Missing {
+        /// The element at fault: its kind and name, or its tag and line when it
+        /// has no name.
+        element: String,
+        /// What is missing: an attribute or a child element.
+        what: String,
+    },
+    /// An attribute that must hold numbers does not.
+    #[error("{element}: `{field}` must be {expected}, found `{value}`")]
+    NotANumber {
+        /// The link or joint at fault.
+        element: String,
+        /// The element and attribute (`origin xyz`, `mass value`).
+        field: String,
+        /// What it must hold (`a number`, `3 numbers`).
+        expected: String,
+        /// The text found.
+        value: String,
+    },
+    /// A moving joint whose whole subtree has zero mass and zero inertia: the
+    /// joint-space inertia matrix is singular and forward dynamics undefined.
+    #[error(
+        "joint `{joint}` moves only massless bodies (link `{link}` and everything below it \
+         have zero mass and inertia): the mass matrix is singular and ABA is undefined"
+    )]
+    MasslessSubtree {
+        /// The moving joint.
+        joint: String,
+        /// The link it carries.
+        link: String,
     },
 }

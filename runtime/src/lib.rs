@@ -15,6 +15,29 @@
 //! - Spatial vectors are `[linear; angular]`. A placement `a_from_b` (Pinocchio's
 //!   `aMb`) maps coordinates in frame b to frame a: `x_a = R x_b + p`.
 //! - Matrices given as flat slices are row-major.
+//!
+//! # Inputs are used as given
+//!
+//! As in Pinocchio, no algorithm normalises or checks its inputs:
+//!
+//! - A free-flyer quaternion that is not unit enters the rotation formula
+//!   `R = I + 2w[v]× + 2[v]×²` (Eigen's `toRotationMatrix`, which Pinocchio's
+//!   `JointModelFreeFlyer` uses) unnormalised: for `λ·u` with `u` unit, `R` is
+//!   not a rotation (`R = I + λ²(R(u) − I)`), and every result follows from
+//!   that matrix: RNEA, CRBA, ABA and placements are Pinocchio's to 1e-8
+//!   (`tests/nonunit_q.rs`). A continuous joint's `[cos θ, sin θ]` off the
+//!   unit circle likewise scales the terms of Rodrigues' formula; RNEA, ABA
+//!   and placements are then still Pinocchio's, CRBA is not (inertias are
+//!   moved in first-moment form here, in centre-of-mass form there, and the
+//!   two agree for rotations only). Normalise `q` first where it may drift.
+//! - A NaN in `q`, `v`, `a` or `tau` gives NaN in every output that depends on
+//!   it, and never a panic: the algorithms have no data-dependent branch. An
+//!   output that does not depend on it (the diagonal entry of `M` of a leaf
+//!   joint, which no `q` changes) stays finite.
+//! - Forward dynamics ([`aba`]) on a model with a moving joint that carries no
+//!   mass ([`Model::check_massless_subtrees`]) divides by zero and returns
+//!   non-finite accelerations.
+//! - Only a slice of the wrong length panics: a caller bug, not a value.
 
 pub mod algorithms;
 pub mod data;

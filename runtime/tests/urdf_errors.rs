@@ -86,15 +86,16 @@ fn malformed_xml() {
         assert!(matches!(e, ModelError::Parse(_)), "{text}: {e:?}");
         assert!(e.to_string().starts_with("cannot parse URDF: "), "{e}");
     }
-    // A joint without its required <child> is refused by the parser too.
+    // A joint without its required <child> is refused, naming the joint.
     let text = robot(&[
         link("a"),
         link("b"),
         r#"<joint name="ja" type="fixed"><parent link="a"/></joint>"#.into(),
     ]);
     let e = error(&text);
-    assert!(matches!(e, ModelError::Parse(_)), "{e:?}");
-    assert!(e.to_string().contains("child"), "{e}");
+    assert!(matches!(e, ModelError::Missing { .. }), "{e:?}");
+    assert!(e.to_string().contains("`<child>`"), "{e}");
+    assert_names(&e, &["ja"]);
 }
 
 #[test]

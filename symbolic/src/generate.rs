@@ -285,6 +285,13 @@ fn header_doc(
         " SI units. No `std`, no allocation: the math goes through the `libm` crate,".into(),
         " which the including crate depends on. Do not edit: regenerate instead.".into(),
         String::new(),
+        " Inputs are used as given, as in Pinocchio: a free-flyer quaternion that is".into(),
+        " not unit (or a continuous joint's `[cos, sin]` off the unit circle) enters".into(),
+        " the rotation formula unnormalised, giving a scaled, non-orthogonal".into(),
+        " \"rotation\"; normalise it first. A NaN input gives NaN in every output".into(),
+        " that depends on it (an entry that does not, such as a constant entry of".into(),
+        " `crba`, stays finite); nothing panics.".into(),
+        String::new(),
         " Operation counts:".into(),
     ];
     lines.extend(
@@ -295,13 +302,25 @@ fn header_doc(
     lines
 }
 
-fn check(traced: &Traced, name: &'static str, scalar: ScalarType) -> Result<(), GenerateError> {
+/// A non-finite constant in a trace is an error; when the model has a moving
+/// joint with a massless subtree (a singular mass matrix, the usual cause in
+/// `aba`), the error names that joint. So is a constant that the scalar type
+/// cannot represent.
+fn check(
+    model: &Model,
+    traced: &Traced,
+    name: &'static str,
+    scalar: ScalarType,
+) -> Result<(), GenerateError> {
     let error = |reason: String| GenerateError::NonFinite {
         function: name,
         reason,
     };
     if let Some(reason) = traced.graph.non_finite() {
-        return Err(error(reason.to_string()));
+        return Err(error(match model.check_massless_subtrees() {
+            Err(e) => e.to_string(),
+            Ok(()) => reason.to_string(),
+        }));
     }
     let live = traced.graph.reachable(&traced.outputs);
     for (node, live) in traced.graph.nodes().iter().zip(live) {
@@ -379,7 +398,7 @@ fn emit_function(
             let mut data = Data::<Expr>::new(model);
             (spec.trace)(model, &mut data, x, frame)
         });
-        check(&traced, spec.name, scalar)?;
+        check(model, &traced, spec.name, scalar)?;
         counts += traced.graph.op_counts(&traced.outputs);
         let block = emit_block(
             &traced.graph,

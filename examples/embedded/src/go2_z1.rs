@@ -11,6 +11,13 @@
 //! SI units. No `std`, no allocation: the math goes through the `libm` crate,
 //! which the including crate depends on. Do not edit: regenerate instead.
 //!
+//! Inputs are used as given, as in Pinocchio: a free-flyer quaternion that is
+//! not unit (or a continuous joint's `[cos, sin]` off the unit circle) enters
+//! the rotation formula unnormalised, giving a scaled, non-orthogonal
+//! "rotation"; normalise it first. A NaN input gives NaN in every output
+//! that depends on it (an entry that does not, such as a constant entry of
+//! `crba`, stays finite); nothing panics.
+//!
 //! Operation counts:
 //! - `rnea`: 3525 ops (1605 add/sub, 1884 mul, 0 div, 0 neg, 0 sqrt, 36 trig, 0 select)
 //! - `crba`: 1574 ops (772 add/sub, 746 mul, 0 div, 20 neg, 0 sqrt, 36 trig, 0 select)

@@ -14,6 +14,12 @@ use crate::{Data, Inertia, Model, Scalar};
 /// `q: [nq]`, `v: [nv]`, `tau: [nv]`; returns `a: [nv]`, also left in
 /// `data.ddq`. `rnea(q, v, aba(q, v, tau)) = tau`.
 ///
+/// Inputs are used as given, as Pinocchio does: a non-unit free-flyer
+/// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
+/// out (see the crate documentation, "Inputs are used as given").
+/// On a model with a moving joint whose subtree has no mass
+/// ([`Model::check_massless_subtrees`]) the accelerations are non-finite.
+///
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
 pub fn aba<'d, S: Scalar>(

@@ -11,6 +11,10 @@ use crate::{Data, Inertia, Model, Scalar};
 /// `q: [nq]`; returns `M: [nv x nv]` row-major (kg, kg·m, kg·m²), also left in
 /// `data.mass_matrix`. Column k of M is `rnea(q, 0, e_k) - rnea(q, 0, 0)`.
 ///
+/// Inputs are used as given, as Pinocchio does: a non-unit free-flyer
+/// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
+/// out (see the crate documentation, "Inputs are used as given").
+///
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn crba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d [S] {

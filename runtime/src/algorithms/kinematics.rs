@@ -22,6 +22,10 @@ pub(crate) fn joint_placement<S: Scalar>(model: &Model, data: &mut Data<S>, i: u
 ///
 /// `q: [nq]` (rad, m; free-flyer `[x y z qx qy qz qw]`).
 ///
+/// Inputs are used as given, as Pinocchio does: a non-unit free-flyer
+/// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
+/// out (see the crate documentation, "Inputs are used as given").
+///
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn forward_kinematics<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) {

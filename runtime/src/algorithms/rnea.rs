@@ -15,6 +15,10 @@ use crate::{Data, Model, Scalar};
 /// `rnea(q, v, 0)` is Pinocchio's `nonLinearEffects` ([`super::nonlinear_effects`]);
 /// `rnea(q, v, a) = rnea_fext(q, v, a, 0)`.
 ///
+/// Inputs are used as given, as Pinocchio does: a non-unit free-flyer
+/// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
+/// out (see the crate documentation, "Inputs are used as given").
+///
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
 pub fn rnea<'d, S: Scalar>(

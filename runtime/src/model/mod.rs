@@ -7,6 +7,9 @@ mod urdf;
 
 pub use joint::JointKind;
 
+mod document;
+pub mod validate;
+
 use crate::spatial::{Inertia, Transform, Vector3};
 
 /// A joint of the tree with the body it carries.

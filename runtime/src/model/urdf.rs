@@ -16,15 +16,23 @@ impl Model {
     /// the root link is welded to the universe and its mass counts nowhere.
     /// Matches Pinocchio's `buildModelFromUrdf(file[, JointModelFreeFlyer()])`.
     ///
+    /// `<mimic>` tags are ignored: a mimic joint is an independent joint, as in
+    /// Pinocchio's `buildModelFromUrdf` (mimic joints are not modelled there
+    /// either unless asked for).
+    ///
     /// # Errors
-    /// [`ModelError`] naming the link or joint at fault: unparsable text,
-    /// duplicate or unknown names, links that do not form one tree, unsupported
-    /// joint types (`planar`, `spherical`), zero axes, non-finite numbers,
-    /// negative masses. A `floating` joint becomes a free-flyer, as in Pinocchio.
+    /// [`ModelError`] naming the link or joint at fault (or the line of a
+    /// nameless element): malformed XML, a root element other than `<robot>`,
+    /// missing required attributes or elements, numbers that do not parse,
+    /// duplicate or unknown names, links that do not form one tree, unknown or
+    /// unsupported joint types (`planar`, `spherical`), zero axes, non-finite
+    /// numbers, negative masses, rotational inertias that are not positive
+    /// semi-definite (see [`crate::model::validate`] for the tolerance). A
+    /// `floating` joint becomes a free-flyer, as in Pinocchio. Never panics,
+    /// whatever the text; a chain of thousands of links loads without deep
+    /// recursion.
     pub fn from_urdf_str(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
-        let robot = urdf_rs::read_from_string(&without_materials(urdf)?)
-            .map_err(|e| ModelError::Parse(e.to_string()))?;
-        Builder::new(&robot)?.build(&robot.name, floating_base)
+        super::validate::load(urdf, floating_base, false)
     }
 
     /// Reads and builds the model of a URDF file; see [`Model::from_urdf_str`].
@@ -43,30 +51,7 @@ impl Model {
     }
 }
 
-/// The URDF text without its `<material>` elements, which the dynamics do not
-/// read: urdfdom (so Pinocchio) accepts a `<texture/>` without a file name,
-/// urdf-rs refuses it (iCub's URDF has them). Parsed with the XML parser that
-/// urdf-rs uses itself, so the text means the same to both.
-fn without_materials(urdf: &str) -> Result<String, ModelError> {
-    fn strip(element: &mut xml::Element) {
-        element.children.retain(|c| match c {
-            xml::Xml::ElementNode(e) => e.name != "material",
-            _ => true,
-        });
-        for child in &mut element.children {
-            if let xml::Xml::ElementNode(e) = child {
-                strip(e);
-            }
-        }
-    }
-    let mut root: xml::Element = urdf
-        .parse()
-        .map_err(|e: xml::BuilderError| ModelError::Parse(e.to_string()))?;
-    strip(&mut root);
-    Ok(root.to_string())
-}
-
-struct Builder<'a> {
+pub(super) struct Builder<'a> {
     links: HashMap<&'a str, &'a urdf_rs::Link>,
     /// Child joints of each link, sorted by joint name.
     children: HashMap<&'a str, BTreeMap<&'a str, &'a urdf_rs::Joint>>,
@@ -75,7 +60,7 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(robot: &'a urdf_rs::Robot) -> Result<Self, ModelError> {
+    pub(super) fn new(robot: &'a urdf_rs::Robot) -> Result<Self, ModelError> {
         if robot.links.is_empty() {
             return Err(ModelError::Empty);
         }
@@ -176,7 +161,7 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn build(mut self, name: &str, floating_base: bool) -> Result<Model, ModelError> {
+    pub(super) fn build(mut self, name: &str, floating_base: bool) -> Result<Model, ModelError> {
         let root_link = self.links[self.root];
         let root_inertia = link_inertia(root_link)?;
         let root_joint = if floating_base {
@@ -196,7 +181,7 @@ impl<'a> Builder<'a> {
             parent_joint: root_joint,
             placement: Transform::identity(),
         });
-        self.visit(self.root, root_joint, Transform::identity(), 0)?;
+        self.visit(self.root, root_joint, Transform::identity())?;
         self.model.name = name.to_string();
         Ok(self.model)
     }
@@ -224,23 +209,20 @@ impl<'a> Builder<'a> {
         self.model.joints.len() - 1
     }
 
-    /// Adds the subtree below `link`, whose frame sits at `joint_from_link` in joint `parent`.
+    /// Adds the subtree below `link`, whose frame sits at `joint_from_link` in
+    /// joint `parent`: depth-first, children in the order of their joint names,
+    /// with an explicit stack (a chain of thousands of links needs no deep
+    /// recursion).
     fn visit(
         &mut self,
         link: &'a str,
         parent: usize,
         joint_from_link: Transform<f64>,
-        depth: usize,
     ) -> Result<(), ModelError> {
-        if depth > self.links.len() {
-            return Err(ModelError::NotATree(format!("cycle through link `{link}`")));
-        }
-        let children: Vec<&urdf_rs::Joint> = self
-            .children
-            .get(link)
-            .map(|c| c.values().copied().collect())
-            .unwrap_or_default();
-        for joint in children {
+        // Pending joints with the joint id and placement of their parent link's frame.
+        let mut stack: Vec<(&'a urdf_rs::Joint, usize, Transform<f64>)> = Vec::new();
+        self.push_children(&mut stack, link, parent, joint_from_link);
+        while let Some((joint, parent, joint_from_link)) = stack.pop() {
             let origin = pose(&joint.origin, &format!("joint `{}`", joint.name))?;
             let parent_from_joint = joint_from_link * origin;
             let child = joint.child.link.as_str();
@@ -264,7 +246,7 @@ impl<'a> Builder<'a> {
                         self.model.joints[parent].inertia +=
                             inertia.transformed(&parent_from_joint);
                     }
-                    self.visit(child, parent, parent_from_joint, depth + 1)?;
+                    self.push_children(&mut stack, child, parent, parent_from_joint);
                 }
                 Some(kind) => {
                     let id = self.add_joint(&joint.name, kind, parent, parent_from_joint, inertia);
@@ -279,11 +261,29 @@ impl<'a> Builder<'a> {
                             placement: Transform::identity(),
                         });
                     }
-                    self.visit(child, id, Transform::identity(), depth + 1)?;
+                    self.push_children(&mut stack, child, id, Transform::identity());
                 }
             }
         }
         Ok(())
+    }
+
+    /// Queues the child joints of `link`, the first by name on top.
+    fn push_children(
+        &self,
+        stack: &mut Vec<(&'a urdf_rs::Joint, usize, Transform<f64>)>,
+        link: &str,
+        parent: usize,
+        joint_from_link: Transform<f64>,
+    ) {
+        if let Some(children) = self.children.get(link) {
+            stack.extend(
+                children
+                    .values()
+                    .rev()
+                    .map(|&joint| (joint, parent, joint_from_link)),
+            );
+        }
     }
 }
 

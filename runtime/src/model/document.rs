@@ -1,0 +1,321 @@
+//! The first pass of the URDF loader: the XML itself. One streaming pass (no
+//! recursion, so no stack overflow on deep nesting) checks that the text is
+//! well-formed XML with a `<robot>` root, not nested absurdly deep, and that
+//! the links and joints carry the attributes and numbers the model needs; its
+//! errors name the element (the link or joint, or the line of a nameless one),
+//! which the URDF parser's do not.
+//!
+//! The pass also keeps only what a model is made of: `<robot>`, each
+//! `<link>` with its `<inertial>`, and each `<joint>` with its children.
+//! Visuals, collisions, materials and extension tags (`<gazebo>`,
+//! `<transmission>`, namespaced elements) never reach the URDF parser, so a
+//! defect there (a `<texture/>` without a file name, as in some published
+//! robots) does not stop dynamics, just as Pinocchio's model builder ignores
+//! geometry.
+
+use std::collections::HashSet;
+use std::fmt::Write;
+
+use xml::common::Position;
+use xml::reader::{ParserConfig, XmlEvent};
+
+use crate::error::ModelError;
+
+/// Elements nested deeper than this are refused (a URDF needs about 6 levels).
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// Attributes holding numbers: (element, attribute, count, required).
+const NUMBERS: &[(&str, &str, usize, bool)] = &[
+    ("origin", "xyz", 3, false),
+    ("origin", "rpy", 3, false),
+    ("mass", "value", 1, true),
+    ("inertia", "ixx", 1, true),
+    ("inertia", "ixy", 1, true),
+    ("inertia", "ixz", 1, true),
+    ("inertia", "iyy", 1, true),
+    ("inertia", "iyz", 1, true),
+    ("inertia", "izz", 1, true),
+    ("axis", "xyz", 3, true),
+    ("limit", "lower", 1, false),
+    ("limit", "upper", 1, false),
+    ("limit", "effort", 1, false),
+    ("limit", "velocity", 1, true),
+    ("dynamics", "damping", 1, false),
+    ("dynamics", "friction", 1, false),
+    ("mimic", "multiplier", 1, false),
+    ("mimic", "offset", 1, false),
+    ("calibration", "rising", 1, false),
+    ("calibration", "falling", 1, false),
+    ("safety_controller", "soft_lower_limit", 1, false),
+    ("safety_controller", "soft_upper_limit", 1, false),
+    ("safety_controller", "k_position", 1, false),
+    ("safety_controller", "k_velocity", 1, true),
+];
+
+/// Attributes holding names: (element, attribute), all required.
+const NAMES: &[(&str, &str)] = &[
+    ("link", "name"),
+    ("joint", "name"),
+    ("joint", "type"),
+    ("parent", "link"),
+    ("child", "link"),
+    ("mimic", "joint"),
+];
+
+/// Child elements that must be present: (element, children).
+const CHILDREN: &[(&str, &[&str])] = &[
+    ("joint", &["parent", "child"]),
+    ("inertial", &["mass", "inertia"]),
+];
+
+/// The joint types the URDF parser knows; any other is refused here by name.
+const JOINT_TYPES: &[&str] = &[
+    "revolute",
+    "continuous",
+    "prismatic",
+    "fixed",
+    "floating",
+    "planar",
+    "spherical",
+];
+
+/// A `<link>` or `<joint>` under `<robot>` being read.
+struct Item {
+    /// How errors name it: ``joint `j` `` or `` `<joint>` at line 7 ``.
+    label: String,
+    /// `link` or `joint`.
+    tag: String,
+    /// The depth of its element.
+    depth: usize,
+    /// Its child element being read (`inertial`, `visual`, `origin`, ...).
+    section: String,
+    /// Open elements with required children: (element, depth, children seen).
+    open: Vec<(String, usize, HashSet<String>)>,
+}
+
+impl Item {
+    /// Whether the element at `depth` is part of the model: a joint's own
+    /// children, a link's inertial.
+    fn keeps(&self, depth: usize) -> bool {
+        depth == self.depth
+            || match self.tag.as_str() {
+                "joint" => depth == self.depth + 1,
+                _ => self.section == "inertial",
+            }
+    }
+}
+
+/// Checks a URDF document and returns the part of it that a model is made of,
+/// as XML text; see the module documentation.
+///
+/// # Errors
+/// [`ModelError::Parse`] for malformed XML (with line and column) or nesting
+/// deeper than [`MAX_DEPTH`], [`ModelError::NotARobot`] for another root
+/// element, [`ModelError::Missing`] for a required attribute or child element,
+/// [`ModelError::NotANumber`] for an attribute that does not hold the numbers
+/// it must, [`ModelError::UnsupportedJoint`] for an unknown joint type.
+pub(crate) fn reduce(text: &str) -> Result<String, ModelError> {
+    let mut reader = ParserConfig::new()
+        .ignore_comments(true)
+        .create_reader(text.as_bytes());
+    let mut out = String::with_capacity(text.len() / 2);
+    let mut depth = 0;
+    let mut item: Option<Item> = None;
+    // Depths of the elements written to `out` and not closed yet.
+    let mut written: Vec<usize> = Vec::new();
+    loop {
+        let event = reader.next().map_err(|e| {
+            let p = e.position();
+            ModelError::Parse(format!(
+                "line {}, column {}: {}",
+                p.row + 1,
+                p.column + 1,
+                e.msg()
+            ))
+        })?;
+        let line = reader.position().row + 1;
+        match event {
+            XmlEvent::StartElement {
+                name, attributes, ..
+            } => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(ModelError::Parse(format!(
+                        "line {line}: elements nested deeper than {MAX_DEPTH} levels"
+                    )));
+                }
+                if name.prefix.is_some() {
+                    continue;
+                }
+                let tag = name.local_name.as_str();
+                let attributes: Vec<(&str, &str)> = attributes
+                    .iter()
+                    .filter(|a| a.name.prefix.is_none())
+                    .map(|a| (a.name.local_name.as_str(), a.value.as_str()))
+                    .collect();
+                let attr = |key: &str| attributes.iter().find(|a| a.0 == key).map(|a| a.1);
+                if depth == 1 {
+                    if tag != "robot" {
+                        return Err(ModelError::NotARobot(tag.to_string()));
+                    }
+                    let kept: Vec<(&str, &str)> = attributes
+                        .iter()
+                        .copied()
+                        .filter(|(k, _)| matches!(*k, "name" | "version"))
+                        .collect();
+                    write_start(&mut out, tag, &kept);
+                    written.push(depth);
+                    continue;
+                }
+                if depth == 2 {
+                    item = matches!(tag, "link" | "joint").then(|| Item {
+                        label: match attr("name") {
+                            Some(n) => format!("{tag} `{n}`"),
+                            None => format!("`<{tag}>` at line {line}"),
+                        },
+                        tag: tag.to_string(),
+                        depth,
+                        section: String::new(),
+                        open: Vec::new(),
+                    });
+                }
+                let Some(item) = item.as_mut() else { continue };
+                if depth == item.depth + 1 {
+                    item.section = tag.to_string();
+                }
+                if item.keeps(depth) && written.last() == Some(&(depth - 1)) {
+                    check_element(item, tag, &attr, depth)?;
+                    write_start(&mut out, tag, &attributes);
+                    written.push(depth);
+                }
+            }
+            XmlEvent::EndElement { name } => {
+                if let Some(it) = item.as_mut() {
+                    if name.prefix.is_none() {
+                        close_element(it, depth)?;
+                    }
+                    if depth == it.depth {
+                        item = None;
+                    }
+                }
+                if written.last() == Some(&depth) {
+                    written.pop();
+                    let _ = write!(out, "</{}>", name.local_name);
+                }
+                depth -= 1;
+            }
+            XmlEvent::EndDocument => return Ok(out),
+            _ => {}
+        }
+    }
+}
+
+/// Writes `<tag a="v" ...>` with the values escaped.
+fn write_start(out: &mut String, tag: &str, attributes: &[(&str, &str)]) {
+    let _ = write!(out, "<{tag}");
+    for (key, value) in attributes {
+        let _ = write!(out, " {key}=\"");
+        for c in value.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str("&quot;"),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+    out.push('>');
+}
+
+/// The checks of one element of a link or joint.
+fn check_element<'a>(
+    item: &mut Item,
+    tag: &str,
+    attr: &impl Fn(&str) -> Option<&'a str>,
+    depth: usize,
+) -> Result<(), ModelError> {
+    if let Some((_, open_depth, seen)) = item.open.last_mut() {
+        if depth == *open_depth + 1 {
+            seen.insert(tag.to_string());
+        }
+    }
+    let missing = |what: String| ModelError::Missing {
+        element: item.label.clone(),
+        what,
+    };
+    for &(_, key) in NAMES.iter().filter(|(t, _)| *t == tag) {
+        if attr(key).is_none() {
+            let what = if depth == item.depth {
+                format!("`{key}` attribute")
+            } else {
+                format!("`{key}` attribute of `<{tag}>`")
+            };
+            return Err(missing(what));
+        }
+    }
+    for &(_, key, count, required) in NUMBERS.iter().filter(|(t, ..)| *t == tag) {
+        match attr(key) {
+            None if required => {
+                return Err(missing(format!("`{key}` attribute of `<{tag}>`")));
+            }
+            None => {}
+            Some(value) => {
+                let numbers: Vec<&str> = value.split_whitespace().collect();
+                if numbers.len() != count || numbers.iter().any(|x| x.parse::<f64>().is_err()) {
+                    return Err(ModelError::NotANumber {
+                        element: item.label.clone(),
+                        field: format!("{tag} {key}"),
+                        expected: if count == 1 {
+                            "a number".into()
+                        } else {
+                            format!("{count} numbers")
+                        },
+                        value: value.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    if tag == "joint" && depth == item.depth {
+        let kind = attr("type").unwrap_or_default();
+        if !JOINT_TYPES.contains(&kind) {
+            return Err(ModelError::UnsupportedJoint {
+                joint: attr("name").unwrap_or_default().to_string(),
+                kind: kind.to_string(),
+            });
+        }
+    }
+    if CHILDREN.iter().any(|(t, _)| *t == tag) {
+        item.open.push((tag.to_string(), depth, HashSet::new()));
+    }
+    Ok(())
+}
+
+/// At the end of an element: are its required children there?
+fn close_element(item: &mut Item, depth: usize) -> Result<(), ModelError> {
+    let Some((tag, open_depth, seen)) = item.open.last() else {
+        return Ok(());
+    };
+    if *open_depth != depth {
+        return Ok(());
+    }
+    let required = CHILDREN
+        .iter()
+        .find(|(t, _)| t == tag)
+        .map_or(&[][..], |(_, c)| c);
+    if let Some(child) = required.iter().find(|c| !seen.contains(**c)) {
+        let what = if depth == item.depth {
+            format!("`<{child}>` element")
+        } else {
+            format!("`<{child}>` element in `<{tag}>`")
+        };
+        return Err(ModelError::Missing {
+            element: item.label.clone(),
+            what,
+        });
+    }
+    item.open.pop();
+    Ok(())
+}

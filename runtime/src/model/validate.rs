@@ -1,0 +1,226 @@
+//! Physical checks of a model: link inertias that no body can have, and moving
+//! joints that carry no mass at all (a singular mass matrix).
+//!
+//! # Policy on inertias
+//!
+//! Pinocchio accepts any symmetric rotational inertia; real URDFs hold values
+//! that are only approximately physical. The loader therefore refuses:
+//!
+//! - a negative mass (in [`Model::from_urdf_str`], as before);
+//! - a rotational inertia with a negative principal moment beyond
+//!   `TOLERANCE` times the largest principal moment of any link of the
+//!   robot: such an inertia can make the mass matrix indefinite. Rounding noise
+//!   (principal moments of −1e-20 kg·m² in real files) and negligible
+//!   negative parts (−3.5e-8 kg·m² on a 1 mg antenna of a robot whose trunk has
+//!   0.5 kg·m²) pass.
+//!
+//! The triangle inequality of principal moments (`I1 + I2 ≥ I3`, a rigid mass
+//! distribution cannot violate it) is enforced only by
+//! [`Model::from_urdf_str_strict`]: many published URDFs violate it by far more
+//! than rounding (PR2's sensor mount has moments 0.001, 0.001, 0.01 kg·m²),
+//! Pinocchio accepts them, and such an inertia is still positive definite, so
+//! every algorithm stays well defined.
+
+use super::urdf::Builder;
+use super::{FrameKind, Model};
+use crate::error::ModelError;
+use crate::spatial::Inertia;
+
+/// Relative tolerance of the inertia checks, against the largest principal
+/// moment of any link of the robot.
+pub const TOLERANCE: f64 = 1e-6;
+
+impl Model {
+    /// Builds the model of a URDF document as [`Model::from_urdf_str`] does,
+    /// and also refuses link inertias whose principal moments violate the
+    /// triangle inequality `I1 + I2 ≥ I3` (beyond [`TOLERANCE`] times the
+    /// largest principal moment of the robot), which no rigid body can have.
+    ///
+    /// # Errors
+    /// Every error of [`Model::from_urdf_str`], and
+    /// [`ModelError::InvalidInertia`] naming the link whose moments violate the
+    /// triangle inequality.
+    pub fn from_urdf_str_strict(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
+        load(urdf, floating_base, true)
+    }
+
+    /// Checks that every moving joint carries some mass or inertia: a joint
+    /// whose whole subtree (its body, the links welded to it and every body
+    /// below) has zero mass and zero inertia has a zero row and column in the
+    /// mass matrix, which is then singular; ABA divides by zero there and
+    /// returns non-finite accelerations. Links welded by fixed joints with no
+    /// moving joint above them inside the subtree (a massless end effector on
+    /// a massive body) are fine.
+    ///
+    /// The loader does not call this (Pinocchio accepts such models, and
+    /// kinematics, RNEA and CRBA are defined for them); code generation calls it
+    /// before emitting functions that invert the mass matrix.
+    ///
+    /// # Errors
+    /// [`ModelError::MasslessSubtree`] naming the first such joint (in joint
+    /// order) and its link.
+    pub fn check_massless_subtrees(&self) -> Result<(), ModelError> {
+        let n = self.njoints();
+        let mut massive: Vec<bool> = self
+            .joints
+            .iter()
+            .map(|j| j.inertia != Inertia::zero())
+            .collect();
+        for i in (1..n).rev() {
+            let parent = self.joints[i].parent;
+            massive[parent] |= massive[i];
+        }
+        match (1..n).find(|&i| !massive[i] && self.joints[i].kind.nv() > 0) {
+            None => Ok(()),
+            Some(i) => {
+                let link = self
+                    .frames
+                    .iter()
+                    .find(|f| f.kind == FrameKind::Body && f.parent_joint == i)
+                    .map_or_else(String::new, |f| f.name.clone());
+                Err(ModelError::MasslessSubtree {
+                    joint: self.joints[i].name.clone(),
+                    link,
+                })
+            }
+        }
+    }
+}
+
+/// The loader: XML structure (keeping only links, inertials and joints), URDF
+/// parse, tree, then the inertia checks (`strict` adds the triangle inequality).
+pub(super) fn load(urdf: &str, floating_base: bool, strict: bool) -> Result<Model, ModelError> {
+    let reduced = super::document::reduce(urdf)?;
+    let robot =
+        urdf_rs::read_from_string(&reduced).map_err(|e| ModelError::Parse(e.to_string()))?;
+    let model = Builder::new(&robot)?.build(&robot.name, floating_base)?;
+    finite_model(&model)?;
+    link_inertias(&robot, strict)?;
+    Ok(model)
+}
+
+/// The inertia checks of every link; see the module documentation. Runs after
+/// the builder, which has refused non-finite values and negative masses.
+fn link_inertias(robot: &urdf_rs::Robot, strict: bool) -> Result<(), ModelError> {
+    let moments: Vec<[f64; 3]> = robot
+        .links
+        .iter()
+        .map(|l| principal_moments(&l.inertial.inertia))
+        .collect();
+    let scale = moments
+        .iter()
+        .flat_map(|m| m.iter().map(|x| x.abs()))
+        .fold(0.0, f64::max);
+    let tolerance = TOLERANCE * scale;
+    for (link, &[a, b, c]) in robot.links.iter().zip(&moments) {
+        let invalid = |reason: String| ModelError::InvalidInertia {
+            link: link.name.clone(),
+            reason,
+        };
+        if a < -tolerance {
+            return Err(invalid(format!(
+                "not positive semi-definite: principal moments {a:e}, {b:e}, {c:e} kg·m²"
+            )));
+        }
+        if strict && a + b < c - tolerance {
+            return Err(invalid(format!(
+                "principal moments {a:e}, {b:e}, {c:e} kg·m² violate the triangle \
+                 inequality ({a:e} + {b:e} < {c:e})"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The eigenvalues of a URDF rotational inertia, ascending (kg·m²).
+/// The matrix is scaled to entries of at most 1 first, so that no
+/// intermediate overflows.
+fn principal_moments(t: &urdf_rs::Inertia) -> [f64; 3] {
+    let entries = [t.ixx, t.ixy, t.ixz, t.iyy, t.iyz, t.izz];
+    let scale = entries.iter().fold(0.0, |m: f64, x| m.max(x.abs()));
+    if scale == 0.0 || !scale.is_finite() {
+        return [0.0; 3];
+    }
+    let [xx, xy, xz, yy, yz, zz] = entries.map(|x| x / scale);
+    let m = nalgebra::Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz);
+    let mut e: Vec<f64> = m
+        .symmetric_eigenvalues()
+        .iter()
+        .map(|x| x * scale)
+        .collect();
+    e.sort_by(f64::total_cmp);
+    [e[0], e[1], e[2]]
+}
+
+/// Every constant of the built model is finite: finite URDF numbers can still
+/// overflow when combined (a mass of 1e300 at a distance of 1e300 m).
+fn finite_model(model: &Model) -> Result<(), ModelError> {
+    for joint in &model.joints {
+        let i = &joint.inertia;
+        let p = &joint.placement;
+        let numbers = std::iter::once(i.mass)
+            .chain(i.first_moment.0)
+            .chain(i.rotational.0.into_iter().flatten())
+            .chain(p.translation.0)
+            .chain(p.rotation.0.into_iter().flatten());
+        if numbers.into_iter().any(|x| !x.is_finite()) {
+            return Err(ModelError::NonFinite {
+                element: format!("joint `{}`", joint.name),
+                field: "placement or inertia of its body after merging welded links".into(),
+            });
+        }
+    }
+    for frame in &model.frames {
+        let p = &frame.placement;
+        if p.translation
+            .0
+            .into_iter()
+            .chain(p.rotation.0.into_iter().flatten())
+            .any(|x| !x.is_finite())
+        {
+            return Err(ModelError::NonFinite {
+                element: format!("frame `{}`", frame.name),
+                field: "placement".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keeping only links, inertials and joints changes no model: every URDF
+    /// of `models/` and `tests/urdf/` builds the same model from the reduced
+    /// text as from the whole text.
+    #[test]
+    fn the_reduced_document_builds_the_same_model() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut n = 0;
+        for dir in ["models", "tests/urdf"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "urdf") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                // urdf-rs alone refuses some texts that the reduced document
+                // loads (a `<texture/>` without a file name, tests/urdf/materials.urdf).
+                let Ok(robot) = urdf_rs::read_from_string(&text) else {
+                    continue;
+                };
+                for floating in [false, true] {
+                    let whole = Builder::new(&robot)
+                        .unwrap()
+                        .build(&robot.name, floating)
+                        .unwrap();
+                    let reduced = load(&text, floating, false).unwrap();
+                    assert_eq!(whole, reduced, "{}", path.display());
+                }
+                n += 1;
+            }
+        }
+        assert!(n >= 10, "{n}");
+    }
+}

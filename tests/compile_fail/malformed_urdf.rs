@@ -1,0 +1,3 @@
+rbdgen::robot_dynamics!(mod robot, "tests/bad_urdf/malformed_unclosed.urdf");
+
+fn main() {}

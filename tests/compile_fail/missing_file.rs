@@ -1,0 +1,3 @@
+rbdgen::robot_dynamics!(mod robot, "models/no_such_robot.urdf");
+
+fn main() {}

@@ -1,0 +1,3 @@
+rbdgen::robot_dynamics!(robot, "models/z1.urdf");
+
+fn main() {}
