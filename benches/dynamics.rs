@@ -1,0 +1,252 @@
+//! Generated functions (`robot_dynamics!`) against the generic runtime
+//! (`rbdgen::runtime`), in ns per call, for Go2+Z1, Go2 and the G1 humanoid
+//! (free-flyer roots) and the Z1 arm (fixed base).
+//!
+//! Method, as the Pinocchio harness of `benches/pinocchio/`: one `Data` reused,
+//! 100 random states cycled, `q = integrate(neutral, U[-1,1]^nv)` (a free-flyer
+//! gets a U[-1,1]³ position and a uniformly random unit quaternion), `v`, `a`,
+//! `tau` in U[-1,1]^nv. Before timing, each generated function is checked
+//! against the runtime on all 100 states, so a bench never times a wrong
+//! function (and `cargo test --benches` runs the checks).
+//!
+//! Results land in `target/criterion/<robot>/<function>/{generated,runtime}/`;
+//! `scripts/bench` runs this together with Pinocchio and prints the table.
+//! Adding a function is one line in [`bench_robot!`].
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rbdgen::runtime::{
+    aba, crba, forward_kinematics, frame_placement, rnea, Data, FrameKind, JointKind, Model,
+    Transform,
+};
+
+rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base);
+rbdgen::robot_dynamics!(mod go2, "models/go2.urdf", floating_base);
+rbdgen::robot_dynamics!(mod z1, "models/z1.urdf");
+rbdgen::robot_dynamics!(mod g1, "models/g1_29dof.urdf", floating_base);
+
+/// Number of random states cycled through, as in the Pinocchio harness.
+const STATES: usize = 100;
+
+/// Relative agreement required between generated code and the runtime
+/// (`|generated - runtime| <= TOLERANCE * max(1, max|runtime|)`).
+const TOLERANCE: f64 = 1e-9;
+
+/// One random state: `q: [NQ]`, `v`, `a`, `tau: [NV]`.
+struct State<const NQ: usize, const NV: usize> {
+    q: [f64; NQ],
+    v: [f64; NV],
+    a: [f64; NV],
+    tau: [f64; NV],
+}
+
+/// A uniformly distributed unit quaternion `[x, y, z, w]` (Shoemake 1992).
+fn random_unit_quaternion(rng: &mut impl Rng) -> [f64; 4] {
+    use std::f64::consts::TAU;
+    let (u1, u2, u3): (f64, f64, f64) = (rng.gen(), rng.gen(), rng.gen());
+    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+    [
+        a * (TAU * u2).sin(),
+        a * (TAU * u2).cos(),
+        b * (TAU * u3).sin(),
+        b * (TAU * u3).cos(),
+    ]
+}
+
+/// `integrate(neutral, U[-1,1]^nv)` joint by joint; a free-flyer gets a
+/// U[-1,1]³ position and a random unit quaternion.
+fn random_q<const NQ: usize>(model: &Model, rng: &mut impl Rng) -> [f64; NQ] {
+    let mut q = Vec::with_capacity(NQ);
+    for joint in &model.joints {
+        match joint.kind {
+            JointKind::Universe => {}
+            JointKind::Revolute { .. } | JointKind::Prismatic { .. } => {
+                q.push(rng.gen_range(-1.0..1.0))
+            }
+            JointKind::RevoluteUnbounded { .. } => {
+                let (s, c) = rng.gen_range(-1.0f64..1.0).sin_cos();
+                q.extend([c, s]);
+            }
+            JointKind::FreeFlyer => {
+                q.extend((0..3).map(|_| rng.gen_range(-1.0..1.0)));
+                q.extend(random_unit_quaternion(rng));
+            }
+        }
+    }
+    q.try_into().expect("generated NQ is the model's nq")
+}
+
+fn random_states<const NQ: usize, const NV: usize>(model: &Model) -> Vec<State<NQ, NV>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    (0..STATES)
+        .map(|_| State {
+            q: random_q(model, &mut rng),
+            v: std::array::from_fn(|_| rng.gen_range(-1.0..1.0)),
+            a: std::array::from_fn(|_| rng.gen_range(-1.0..1.0)),
+            tau: std::array::from_fn(|_| rng.gen_range(-1.0..1.0)),
+        })
+        .collect()
+}
+
+/// A result flattened row-major, to compare generated code with the runtime.
+trait Flat {
+    fn flat(&self) -> Vec<f64>;
+}
+
+impl Flat for f64 {
+    fn flat(&self) -> Vec<f64> {
+        vec![*self]
+    }
+}
+
+impl Flat for [f64] {
+    fn flat(&self) -> Vec<f64> {
+        self.to_vec()
+    }
+}
+
+impl<const N: usize> Flat for [f64; N] {
+    fn flat(&self) -> Vec<f64> {
+        self.to_vec()
+    }
+}
+
+impl<const R: usize, const C: usize> Flat for [[f64; C]; R] {
+    fn flat(&self) -> Vec<f64> {
+        self.as_flattened().to_vec()
+    }
+}
+
+impl Flat for Transform<f64> {
+    fn flat(&self) -> Vec<f64> {
+        self.to_homogeneous().flat()
+    }
+}
+
+impl<T: Flat + ?Sized> Flat for &T {
+    fn flat(&self) -> Vec<f64> {
+        (**self).flat()
+    }
+}
+
+impl<A: Flat, B: Flat, C: Flat> Flat for (A, B, C) {
+    fn flat(&self) -> Vec<f64> {
+        [self.0.flat(), self.1.flat(), self.2.flat()].concat()
+    }
+}
+
+/// Panics unless `generated` and `runtime` agree within [`TOLERANCE`].
+fn check(robot: &str, function: &str, state: usize, generated: &[f64], runtime: &[f64]) {
+    assert_eq!(generated.len(), runtime.len(), "{robot} {function}: length");
+    let scale = runtime.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+    let worst = generated
+        .iter()
+        .zip(runtime)
+        .map(|(g, r)| (g - r).abs())
+        .fold(0.0, f64::max);
+    assert!(
+        worst <= TOLERANCE * scale,
+        "{robot} {function}, state {state}: generated differs from the runtime by {worst:e}"
+    );
+}
+
+/// One robot's benchmark group: its model, a reused `Data`, the states.
+struct Robot<'c, const NQ: usize, const NV: usize> {
+    name: &'static str,
+    model: Model,
+    data: Data<f64>,
+    states: Vec<State<NQ, NV>>,
+    group: BenchmarkGroup<'c, criterion::measurement::WallTime>,
+}
+
+impl<'c, const NQ: usize, const NV: usize> Robot<'c, NQ, NV> {
+    fn new(c: &'c mut Criterion, name: &'static str, urdf: &str, floating_base: bool) -> Self {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(urdf);
+        let model = Model::from_urdf_file(&path, floating_base)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!((model.nq, model.nv), (NQ, NV), "{name}: nq, nv");
+        let mut group = c.benchmark_group(name);
+        group
+            .sample_size(30)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_millis(2500));
+        Self {
+            name,
+            data: Data::new(&model),
+            states: random_states(&model),
+            model,
+            group,
+        }
+    }
+}
+
+/// Benchmarks one function of a robot: checks the generated call against the
+/// runtime call on every state, then times both, cycling the states.
+/// `|s| generated` and `|m, d, s| runtime` name the state, model and data.
+macro_rules! function {
+    ($robot:ident, $name:literal, |$s:ident| $generated:expr, |$m:ident, $d:ident, $s2:ident| $runtime:expr) => {{
+        let robot = &mut $robot;
+        for (k, $s) in robot.states.iter().enumerate() {
+            let generated = $generated.flat();
+            let ($m, $d, $s2) = (&robot.model, &mut robot.data, $s);
+            let runtime = $runtime.flat();
+            check(robot.name, $name, k, &generated, &runtime);
+        }
+        let states = &robot.states;
+        robot
+            .group
+            .bench_function(BenchmarkId::new($name, "generated"), |b| {
+                let mut k = 0;
+                b.iter(|| {
+                    let $s = black_box(&states[k % STATES]);
+                    k += 1;
+                    black_box($generated)
+                })
+            });
+        let (model, data) = (&robot.model, &mut robot.data);
+        robot
+            .group
+            .bench_function(BenchmarkId::new($name, "runtime"), |b| {
+                let mut k = 0;
+                b.iter(|| {
+                    let ($m, $d, $s2) = (model, &mut *data, black_box(&states[k % STATES]));
+                    k += 1;
+                    black_box($runtime);
+                })
+            });
+    }};
+}
+
+/// Every benchmarked function of a generated module `$g`, one line each.
+/// `frame` (generated) / `frame_id` (runtime) is the model's last link frame.
+macro_rules! bench_robot {
+    ($c:expr, $g:ident, $urdf:literal, $floating:literal) => {{
+        use $g as g;
+        let mut robot = Robot::<{ g::NQ }, { g::NV }>::new($c, stringify!($g), $urdf, $floating);
+        let frame = g::Frame::ALL[g::Frame::ALL.len() - 1];
+        let frame_id = robot.model.frame_id(frame.name(), FrameKind::Body).unwrap();
+        function! { robot, "rnea", |s| g::rnea(&s.q, &s.v, &s.a), |m, d, s| rnea(m, d, &s.q, &s.v, &s.a) }
+        function! { robot, "crba", |s| g::crba(&s.q), |m, d, s| crba(m, d, &s.q) }
+        function! { robot, "aba", |s| g::aba(&s.q, &s.v, &s.tau), |m, d, s| aba(m, d, &s.q, &s.v, &s.tau) }
+        function! { robot, "frame_placement", |s| g::frame_placement(&s.q, frame), |m, d, s| { forward_kinematics(m, d, &s.q); frame_placement(m, d, frame_id) } }
+        robot.group.finish();
+    }};
+}
+
+fn benches(c: &mut Criterion) {
+    bench_robot!(c, go2_z1, "models/go2_z1.urdf", true);
+    bench_robot!(c, go2, "models/go2.urdf", true);
+    bench_robot!(c, z1, "models/z1.urdf", false);
+    bench_robot!(c, g1, "models/g1_29dof.urdf", true);
+}
+
+/// Runs the benches with criterion's command line (`cargo bench --bench dynamics -- FILTER`).
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    benches(&mut c);
+    c.final_summary();
+}
