@@ -13,6 +13,9 @@
 //! `scripts/bench` runs this together with Pinocchio and prints the table.
 //! Adding a function is one line in [`bench_robot!`].
 
+#[path = "../runtime/tests/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -20,8 +23,7 @@ use criterion::{BenchmarkGroup, BenchmarkId, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rbdgen::runtime::{
-    aba, crba, forward_kinematics, frame_placement, rnea, Data, FrameKind, JointKind, Model,
-    Transform,
+    aba, crba, forward_kinematics, frame_placement, rnea, Data, JointKind, Model, Transform,
 };
 
 rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base);
@@ -34,7 +36,7 @@ const STATES: usize = 100;
 
 /// Relative agreement required between generated code and the runtime
 /// (`|generated - runtime| <= TOLERANCE * max(1, max|runtime|)`).
-const TOLERANCE: f64 = 1e-9;
+const TOLERANCE: f64 = 1e-10;
 
 /// One random state: `q: [NQ]`, `v`, `a`, `tau: [NV]`.
 struct State<const NQ: usize, const NV: usize> {
@@ -42,19 +44,6 @@ struct State<const NQ: usize, const NV: usize> {
     v: [f64; NV],
     a: [f64; NV],
     tau: [f64; NV],
-}
-
-/// A uniformly distributed unit quaternion `[x, y, z, w]` (Shoemake 1992).
-fn random_unit_quaternion(rng: &mut impl Rng) -> [f64; 4] {
-    use std::f64::consts::TAU;
-    let (u1, u2, u3): (f64, f64, f64) = (rng.gen(), rng.gen(), rng.gen());
-    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-    [
-        a * (TAU * u2).sin(),
-        a * (TAU * u2).cos(),
-        b * (TAU * u3).sin(),
-        b * (TAU * u3).cos(),
-    ]
 }
 
 /// `integrate(neutral, U[-1,1]^nv)` joint by joint; a free-flyer gets a
@@ -73,7 +62,7 @@ fn random_q<const NQ: usize>(model: &Model, rng: &mut impl Rng) -> [f64; NQ] {
             }
             JointKind::FreeFlyer => {
                 q.extend((0..3).map(|_| rng.gen_range(-1.0..1.0)));
-                q.extend(random_unit_quaternion(rng));
+                q.extend(common::random_unit_quaternion(rng));
             }
         }
     }
@@ -139,19 +128,32 @@ impl<A: Flat, B: Flat, C: Flat> Flat for (A, B, C) {
     }
 }
 
-/// Panics unless `generated` and `runtime` agree within [`TOLERANCE`].
-fn check(robot: &str, function: &str, state: usize, generated: &[f64], runtime: &[f64]) {
-    assert_eq!(generated.len(), runtime.len(), "{robot} {function}: length");
-    let scale = runtime.iter().fold(1.0f64, |m, x| m.max(x.abs()));
-    let worst = generated
-        .iter()
-        .zip(runtime)
-        .map(|(g, r)| (g - r).abs())
-        .fold(0.0, f64::max);
-    assert!(
-        worst <= TOLERANCE * scale,
-        "{robot} {function}, state {state}: generated differs from the runtime by {worst:e}"
+/// The link frame at the end of the longest joint chain (the first in model
+/// order among ties): the frame whose placement costs the most.
+fn deepest_link_frame(model: &Model) -> usize {
+    let depth = |mut joint: usize| {
+        let mut n = 0;
+        while joint != 0 {
+            joint = model.joints[joint].parent;
+            n += 1;
+        }
+        n
+    };
+    let mut best = model
+        .body_frames()
+        .next()
+        .expect("a model has a root link")
+        .0;
+    for (id, frame) in model.body_frames() {
+        if depth(frame.parent_joint) > depth(model.frames[best].parent_joint) {
+            best = id;
+        }
+    }
+    eprintln!(
+        "{}: frame_placement of {}",
+        model.name, model.frames[best].name
     );
+    best
 }
 
 /// One robot's benchmark group: its model, a reused `Data`, the states.
@@ -194,7 +196,8 @@ macro_rules! function {
             let generated = $generated.flat();
             let ($m, $d, $s2) = (&robot.model, &mut robot.data, $s);
             let runtime = $runtime.flat();
-            check(robot.name, $name, k, &generated, &runtime);
+            let what = format!("{} {}, state {k}", robot.name, $name);
+            common::assert_close(&what, &generated, &runtime, TOLERANCE);
         }
         let states = &robot.states;
         robot
@@ -222,13 +225,14 @@ macro_rules! function {
 }
 
 /// Every benchmarked function of a generated module `$g`, one line each.
-/// `frame` (generated) / `frame_id` (runtime) is the model's last link frame.
+/// `frame` (generated) / `frame_id` (runtime) is [`deepest_link_frame`].
 macro_rules! bench_robot {
     ($c:expr, $g:ident, $urdf:literal, $floating:literal) => {{
         use $g as g;
         let mut robot = Robot::<{ g::NQ }, { g::NV }>::new($c, stringify!($g), $urdf, $floating);
-        let frame = g::Frame::ALL[g::Frame::ALL.len() - 1];
-        let frame_id = robot.model.frame_id(frame.name(), FrameKind::Body).unwrap();
+        let frame_id = deepest_link_frame(&robot.model);
+        let name = &robot.model.frames[frame_id].name;
+        let frame = g::Frame::ALL.into_iter().find(|f| f.name() == name).unwrap();
         function! { robot, "rnea", |s| g::rnea(&s.q, &s.v, &s.a), |m, d, s| rnea(m, d, &s.q, &s.v, &s.a) }
         function! { robot, "crba", |s| g::crba(&s.q), |m, d, s| crba(m, d, &s.q) }
         function! { robot, "aba", |s| g::aba(&s.q, &s.v, &s.tau), |m, d, s| aba(m, d, &s.q, &s.v, &s.tau) }

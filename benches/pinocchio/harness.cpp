@@ -118,10 +118,20 @@ void bench_robot(const std::string &name, const std::string &urdf, bool floating
   std::mt19937_64 rng(2024);
   const auto states = random_states(model, floating, rng);
 
-  // The last link (BODY) frame, as rbdgen's frame_placement bench.
+  // The link (BODY) frame at the end of the longest joint chain, the first in
+  // model order among ties, as rbdgen's frame_placement bench.
+  auto depth = [&](pin::JointIndex joint) {
+    int n = 0;
+    for (; joint != 0; joint = model.parents[joint]) ++n;
+    return n;
+  };
   pin::FrameIndex frame = 0;
   for (pin::FrameIndex i = 0; i < model.frames.size(); ++i)
-    if (model.frames[i].type == pin::BODY) frame = i;
+    if (model.frames[i].type == pin::BODY &&
+        depth(model.frames[i].parentJoint) > depth(model.frames[frame].parentJoint))
+      frame = i;
+  std::fprintf(stderr, "harness: %s: framePlacement of %s\n", name.c_str(),
+               model.frames[frame].name.c_str());
 
   // One algorithm: timed and printed. A template, so that the call inlines.
   auto report = [&](const char *function, auto call) {
