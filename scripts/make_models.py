@@ -52,6 +52,7 @@ SOURCES = {
     "double_pendulum_continuous.urdf": (
         "double_pendulum_description/urdf/double_pendulum_continuous.urdf"
     ),
+    "g1_29dof.urdf": "g1_description/urdf/g1_29dof_rev_1_0.urdf",
 }
 
 # go2_z1 assembly figures (documented in models/README.md).

@@ -4,7 +4,19 @@
 # example-robot-data 6.0.0, numpy and mpmath (50-digit values of the Lie-group
 # edge cases, scripts/make_lie_reference.py). Idempotent: does nothing when the venv
 # already provides them all.
+#
+# With --cxx, also install the headers that the `pin` wheel does not ship but
+# its C++ API needs (cmeel-eigen 3.4.1, cmeel-urdfdom-headers 3.0.0), for the
+# Pinocchio C++ benchmark harness in benches/pinocchio/.
 set -euo pipefail
+
+CXX_HEADERS=0
+for arg in "$@"; do
+    case "$arg" in
+        --cxx) CXX_HEADERS=1 ;;
+        *) echo "usage: $0 [--cxx]" >&2; exit 2 ;;
+    esac
+done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
@@ -29,5 +41,18 @@ if ! have_packages; then
     "$PY" -m pip install --upgrade pip
     "$PY" -m pip install numpy mpmath "pin==4.1.0" "example-robot-data==6.0.0"
     have_packages || { echo "setup-python.sh: packages still not importable" >&2; exit 1; }
+fi
+
+have_cxx_headers() {
+    "$PY" - <<'PY' 2>/dev/null
+import importlib.metadata as md
+assert md.version("cmeel-eigen") == "3.4.1"
+assert md.version("cmeel-urdfdom-headers") == "3.0.0"
+PY
+}
+
+if [ "$CXX_HEADERS" = 1 ] && ! have_cxx_headers; then
+    "$PY" -m pip install "cmeel-eigen==3.4.1" "cmeel-urdfdom-headers==3.0.0"
+    have_cxx_headers || { echo "setup-python.sh: C++ headers still missing" >&2; exit 1; }
 fi
 echo "Python environment ready: $PY"

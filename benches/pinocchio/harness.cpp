@@ -1,0 +1,240 @@
+// Pinocchio's template library timed on the same kind of states as rbdgen's
+// criterion benches (benches/dynamics.rs), for the side-by-side table of
+// scripts/bench.
+//
+// Usage: harness [--batches N] [--batch-ms T] NAME URDF floating|fixed [NAME URDF floating|fixed ...]
+//
+// For each robot: one Model, one Data reused, 100 random states cycled:
+// q = integrate(neutral, U[-1,1]^nv), and for a free-flyer root its position
+// drawn in U[-1,1]^3 and its quaternion uniformly on the unit sphere; v, a, tau
+// in U[-1,1]^nv. Each algorithm runs one warm-up batch, then N batches (9 by
+// default) of about T ms (30 by default); the figure is the median batch time
+// divided by its number of calls. Output: TSV lines `robot<TAB>function<TAB>ns`
+// on standard output, in ns per call.
+//
+// Built by benches/pinocchio/build.sh against the headers and libraries of
+// PyPI's pin 4.1.0 wheel.
+
+#include <pinocchio/algorithm/aba-derivatives.hpp>
+#include <pinocchio/algorithm/aba.hpp>
+#include <pinocchio/algorithm/center-of-mass.hpp>
+#include <pinocchio/algorithm/centroidal.hpp>
+#include <pinocchio/algorithm/crba.hpp>
+#include <pinocchio/algorithm/energy.hpp>
+#include <pinocchio/algorithm/frames.hpp>
+#include <pinocchio/algorithm/joint-configuration.hpp>
+#include <pinocchio/algorithm/kinematics.hpp>
+#include <pinocchio/algorithm/rnea-derivatives.hpp>
+#include <pinocchio/algorithm/rnea.hpp>
+#include <pinocchio/multibody.hpp>
+#include <pinocchio/parsers/urdf.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace pin = pinocchio;
+
+namespace {
+
+constexpr int kStates = 100;
+
+// Keeps the compiler from dropping the work whose results land in `data`.
+template <typename T>
+inline void keep(T &value) {
+  asm volatile("" : : "g"(&value) : "memory");
+}
+
+struct State {
+  Eigen::VectorXd q, v, a, tau;
+};
+
+// A uniform unit quaternion (Shoemake 1992), as [x, y, z, w].
+Eigen::Vector4d random_unit_quaternion(std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  const double u1 = u01(rng), u2 = u01(rng), u3 = u01(rng);
+  const double a = std::sqrt(1.0 - u1), b = std::sqrt(u1);
+  const double tau = 2.0 * M_PI;
+  return {a * std::sin(tau * u2), a * std::cos(tau * u2), b * std::sin(tau * u3),
+          b * std::cos(tau * u3)};
+}
+
+std::vector<State> random_states(const pin::Model &model, bool floating, std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto uniform = [&](int n) {
+    Eigen::VectorXd x(n);
+    for (int i = 0; i < n; ++i) x[i] = u(rng);
+    return x;
+  };
+  std::vector<State> states;
+  for (int k = 0; k < kStates; ++k) {
+    State s;
+    s.q = pin::integrate(model, pin::neutral(model), uniform(model.nv));
+    if (floating) {
+      s.q.head<3>() = uniform(3);
+      s.q.segment<4>(3) = random_unit_quaternion(rng);
+    }
+    s.v = uniform(model.nv);
+    s.a = uniform(model.nv);
+    s.tau = uniform(model.nv);
+    states.push_back(s);
+  }
+  return states;
+}
+
+// Median over `batches` batches of the ns per call of `call(state)`, cycling the states.
+template <typename Call>
+double time_ns(const std::vector<State> &states, int batches, double batch_ms, Call call) {
+  using clock = std::chrono::steady_clock;
+  auto run = [&](long calls) {
+    const auto start = clock::now();
+    for (long i = 0; i < calls; ++i) call(states[i % kStates]);
+    return std::chrono::duration<double, std::nano>(clock::now() - start).count();
+  };
+  // Calibrate the batch length on one pass over the states (also a warm-up).
+  const double per_call = std::max(run(kStates) / kStates, 1.0);
+  const long calls = std::max<long>(kStates, static_cast<long>(batch_ms * 1e6 / per_call));
+  run(calls);
+  std::vector<double> ns;
+  for (int b = 0; b < batches; ++b) ns.push_back(run(calls) / static_cast<double>(calls));
+  std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
+  return ns[ns.size() / 2];
+}
+
+void bench_robot(const std::string &name, const std::string &urdf, bool floating, int batches,
+                 double batch_ms) {
+  pin::Model model;
+  if (floating)
+    pin::urdf::buildModel(urdf, pin::JointModelFreeFlyer(), model);
+  else
+    pin::urdf::buildModel(urdf, model);
+  pin::Data data(model);
+  std::mt19937_64 rng(2024);
+  const auto states = random_states(model, floating, rng);
+
+  // The link (BODY) frame at the end of the longest joint chain, the first in
+  // model order among ties, as rbdgen's frame_placement bench.
+  auto depth = [&](pin::JointIndex joint) {
+    int n = 0;
+    for (; joint != 0; joint = model.parents[joint]) ++n;
+    return n;
+  };
+  pin::FrameIndex frame = 0;
+  for (pin::FrameIndex i = 0; i < model.frames.size(); ++i)
+    if (model.frames[i].type == pin::BODY &&
+        depth(model.frames[i].parentJoint) > depth(model.frames[frame].parentJoint))
+      frame = i;
+  std::fprintf(stderr, "harness: %s: framePlacement of %s\n", name.c_str(),
+               model.frames[frame].name.c_str());
+
+  // One algorithm: timed and printed. A template, so that the call inlines.
+  auto report = [&](const char *function, auto call) {
+    const double ns = time_ns(states, batches, batch_ms, call);
+    std::printf("%s\t%s\t%.1f\n", name.c_str(), function, ns);
+    std::fflush(stdout);
+  };
+  report("forwardKinematics", [&](const State &s) {
+    pin::forwardKinematics(model, data, s.q);
+    keep(data);
+  });
+  report("framePlacement", [&](const State &s) {
+    pin::forwardKinematics(model, data, s.q);
+    pin::updateFramePlacement(model, data, frame);
+    keep(data);
+  });
+  report("rnea", [&](const State &s) {
+    pin::rnea(model, data, s.q, s.v, s.a);
+    keep(data);
+  });
+  report("nonLinearEffects", [&](const State &s) {
+    pin::nonLinearEffects(model, data, s.q, s.v);
+    keep(data);
+  });
+  report("computeGeneralizedGravity", [&](const State &s) {
+    pin::computeGeneralizedGravity(model, data, s.q);
+    keep(data);
+  });
+  report("crba", [&](const State &s) {
+    pin::crba(model, data, s.q);
+    keep(data);
+  });
+  report("aba", [&](const State &s) {
+    pin::aba(model, data, s.q, s.v, s.tau);
+    keep(data);
+  });
+  report("computeMinverse", [&](const State &s) {
+    pin::computeMinverse(model, data, s.q);
+    keep(data);
+  });
+  report("ccrba", [&](const State &s) {
+    pin::ccrba(model, data, s.q, s.v);
+    keep(data);
+  });
+  report("centerOfMass", [&](const State &s) {
+    pin::centerOfMass(model, data, s.q);
+    keep(data);
+  });
+  report("jacobianCenterOfMass", [&](const State &s) {
+    pin::jacobianCenterOfMass(model, data, s.q);
+    keep(data);
+  });
+  report("computeKineticEnergy", [&](const State &s) {
+    double energy = pin::computeKineticEnergy(model, data, s.q, s.v);
+    keep(energy);
+    keep(data);
+  });
+  report("computeRNEADerivatives", [&](const State &s) {
+    pin::computeRNEADerivatives(model, data, s.q, s.v, s.a);
+    keep(data);
+  });
+  report("computeABADerivatives", [&](const State &s) {
+    pin::computeABADerivatives(model, data, s.q, s.v, s.tau);
+    keep(data);
+  });
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: harness [--batches N] [--batch-ms T] NAME URDF floating|fixed "
+               "[NAME URDF floating|fixed ...]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  int batches = 9;
+  double batch_ms = 30.0;
+  std::size_t i = 0;
+  try {
+    for (; i + 1 < args.size() && args[i].rfind("--", 0) == 0; i += 2) {
+      if (args[i] == "--batches")
+        batches = std::stoi(args[i + 1]);
+      else if (args[i] == "--batch-ms")
+        batch_ms = std::stod(args[i + 1]);
+      else
+        return usage();
+    }
+  } catch (const std::exception &) {
+    return usage();
+  }
+  if (i == args.size() || (args.size() - i) % 3 != 0 || batches < 1 || batch_ms <= 0.0) return usage();
+  for (; i < args.size(); i += 3) {
+    const std::string &base = args[i + 2];
+    if (base != "floating" && base != "fixed") return usage();
+    try {
+      bench_robot(args[i], args[i + 1], base == "floating", batches, batch_ms);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "harness: %s: %s\n", args[i + 1].c_str(), e.what());
+      return 1;
+    }
+  }
+  return 0;
+}
