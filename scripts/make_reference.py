@@ -159,6 +159,34 @@ def compute_state(model, frames, q, v, a, tau, w, q2, fext):
     return s
 
 
+def refine_ill_conditioned(model, state, q, v, tau, threshold):
+    """Where M is ill-conditioned (condition number above `threshold`),
+    Pinocchio's M⁻¹ (and with it ABA's derivatives) carries rounding errors of
+    order cond(M)·ε, above the spec tolerance on robots with tiny link inertias
+    (iCub). Those quantities are then recomputed from Pinocchio's own M and RNEA
+    derivatives with LAPACK's pivoted solver: `minv = M⁻¹`, `ddq_dq = -M⁻¹
+    dtau_dq`, `ddq_dv = -M⁻¹ dtau_dv` at `a = aba(q, v, tau)`. The state records
+    it under "refined": {"cond": ..., "quantities": [...]}."""
+    M = np.array(state["crba"])
+    cond = float(np.linalg.cond(M))
+    if not np.isfinite(cond) or cond <= threshold:
+        return state
+    nv = model.nv
+    a = pin.aba(model, model.createData(), q, v, tau).copy()
+    d = model.createData()
+    dtau_dq, dtau_dv, _ = (np.array(x, copy=True) for x in pin.computeRNEADerivatives(model, d, q, v, a))
+    minv = np.linalg.inv(M)
+    minv = 0.5 * (minv + minv.T)
+    state["minv"] = mat(minv, nv, nv)
+    state["aba_derivatives"] = {
+        "ddq_dq": mat(-np.linalg.solve(M, dtau_dq), nv, nv),
+        "ddq_dv": mat(-np.linalg.solve(M, dtau_dv), nv, nv),
+        "ddq_dtau": mat(minv, nv, nv),
+    }
+    state["refined"] = {"cond": cond, "quantities": ["minv", "aba_derivatives"]}
+    return state
+
+
 def is_finite(x):
     if isinstance(x, dict):
         return all(is_finite(v) for v in x.values())
@@ -170,6 +198,8 @@ def omit_nonfinite(state):
     into objects, two into "frames") and lists them under "nonfinite"."""
     omitted = []
     for key in list(state):
+        if key == "refined":
+            continue
         value = state[key]
         if key == "frames":
             for frame, quantities in value.items():
@@ -202,6 +232,12 @@ def main(argv=None):
         action="store_true",
         help="leave NaN or infinite quantities out (listed in each state's 'nonfinite')",
     )
+    p.add_argument(
+        "--refine-ill-conditioned",
+        type=float,
+        metavar="COND",
+        help="recompute minv and aba_derivatives with LAPACK where cond(M) > COND",
+    )
     args = p.parse_args(argv)
 
     if args.floating_base:
@@ -227,7 +263,11 @@ def main(argv=None):
     rng = np.random.default_rng(args.seed)
     fext_rng = np.random.default_rng([args.seed, 1])
     for _ in range(args.states):
-        state = compute_state(model, frames, *draw_state(model, rng), draw_fext(model, fext_rng))
+        inputs = draw_state(model, rng)
+        state = compute_state(model, frames, *inputs, draw_fext(model, fext_rng))
+        if args.refine_ill_conditioned is not None:
+            q, v, _, tau = inputs[:4]
+            state = refine_ill_conditioned(model, state, q, v, tau, args.refine_ill_conditioned)
         doc["states"].append(omit_nonfinite(state) if args.omit_nonfinite else state)
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
