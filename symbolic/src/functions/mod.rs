@@ -61,6 +61,8 @@ pub enum Function {
     RneaDerivatives,
     /// `aba_derivatives(q, v, tau) -> (ddq_dq, ddq_dv, ddq_dtau)`.
     AbaDerivatives,
+    /// `rnea_derivatives_fext(q, v, a, fext) -> (dtau_dq, dtau_dv, dtau_da)`.
+    RneaDerivativesFext,
     /// `integrate(q, v) -> q ⊕ v`.
     Integrate,
     /// `difference(q0, q1) -> q1 ⊖ q0`.
@@ -77,7 +79,7 @@ pub enum Function {
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 25] = [
+    pub const ALL: [Function; 26] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
@@ -97,6 +99,7 @@ impl Function {
         Function::RneaFext,
         Function::RneaDerivatives,
         Function::AbaDerivatives,
+        Function::RneaDerivativesFext,
         Function::Integrate,
         Function::Difference,
         Function::DIntegrateDq,
@@ -491,6 +494,36 @@ impl Function {
                     [dq, dv, dtau].concat()
                 },
             },
+            Function::RneaDerivativesFext => Spec {
+                name: "rnea_derivatives_fext",
+                args: &[
+                    ("q", Dim::Nq),
+                    ("v", Dim::Nv),
+                    ("a", Dim::Nv),
+                    ("fext", Dim::Wrenches),
+                ],
+                per_frame: false,
+                output: THREE_SQUARE,
+                doc: &[
+                    "The derivatives of inverse dynamics with external forces held fixed,",
+                    "`tau = rnea_fext(q, v, a, fext)`: `(dtau_dq, dtau_dv, dtau_da)`, each `[NV x NV]`,",
+                    "`dtau_dq` in the tangent space (perturbation `integrate(q, δ)`, each `fext[i]`",
+                    "fixed in its joint's frame) and `dtau_da = M(q)`. Matches Pinocchio's",
+                    "`computeRNEADerivatives(model, data, q, v, a, fext)`; obtained by differentiating",
+                    "the traced RNEA graph.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`; `fext[i]`: the wrench `[linear; angular]` (N, N·m)",
+                    "on the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored.",
+                ],
+                trace: |m, d, x, _| {
+                    let fext: Vec<Force<Expr>> = x[3].chunks(6).map(Force::from_slice).collect();
+                    let (dq, dv) = tangent_jacobians(m, d, x, |m, d, q, v, a| {
+                        rnea_fext(m, d, q, v, a, &fext)
+                    });
+                    let mass = crba(m, d, &x[0]).to_vec();
+                    [dq, dv, mass].concat()
+                },
+            },
             Function::Integrate => Spec {
                 name: "integrate",
                 args: &[("q", Dim::Nq), ("v", Dim::Nv)],
@@ -603,17 +636,18 @@ const THREE_SQUARE: Output = Output::Tuple(&[
     Output::Matrix(Dim::Nv, Dim::Nv),
 ]);
 
-/// A dynamics function `f(q, v, u)` of the runtime.
-type DynamicsFn = for<'d> fn(&Model, &'d mut Data<Expr>, &[Expr], &[Expr], &[Expr]) -> &'d [Expr];
-
 /// `∂f/∂q` (tangent space: `f(q ⊕ δ, v, u)` differentiated at `δ = 0`) and
-/// `∂f/∂v`, flattened row-major, for the arguments `x = [q, v, u]`.
-fn tangent_jacobians(
+/// `∂f/∂v`, flattened row-major, for the arguments `x = [q, v, u, ..]` and a
+/// dynamics function `f(model, data, q, v, u)` of the runtime.
+fn tangent_jacobians<F>(
     m: &Model,
     d: &mut Data<Expr>,
     x: &[Vec<Expr>],
-    f: DynamicsFn,
-) -> (Vec<Expr>, Vec<Expr>) {
+    f: F,
+) -> (Vec<Expr>, Vec<Expr>)
+where
+    F: for<'d> FnOnce(&Model, &'d mut Data<Expr>, &[Expr], &[Expr], &[Expr]) -> &'d [Expr],
+{
     let delta = fresh_inputs(m.nv);
     let q = integrate(m, &x[0], &delta);
     let y = f(m, d, &q, &x[1], &x[2]).to_vec();
