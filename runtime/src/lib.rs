@@ -48,10 +48,11 @@ pub mod scalar;
 pub mod spatial;
 
 pub use algorithms::{
-    aba, aba_derivatives, ccrba, center_of_mass, compute_joint_jacobians, crba, d_difference,
-    d_integrate, dccrba, difference, forward_kinematics, frame_jacobian, frame_placement,
-    generalized_gravity, integrate, jacobian_center_of_mass, joint_jacobian, kinetic_energy,
-    minverse, nonlinear_effects, potential_energy, rnea, rnea_derivatives, rnea_fext,
+    aba, aba_derivatives, actuated_dofs, ccrba, center_of_mass, compute_joint_jacobians, crba,
+    d_difference, d_integrate, dccrba, difference, forward_kinematics, frame_jacobian,
+    frame_placement, generalized_gravity, integrate, jacobian_center_of_mass, joint_jacobian,
+    kinetic_energy, minverse, nonlinear_effects, pose_error, potential_energy, rnea,
+    rnea_derivatives, rnea_derivatives_fext, rnea_fext, step, step_jacobians, step_linearization,
     update_frame_placements, ArgumentPosition, DerivativeScalar, Jacobians, ReferenceFrame,
     DUAL_LANES,
 };

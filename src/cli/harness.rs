@@ -239,11 +239,19 @@ fn main_source(functions: &[Function], widths: &[usize], options: &Options) -> S
                     Dim::Nq => "robot::NQ".to_string(),
                     Dim::Nv => "robot::NV".to_string(),
                     Dim::Fixed(n) => n.to_string(),
+                    Dim::Nu => "robot::NU".to_string(),
+                    Dim::TwoNv => "2 * robot::NV".to_string(),
                     Dim::Wrenches => {
                         return format!(
                             "let {name}: [[S; 6]; robot::NJOINTS] = core::array::from_fn(|_| arg(x, &mut k));\n"
                         )
                     }
+                    Dim::Placement => {
+                        return format!(
+                            "let {name}: [[S; 4]; 4] = core::array::from_fn(|_| arg(x, &mut k));\n"
+                        )
+                    }
+                    Dim::Scalar => return format!("let {name}: S = arg::<1>(x, &mut k)[0];\n"),
                 };
                 format!("let {name}: [S; {len}] = arg(x, &mut k);\n")
             })
@@ -254,8 +262,18 @@ fn main_source(functions: &[Function], widths: &[usize], options: &Options) -> S
         } else {
             ("", "", "")
         };
-        let call = format!("robot::{}({}{frame_arg})", spec.name, names.join(", "));
-        let boxed: Vec<String> = names.iter().map(|n| format!("black_box({n})")).collect();
+        // The loops bind references: a scalar argument is passed by value.
+        let passed: Vec<String> = spec
+            .args
+            .iter()
+            .zip(&names)
+            .map(|((_, dim), n)| match dim {
+                Dim::Scalar => format!("*{n}"),
+                _ => n.clone(),
+            })
+            .collect();
+        let call = format!("robot::{}({}{frame_arg})", spec.name, passed.join(", "));
+        let boxed: Vec<String> = passed.iter().map(|n| format!("black_box({n})")).collect();
         let timed_frame = if spec.per_frame {
             ", black_box(frame)"
         } else {
@@ -344,6 +362,15 @@ impl<A: Flat, B: Flat, C: Flat> Flat for (A, B, C) {{
         self.0.flat(out);
         self.1.flat(out);
         self.2.flat(out);
+    }}
+}}
+
+impl<A: Flat, B: Flat, C: Flat, D: Flat> Flat for (A, B, C, D) {{
+    fn flat(&self, out: &mut Vec<f64>) {{
+        self.0.flat(out);
+        self.1.flat(out);
+        self.2.flat(out);
+        self.3.flat(out);
     }}
 }}
 

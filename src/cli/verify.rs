@@ -12,6 +12,7 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rbdgen::check::relative_error;
+use rbdgen::runtime::{spatial::exp3, Vector3};
 use rbdgen::symbolic::{Dim, Function, Options, ScalarType};
 use rbdgen::{Data, Model};
 
@@ -195,6 +196,8 @@ fn random_states(model: &Model, options: &Options, n: usize, seed: u64) -> Vec<V
                 .iter()
                 .map(|&(_, dim)| match dim {
                     Dim::Nq => model.random_configuration(|| rng.gen::<f64>()),
+                    Dim::Placement => random_placement(&mut rng),
+                    Dim::Scalar => vec![rng.gen_range(1e-3..5e-2)],
                     _ => (0..dim.len(model))
                         .map(|_| rng.gen_range(-1.0..1.0))
                         .collect(),
@@ -224,6 +227,21 @@ fn random_states(model: &Model, options: &Options, n: usize, seed: u64) -> Vec<V
                 .collect()
         })
         .collect()
+}
+
+/// A random placement as a row-major 4 x 4 homogeneous matrix: a rotation
+/// `exp3(ω)`, `ω`, and a translation in `[-1, 1)³`.
+fn random_placement(rng: &mut ChaCha8Rng) -> Vec<f64> {
+    let omega = Vector3([(); 3].map(|_| rng.gen_range(-2.0..2.0)));
+    let r = exp3(&omega).0;
+    let p: [f64; 3] = [(); 3].map(|_| rng.gen_range(-1.0..1.0));
+    let mut out = Vec::with_capacity(16);
+    for i in 0..3 {
+        out.extend_from_slice(&r[i]);
+        out.push(p[i]);
+    }
+    out.extend_from_slice(&[0.0, 0.0, 0.0, 1.0]);
+    out
 }
 
 /// Mean nanoseconds per runtime call of `function` over the states (one frame

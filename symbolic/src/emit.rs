@@ -68,7 +68,8 @@ pub struct Inputs<'a> {
     pub args: &'a [(&'a str, usize)],
     /// For each argument, the length of its rows when it is an array of rows
     /// (index `i` read as `name[i / len][i % len]`), `None` for a flat array
-    /// (`name[i]`). Shorter than `args` when the last arguments are flat.
+    /// (`name[i]`), `Some(0)` for a scalar argument (`name`). Shorter than
+    /// `args` when the last arguments are flat.
     pub row_len: &'a [Option<usize>],
 }
 
@@ -79,6 +80,7 @@ impl Inputs<'_> {
             if k < *len {
                 let name = Ident::new(name, Span::call_site());
                 return match self.row_len.get(a).copied().flatten() {
+                    Some(0) => quote!(#name),
                     Some(n) => {
                         let (r, c) = (
                             Literal::usize_unsuffixed(k / n),

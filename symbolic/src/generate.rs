@@ -174,6 +174,11 @@ pub fn generate_module(
         .map(|x| options.scalar.literal(x));
     let gravity = model.gravity.0.map(|g| options.scalar.literal(g));
     let frames = frame_enum(&model);
+    let actuated: Vec<Literal> = rbdgen_runtime::actuated_dofs(&model)
+        .into_iter()
+        .map(Literal::usize_unsuffixed)
+        .collect();
+    let nu = Literal::usize_unsuffixed(actuated.len());
     let tokens = quote! {
         #(#![doc = #header])*
         #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
@@ -192,6 +197,11 @@ pub fn generate_module(
         /// Number of joints, the universe included (Pinocchio's `njoints`): the length of
         /// `fext`, indexed by joint id (`JOINT_NAMES[i - 1]` for `i > 0`).
         pub const NJOINTS: usize = #njoints_universe;
+        /// Number of actuated dofs: every dof but a free-flyer's (the length of `u`).
+        pub const NU: usize = #nu;
+        /// The actuated dofs, indices into `v`: the actuation matrix `S` (`NV x NU`) has a
+        /// one at `(ACTUATED_DOFS[k], k)`, so `tau = S u`.
+        pub const ACTUATED_DOFS: [usize; NU] = [#(#actuated),*];
 
         #frames
         #(#items)*
@@ -346,6 +356,10 @@ fn dim_tokens(dim: Dim) -> TokenStream {
             quote!(#n)
         }
         Dim::Wrenches => quote!(6 * NJOINTS),
+        Dim::Nu => quote!(NU),
+        Dim::TwoNv => quote!(2 * NV),
+        Dim::Placement => quote!(16),
+        Dim::Scalar => quote!(1),
     }
 }
 
@@ -430,6 +444,8 @@ fn emit_function(
         let n = Ident::new(n, Span::call_site());
         match d {
             Dim::Wrenches => quote!(#n: &[[#ty; 6]; NJOINTS]),
+            Dim::Placement => quote!(#n: &[[#ty; 4]; 4]),
+            Dim::Scalar => quote!(#n: #ty),
             _ => {
                 let d = dim_tokens(*d);
                 quote!(#n: &[#ty; #d])

@@ -12,8 +12,9 @@ use rbdgen_symbolic::{trace, Dim, Expr, Function};
 use serde_json::Value;
 
 /// The reference values of `function` in state `s` (for one link frame when
-/// per-frame), flattened as the function's outputs.
-fn expected(function: Function, s: &Value, frame: Option<&str>) -> Vec<f64> {
+/// per-frame), flattened as the function's outputs; `None` for a function the
+/// eval format has no key for (tested against its own reference files).
+fn expected(function: Function, s: &Value, frame: Option<&str>) -> Option<Vec<f64>> {
     let key = match function {
         Function::Rnea => "rnea",
         Function::Crba => "crba",
@@ -23,7 +24,7 @@ fn expected(function: Function, s: &Value, frame: Option<&str>) -> Vec<f64> {
         Function::Minverse => "minv",
         Function::CenterOfMass => "com",
         Function::JacobianCenterOfMass => "jcom",
-        Function::Ccrba => return [flat(&s["ag"]), flat(&s["hg"])].concat(),
+        Function::Ccrba => return Some([flat(&s["ag"]), flat(&s["hg"])].concat()),
         Function::Dccrba => "dag",
         Function::KineticEnergy => "kinetic_energy",
         Function::PotentialEnergy => "potential_energy",
@@ -34,28 +35,33 @@ fn expected(function: Function, s: &Value, frame: Option<&str>) -> Vec<f64> {
         Function::FrameJacobianLocalWorldAligned => "jacobian_local_world_aligned",
         Function::RneaDerivatives => {
             let d = &s["rnea_derivatives"];
-            return [
-                flat(&d["dtau_dq"]),
-                flat(&d["dtau_dv"]),
-                flat(&d["dtau_da"]),
-            ]
-            .concat();
+            return Some(
+                [
+                    flat(&d["dtau_dq"]),
+                    flat(&d["dtau_dv"]),
+                    flat(&d["dtau_da"]),
+                ]
+                .concat(),
+            );
         }
         Function::AbaDerivatives => {
             let d = &s["aba_derivatives"];
-            return [flat(&d["ddq_dq"]), flat(&d["ddq_dv"]), flat(&d["ddq_dtau"])].concat();
+            return Some([flat(&d["ddq_dq"]), flat(&d["ddq_dv"]), flat(&d["ddq_dtau"])].concat());
         }
         Function::Integrate => "integrate",
         Function::Difference => "difference",
-        Function::DIntegrateDq => return flat(&s["dintegrate"]["d0"]),
-        Function::DIntegrateDv => return flat(&s["dintegrate"]["d1"]),
-        Function::DDifferenceDq0 => return flat(&s["ddifference"]["d0"]),
-        Function::DDifferenceDq1 => return flat(&s["ddifference"]["d1"]),
+        Function::DIntegrateDq => return Some(flat(&s["dintegrate"]["d0"])),
+        Function::DIntegrateDv => return Some(flat(&s["dintegrate"]["d1"])),
+        Function::DDifferenceDq0 => return Some(flat(&s["ddifference"]["d0"])),
+        Function::DDifferenceDq1 => return Some(flat(&s["ddifference"]["d1"])),
+        Function::RneaDerivativesFext | Function::StepLinearization | Function::PoseError => {
+            return None
+        }
     };
-    match frame {
+    Some(match frame {
         Some(name) => flat(&s["frames"][name][key]),
         None => flat(&s[key]),
-    }
+    })
 }
 
 /// The function's arguments in state `s`, flattened in order.
@@ -77,11 +83,22 @@ fn inputs(function: Function, s: &Value) -> Vec<f64> {
         .collect()
 }
 
+/// The functions whose values the eval format does not hold (each tested
+/// against its own reference or by finite differences elsewhere).
+const NOT_IN_EVAL_FORMAT: &[Function] = &[
+    Function::RneaDerivativesFext,
+    Function::StepLinearization,
+    Function::PoseError,
+];
+
 fn check(name: &str) {
     let r = Reference::load(name);
     let model: &Model = &r.model;
     for function in Function::ALL {
         let spec = function.spec();
+        if NOT_IN_EVAL_FORMAT.contains(&function) {
+            continue;
+        }
         let lens: Vec<usize> = spec.args.iter().map(|(_, d)| d.len(model)).collect();
         let frames: Vec<(Option<usize>, Option<&str>)> = if spec.per_frame {
             model
@@ -106,7 +123,8 @@ fn check(name: &str) {
             for (k, s) in r.states().iter().enumerate() {
                 let ours = traced.graph.eval(&inputs(function, s), &traced.outputs);
                 let what = format!("{name} state {k} {} {}", spec.name, frame.unwrap_or(""));
-                assert_close(&what, &ours, &expected(function, s, frame), 1e-8);
+                let want = expected(function, s, frame).expect("a key of the eval format");
+                assert_close(&what, &ours, &want, 1e-8);
             }
         }
     }

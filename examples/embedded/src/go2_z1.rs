@@ -87,6 +87,13 @@ pub const GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
 /// Number of joints, the universe included (Pinocchio's `njoints`): the length of
 /// `fext`, indexed by joint id (`JOINT_NAMES[i - 1]` for `i > 0`).
 pub const NJOINTS: usize = 20;
+/// Number of actuated dofs: every dof but a free-flyer's (the length of `u`).
+pub const NU: usize = 18;
+/// The actuated dofs, indices into `v`: the actuation matrix `S` (`NV x NU`) has a
+/// one at `(ACTUATED_DOFS[k], k)`, so `tau = S u`.
+pub const ACTUATED_DOFS: [usize; NU] = [
+    6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+];
 /// The link (BODY) frames of the model, in Pinocchio's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Frame {

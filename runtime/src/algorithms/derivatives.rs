@@ -2,8 +2,8 @@
 //! algorithms on dual numbers (forward mode, [`DUAL_LANES`] directions per pass).
 
 use super::lie_group::integrate;
-use super::{aba, check_q, check_v, rnea};
-use crate::{Data, Dual, Model};
+use super::{aba, check_len, check_q, check_v, rnea, rnea_fext};
+use crate::{Data, Dual, Force, Model};
 
 /// Directions carried by one pass of the dual-number derivatives.
 pub const DUAL_LANES: usize = 8;
@@ -23,25 +23,26 @@ pub struct Jacobians {
     pub d_du: Vec<f64>,
 }
 
-/// A dynamics function `f(q, v, u)` of the runtime, on dual numbers.
-type DualDynamics = fn(
-    &Model,
-    &mut Data<DerivativeScalar>,
-    &[DerivativeScalar],
-    &[DerivativeScalar],
-    &[DerivativeScalar],
-) -> Vec<DerivativeScalar>;
-
 /// `f(q ⊕ δ, v, u)` differentiated at `δ = 0` with respect to `δ`, `v` and `u`,
-/// `DUAL_LANES` columns per evaluation of `f`.
-fn tangent_jacobians(
+/// `DUAL_LANES` columns per evaluation of `f` (`f(model, data, q, v, u)`, a
+/// dynamics function of the runtime on dual numbers, with `nv` outputs).
+fn tangent_jacobians<F>(
     model: &Model,
     data: &mut Data<DerivativeScalar>,
     q: &[f64],
     v: &[f64],
     u: &[f64],
-    f: DualDynamics,
-) -> Jacobians {
+    mut f: F,
+) -> Jacobians
+where
+    F: FnMut(
+        &Model,
+        &mut Data<DerivativeScalar>,
+        &[DerivativeScalar],
+        &[DerivativeScalar],
+        &[DerivativeScalar],
+    ) -> Vec<DerivativeScalar>,
+{
     let nv = model.nv;
     let lift = |x: &[f64]| x.iter().map(|&x| Dual::new(x)).collect::<Vec<_>>();
     let (q0, v0, u0) = (lift(q), lift(v), lift(u));
@@ -95,6 +96,40 @@ pub fn rnea_derivatives(
     check_v(model, "a", a.len());
     tangent_jacobians(model, data, q, v, a, |m, d, q, v, a| {
         rnea(m, d, q, v, a).to_vec()
+    })
+}
+
+/// The derivatives of inverse dynamics with external forces held fixed,
+/// `tau = rnea_fext(q, v, a, fext)`: `dtau_dq`, `dtau_dv`, `dtau_da` (= M), each
+/// `nv x nv` row-major, `dtau_dq` in the tangent space (perturbation
+/// `integrate(q, δ)`). Each `fext[i]` stays fixed in its joint's frame, so
+/// `dtau_dq = ∂(rnea)/∂q - Σ_i ∂(J_iᵀ fext_i)/∂q` with `J_i` the LOCAL
+/// Jacobian of joint i. Matches Pinocchio's `computeRNEADerivatives(model,
+/// data, q, v, a, fext)`; computed by [`rnea_fext`] on dual numbers.
+///
+/// `q: [nq]`, `v: [nv]`, `a: [nv]`; `fext: [njoints]` indexed by joint id, the
+/// wrench `[linear; angular]` (N, N·m) on the body of joint i in that joint's
+/// frame, `fext[0]` (the universe) ignored. With `fext = 0` equal to
+/// [`rnea_derivatives`]. Fields of the result: `d_dq`, `d_dv`, `d_du` (= `dtau_da`).
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv` / `njoints`.
+pub fn rnea_derivatives_fext(
+    model: &Model,
+    data: &mut Data<DerivativeScalar>,
+    q: &[f64],
+    v: &[f64],
+    a: &[f64],
+    fext: &[Force<f64>],
+) -> Jacobians {
+    check_q(model, q.len());
+    check_v(model, "v", v.len());
+    check_v(model, "a", a.len());
+    check_len("fext", fext.len(), model.njoints());
+    let lift = |x: [f64; 6]| Force::from_slice(&x.map(Dual::new));
+    let fext: Vec<Force<DerivativeScalar>> = fext.iter().map(|f| lift(f.to_array())).collect();
+    tangent_jacobians(model, data, q, v, a, |m, d, q, v, a| {
+        rnea_fext(m, d, q, v, a, &fext).to_vec()
     })
 }
 

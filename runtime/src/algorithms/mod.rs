@@ -12,19 +12,26 @@ mod kinematics;
 mod lie_group;
 mod linalg;
 mod minverse;
+mod pose_error;
 mod rnea;
+mod step;
 
 pub use aba::aba;
 pub use centroidal::{ccrba, center_of_mass, dccrba, jacobian_center_of_mass};
 pub use crba::crba;
-pub use derivatives::{aba_derivatives, rnea_derivatives, DerivativeScalar, Jacobians, DUAL_LANES};
+pub use derivatives::{
+    aba_derivatives, rnea_derivatives, rnea_derivatives_fext, DerivativeScalar, Jacobians,
+    DUAL_LANES,
+};
 pub use effects::{generalized_gravity, nonlinear_effects};
 pub use energy::{kinetic_energy, potential_energy};
 pub use jacobian::{compute_joint_jacobians, frame_jacobian, joint_jacobian, ReferenceFrame};
 pub use kinematics::{forward_kinematics, frame_placement, update_frame_placements};
 pub use lie_group::{d_difference, d_integrate, difference, integrate, ArgumentPosition};
 pub use minverse::minverse;
+pub use pose_error::pose_error;
 pub use rnea::{rnea, rnea_fext};
+pub use step::{actuated_dofs, step, step_jacobians, step_linearization};
 
 use crate::Model;
 

@@ -12,10 +12,11 @@
 //! other.
 
 use rbdgen_runtime::{
-    aba, ccrba, center_of_mass, compute_joint_jacobians, crba, d_difference, d_integrate, dccrba,
-    difference, forward_kinematics, frame_jacobian, frame_placement, generalized_gravity,
-    integrate, jacobian_center_of_mass, kinetic_energy, minverse, nonlinear_effects,
-    potential_energy, rnea, rnea_fext, ArgumentPosition, Data, Force, Model, ReferenceFrame,
+    aba, actuated_dofs, ccrba, center_of_mass, compute_joint_jacobians, crba, d_difference,
+    d_integrate, dccrba, difference, forward_kinematics, frame_jacobian, frame_placement,
+    generalized_gravity, integrate, jacobian_center_of_mass, kinetic_energy, minverse,
+    nonlinear_effects, pose_error, potential_energy, rnea, rnea_fext, step, step_jacobians,
+    ArgumentPosition, Data, Force, Matrix3, Model, ReferenceFrame, Scalar, Transform, Vector3,
 };
 
 use crate::trace::{at_zero, fresh_inputs, jacobian, Expr};
@@ -61,6 +62,12 @@ pub enum Function {
     RneaDerivatives,
     /// `aba_derivatives(q, v, tau) -> (ddq_dq, ddq_dv, ddq_dtau)`.
     AbaDerivatives,
+    /// `rnea_derivatives_fext(q, v, a, fext) -> (dtau_dq, dtau_dv, dtau_da)`.
+    RneaDerivativesFext,
+    /// `step_linearization(q, v, u, h) -> (q⁺, v⁺, A, B)`.
+    StepLinearization,
+    /// `pose_error(q, target, frame) -> (e, J_e)`.
+    PoseError,
     /// `integrate(q, v) -> q ⊕ v`.
     Integrate,
     /// `difference(q0, q1) -> q1 ⊖ q0`.
@@ -77,7 +84,7 @@ pub enum Function {
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 25] = [
+    pub const ALL: [Function; 28] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
@@ -97,6 +104,9 @@ impl Function {
         Function::RneaFext,
         Function::RneaDerivatives,
         Function::AbaDerivatives,
+        Function::RneaDerivativesFext,
+        Function::StepLinearization,
+        Function::PoseError,
         Function::Integrate,
         Function::Difference,
         Function::DIntegrateDq,
@@ -129,6 +139,16 @@ pub enum Dim {
     /// argument `&[[f64; 6]; NJOINTS]` (Pinocchio's `fext`), traced flat,
     /// `6 * NJOINTS` long.
     Wrenches,
+    /// `NU`: the actuated dofs (every dof but a free-flyer's; the runtime's
+    /// `actuated_dofs`).
+    Nu,
+    /// `2 * NV`: the state `(δq, δv)` of a linearization.
+    TwoNv,
+    /// A placement as a 4 x 4 homogeneous matrix: an argument `&[[f64; 4]; 4]`,
+    /// traced flat, 16 long.
+    Placement,
+    /// A scalar argument `f64` (a step size), traced as one input.
+    Scalar,
 }
 
 impl Dim {
@@ -139,15 +159,23 @@ impl Dim {
             Dim::Nv => model.nv,
             Dim::Fixed(n) => n,
             Dim::Wrenches => 6 * model.njoints(),
+            Dim::Nu => actuated_dofs(model).len(),
+            Dim::TwoNv => 2 * model.nv,
+            Dim::Placement => 16,
+            Dim::Scalar => 1,
         }
     }
 
     /// The length of the rows of an argument that is an array of rows
-    /// (`[[f64; 6]; NJOINTS]` for [`Dim::Wrenches`]), `None` for a flat one.
+    /// (`[[f64; 6]; NJOINTS]` for [`Dim::Wrenches`], `[[f64; 4]; 4]` for
+    /// [`Dim::Placement`]), `Some(0)` for a scalar argument ([`Dim::Scalar`]),
+    /// `None` for a flat one.
     pub fn row_len(self) -> Option<usize> {
         match self {
             Dim::Wrenches => Some(6),
-            Dim::Nq | Dim::Nv | Dim::Fixed(_) => None,
+            Dim::Placement => Some(4),
+            Dim::Scalar => Some(0),
+            Dim::Nq | Dim::Nv | Dim::Fixed(_) | Dim::Nu | Dim::TwoNv => None,
         }
     }
 }
@@ -491,6 +519,98 @@ impl Function {
                     [dq, dv, dtau].concat()
                 },
             },
+            Function::RneaDerivativesFext => Spec {
+                name: "rnea_derivatives_fext",
+                args: &[
+                    ("q", Dim::Nq),
+                    ("v", Dim::Nv),
+                    ("a", Dim::Nv),
+                    ("fext", Dim::Wrenches),
+                ],
+                per_frame: false,
+                output: THREE_SQUARE,
+                doc: &[
+                    "The derivatives of inverse dynamics with external forces held fixed,",
+                    "`tau = rnea_fext(q, v, a, fext)`: `(dtau_dq, dtau_dv, dtau_da)`, each `[NV x NV]`,",
+                    "`dtau_dq` in the tangent space (perturbation `integrate(q, δ)`, each `fext[i]`",
+                    "fixed in its joint's frame) and `dtau_da = M(q)`. Matches Pinocchio's",
+                    "`computeRNEADerivatives(model, data, q, v, a, fext)`; obtained by differentiating",
+                    "the traced RNEA graph.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`; `fext[i]`: the wrench `[linear; angular]` (N, N·m)",
+                    "on the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored.",
+                ],
+                trace: |m, d, x, _| {
+                    let fext: Vec<Force<Expr>> = x[3].chunks(6).map(Force::from_slice).collect();
+                    let (dq, dv) = tangent_jacobians(m, d, x, |m, d, q, v, a| {
+                        rnea_fext(m, d, q, v, a, &fext)
+                    });
+                    let mass = crba(m, d, &x[0]).to_vec();
+                    [dq, dv, mass].concat()
+                },
+            },
+            Function::StepLinearization => Spec {
+                name: "step_linearization",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("u", Dim::Nu), ("h", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Tuple(&[
+                    Output::Vector(Dim::Nq),
+                    Output::Vector(Dim::Nv),
+                    Output::Matrix(Dim::TwoNv, Dim::TwoNv),
+                    Output::Matrix(Dim::TwoNv, Dim::Nu),
+                ]),
+                doc: &[
+                    "One step of semi-implicit Euler and its linearization (the runtime's",
+                    "`step_linearization`): `a = aba(q, v, S u)`, `v⁺ = v + h a`, `q⁺ = integrate(q, h v⁺)`,",
+                    "with `S` the actuation of `ACTUATED_DOFS`; `A`, `B` such that `δx⁺ ≈ A δx + B δu` for",
+                    "`δx = (δq, δv)`, `δq` in the tangent space (`q ⊕ δq`) and `δq⁺ = difference(q⁺, ·)`.",
+                    "By the chain rule on the traced ABA derivatives (`computeABADerivatives`) and",
+                    "`dIntegrate`: `A = [[Dq + h² Dv ∂a/∂q, h Dv (I + h ∂a/∂v)], [h ∂a/∂q, I + h ∂a/∂v]]`,",
+                    "`B = [[h² Dv M⁻¹ S], [h M⁻¹ S]]`, `Dq, Dv = dIntegrate(q, h v⁺, ARG0 / ARG1)`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `u: [NU]` (N·m, N), `h` (s); returns `(q⁺: [NQ], v⁺: [NV],",
+                    "A: [2NV x 2NV], B: [2NV x NU])`.",
+                ],
+                trace: |m, d, x, _| {
+                    let h = x[3][0];
+                    let (q_next, v_next) = step(m, d, &x[0], &x[1], &x[2], h);
+                    let (dq, dv, dtau) = aba_jacobians(m, d, &x[0], &x[1], &x[2]);
+                    let (a, b) = step_jacobians(m, &x[0], &v_next, h, &dq, &dv, &dtau);
+                    [q_next, v_next, a, b].concat()
+                },
+            },
+            Function::PoseError => Spec {
+                name: "pose_error",
+                args: &[("q", Dim::Nq), ("target", Dim::Placement)],
+                per_frame: true,
+                output: Output::Tuple(&[
+                    Output::Vector(Dim::Fixed(6)),
+                    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                ]),
+                doc: &[
+                    "The pose error of a link frame with respect to a target placement and its Jacobian",
+                    "(the runtime's `pose_error`): `E = oMf(q)⁻¹ · target`, `e = log6(E)`,",
+                    "`J_e = de/dδq = -Jlog6(E⁻¹) · J_local(q)` for `q ⊕ δq`, with `J_local` the frame's",
+                    "Jacobian in its own axes (Pinocchio's `log6`, `Jlog6`, `getFrameJacobian(.., LOCAL)`).",
+                    "",
+                    "`q: [NQ]`, `target`: world-from-target as a 4 x 4 homogeneous matrix; returns",
+                    "`(e: [6], J_e: [6 x NV])`, rows `[linear; angular]` (m, rad; per unit of v).",
+                ],
+                trace: |m, d, x, frame| {
+                    let t = &x[1];
+                    let target = Transform {
+                        rotation: Matrix3([
+                            [t[0], t[1], t[2]],
+                            [t[4], t[5], t[6]],
+                            [t[8], t[9], t[10]],
+                        ]),
+                        translation: Vector3([t[3], t[7], t[11]]),
+                    };
+                    let frame = frame.expect("per-frame function");
+                    let (e, j) = pose_error(m, d, &x[0], frame, &target);
+                    [e.to_vec(), j].concat()
+                },
+            },
             Function::Integrate => Spec {
                 name: "integrate",
                 args: &[("q", Dim::Nq), ("v", Dim::Nv)],
@@ -596,6 +716,35 @@ fn trace_frame_jacobian(
     frame_jacobian(model, data, frame.expect("per-frame function"), reference)
 }
 
+/// ABA's `(∂a/∂q, ∂a/∂v, ∂a/∂τ)`, each `[NV x NV]` row-major, traced at
+/// `(q, v, tau = S u)` (`∂a/∂q` in the tangent space; the columns of `∂a/∂τ`
+/// off the actuated dofs, which `S` never reads, are zero). `u` must be inputs.
+fn aba_jacobians(
+    m: &Model,
+    d: &mut Data<Expr>,
+    q: &[Expr],
+    v: &[Expr],
+    u: &[Expr],
+) -> (Vec<Expr>, Vec<Expr>, Vec<Expr>) {
+    let nv = m.nv;
+    let dofs = actuated_dofs(m);
+    let mut tau = vec![Expr::zero(); nv];
+    for (&dof, &uk) in dofs.iter().zip(u) {
+        tau[dof] = uk;
+    }
+    let x = [q.to_vec(), v.to_vec(), tau.clone()];
+    let (dq, dv) = tangent_jacobians(m, d, &x, aba);
+    let a = aba(m, d, q, v, &tau).to_vec();
+    let da_du = jacobian(&a, u);
+    let mut dtau = vec![Expr::zero(); nv * nv];
+    for (i, row) in da_du.iter().enumerate() {
+        for (&dof, &x) in dofs.iter().zip(row) {
+            dtau[i * nv + dof] = x;
+        }
+    }
+    (dq, dv, dtau)
+}
+
 /// Three `[NV x NV]` matrices.
 const THREE_SQUARE: Output = Output::Tuple(&[
     Output::Matrix(Dim::Nv, Dim::Nv),
@@ -603,17 +752,18 @@ const THREE_SQUARE: Output = Output::Tuple(&[
     Output::Matrix(Dim::Nv, Dim::Nv),
 ]);
 
-/// A dynamics function `f(q, v, u)` of the runtime.
-type DynamicsFn = for<'d> fn(&Model, &'d mut Data<Expr>, &[Expr], &[Expr], &[Expr]) -> &'d [Expr];
-
 /// `∂f/∂q` (tangent space: `f(q ⊕ δ, v, u)` differentiated at `δ = 0`) and
-/// `∂f/∂v`, flattened row-major, for the arguments `x = [q, v, u]`.
-fn tangent_jacobians(
+/// `∂f/∂v`, flattened row-major, for the arguments `x = [q, v, u, ..]` and a
+/// dynamics function `f(model, data, q, v, u)` of the runtime.
+fn tangent_jacobians<F>(
     m: &Model,
     d: &mut Data<Expr>,
     x: &[Vec<Expr>],
-    f: DynamicsFn,
-) -> (Vec<Expr>, Vec<Expr>) {
+    f: F,
+) -> (Vec<Expr>, Vec<Expr>)
+where
+    F: for<'d> FnOnce(&Model, &'d mut Data<Expr>, &[Expr], &[Expr], &[Expr]) -> &'d [Expr],
+{
     let delta = fresh_inputs(m.nv);
     let q = integrate(m, &x[0], &delta);
     let y = f(m, d, &q, &x[1], &x[2]).to_vec();

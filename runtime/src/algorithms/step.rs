@@ -1,0 +1,162 @@
+//! One step of semi-implicit Euler and its linearization in the tangent space.
+
+use super::derivatives::{aba_derivatives, DerivativeScalar};
+use super::lie_group::{d_integrate, integrate};
+use super::{aba, check_len, check_q, check_v, ArgumentPosition};
+use crate::{Data, JointKind, Model, Scalar};
+
+/// The actuated degrees of freedom: the indices into `v` of every dof except
+/// those of a free-flyer, in order. The actuation matrix `S` (`nv x nu`) has
+/// a one at `(actuated_dofs(model)[k], k)` and zeros elsewhere, so `tau = S u`
+/// and `nu = actuated_dofs(model).len()` (18 for Go2+Z1 on a floating base).
+pub fn actuated_dofs(model: &Model) -> Vec<usize> {
+    model.joints[1..]
+        .iter()
+        .filter(|j| !matches!(j.kind, JointKind::FreeFlyer))
+        .flat_map(|j| j.idx_v..j.idx_v + j.kind.nv())
+        .collect()
+}
+
+/// `tau = S u`: the joint torques of the actuation `u: [nu]`, zero on the
+/// free-flyer's dofs; returns `[nv]`.
+fn actuate<S: Scalar>(model: &Model, u: &[S]) -> Vec<S> {
+    let dofs = actuated_dofs(model);
+    check_len("u", u.len(), dofs.len());
+    let mut tau = vec![S::zero(); model.nv];
+    for (&dof, &uk) in dofs.iter().zip(u) {
+        tau[dof] = uk;
+    }
+    tau
+}
+
+/// One step of semi-implicit (symplectic) Euler of the forward dynamics:
+/// `a = aba(q, v, S u)`, `v⁺ = v + h a`, `q⁺ = integrate(q, h v⁺)`, with `S`
+/// the actuation matrix of [`actuated_dofs`].
+///
+/// `q: [nq]`, `v: [nv]` (rad/s, m/s), `u: [nu]` (N·m, N), `h`: the step (s);
+/// returns `(q⁺: [nq], v⁺: [nv])`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv` / `nu`.
+pub fn step<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    u: &[S],
+    h: S,
+) -> (Vec<S>, Vec<S>) {
+    let tau = actuate(model, u);
+    let a = aba(model, data, q, v, &tau);
+    let v_next: Vec<S> = v.iter().zip(a).map(|(&v, &a)| v + h * a).collect();
+    let dq: Vec<S> = v_next.iter().map(|&x| h * x).collect();
+    (integrate(model, q, &dq), v_next)
+}
+
+/// The linearization `(A, B)` of one [`step`] from the Jacobians of ABA at
+/// `(q, v, S u)`, by the chain rule: with `Dq = dIntegrate(q, h v⁺, ARG0)`,
+/// `Dv = dIntegrate(q, h v⁺, ARG1)`,
+///
+/// ```text
+/// A = [[Dq + h² Dv ∂a/∂q, h Dv (I + h ∂a/∂v)],    B = [[h² Dv ∂a/∂τ S],
+///      [h ∂a/∂q,          I + h ∂a/∂v       ]]         [h ∂a/∂τ S     ]]
+/// ```
+///
+/// in the error map `δx = (δq, δv)` of [`step_linearization`] (the derivative
+/// of `difference(q⁺, ·)` at `q⁺` is the identity).
+///
+/// `q: [nq]`, `v_next: [nv]` (`v⁺`), `h` (s); `ddq_dq`, `ddq_dv`, `ddq_dtau`:
+/// `[nv x nv]` row-major, as [`aba_derivatives`] returns them. Returns
+/// `(A: [2nv x 2nv], B: [2nv x nu])` row-major.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv` / `nv x nv`.
+pub fn step_jacobians<S: Scalar>(
+    model: &Model,
+    q: &[S],
+    v_next: &[S],
+    h: S,
+    ddq_dq: &[S],
+    ddq_dv: &[S],
+    ddq_dtau: &[S],
+) -> (Vec<S>, Vec<S>) {
+    let nv = model.nv;
+    check_v(model, "v_next", v_next.len());
+    for (name, m) in [
+        ("ddq_dq", ddq_dq),
+        ("ddq_dv", ddq_dv),
+        ("ddq_dtau", ddq_dtau),
+    ] {
+        check_len(name, m.len(), nv * nv);
+    }
+    let dofs = actuated_dofs(model);
+    let nu = dofs.len();
+    let hv: Vec<S> = v_next.iter().map(|&x| h * x).collect();
+    let d_q = d_integrate(model, q, &hv, ArgumentPosition::Arg0);
+    let d_v = d_integrate(model, q, &hv, ArgumentPosition::Arg1);
+    // The rows of δv⁺ = A_vq δq + A_vv δv + B_v δu.
+    let a_vq: Vec<S> = ddq_dq.iter().map(|&x| h * x).collect();
+    let mut a_vv: Vec<S> = ddq_dv.iter().map(|&x| h * x).collect();
+    for i in 0..nv {
+        a_vv[i * nv + i] = a_vv[i * nv + i] + S::one();
+    }
+    let b_v: Vec<S> = (0..nv)
+        .flat_map(|i| dofs.iter().map(move |&d| h * ddq_dtau[i * nv + d]))
+        .collect();
+    // δq⁺ = Dq δq + h Dv δv⁺.
+    let h_dv = |m: &[S], cols: usize| -> Vec<S> {
+        let mut out = vec![S::zero(); nv * cols];
+        for i in 0..nv {
+            for k in 0..nv {
+                let dik = d_v[i * nv + k];
+                for j in 0..cols {
+                    out[i * cols + j] = out[i * cols + j] + dik * m[k * cols + j];
+                }
+            }
+        }
+        out.iter().map(|&x| h * x).collect()
+    };
+    let (a_qq, a_qv, b_q) = (h_dv(&a_vq, nv), h_dv(&a_vv, nv), h_dv(&b_v, nu));
+    let n2 = 2 * nv;
+    let mut a = vec![S::zero(); n2 * n2];
+    for i in 0..nv {
+        for j in 0..nv {
+            a[i * n2 + j] = d_q[i * nv + j] + a_qq[i * nv + j];
+            a[i * n2 + nv + j] = a_qv[i * nv + j];
+            a[(nv + i) * n2 + j] = a_vq[i * nv + j];
+            a[(nv + i) * n2 + nv + j] = a_vv[i * nv + j];
+        }
+    }
+    let b = [b_q, b_v].concat();
+    (a, b)
+}
+
+/// One [`step`] and its linearization: `(q⁺, v⁺, A, B)` with `A: [2nv x 2nv]`
+/// and `B: [2nv x nu]` row-major, the Jacobians of
+/// `(difference(q⁺, q⁺(q ⊕ δq, v + δv, u + δu)), v⁺(..) - v⁺)` with respect to
+/// `(δq, δv)` and `δu` at zero: `δx⁺ ≈ A δx + B δu`, `δx = (δq tangent, δv)`.
+/// ABA's Jacobians come from [`aba_derivatives`] (dual numbers, Pinocchio's
+/// `computeABADerivatives`), assembled by [`step_jacobians`].
+///
+/// `q: [nq]`, `v: [nv]`, `u: [nu]` (the actuated dofs of [`actuated_dofs`]),
+/// `h`: the step (s); `data`: the dual-number workspace.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv` / `nu`.
+pub fn step_linearization(
+    model: &Model,
+    data: &mut Data<DerivativeScalar>,
+    q: &[f64],
+    v: &[f64],
+    u: &[f64],
+    h: f64,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {
+    check_q(model, q.len());
+    check_v(model, "v", v.len());
+    let tau = actuate(model, u);
+    let d = aba_derivatives(model, data, q, v, &tau);
+    let mut f64_data = Data::<f64>::new(model);
+    let (q_next, v_next) = step(model, &mut f64_data, q, v, u, h);
+    let (a, b) = step_jacobians(model, q, &v_next, h, &d.d_dq, &d.d_dv, &d.d_du);
+    (q_next, v_next, a, b)
+}
