@@ -122,6 +122,7 @@ fn check(reference: &str, seed: u64) -> (f64, f64) {
             local_vs_world = local_vs_world.max(relative_error(&fd[0], &fd[1]));
         }
     }
+    println!("{reference}: worst error {worst:.1e}, LOCAL vs WORLD {local_vs_world:.1e}");
     (worst, local_vs_world)
 }
 
