@@ -1,15 +1,28 @@
-//! `rbdgen eval`: every quantity of the eval format at the states of a file.
+//! `rbdgen eval`: every quantity of the eval format at the states of a file,
+//! computed by the runtime or by the compiled generated code
+//! ([`eval_generated`]).
+//!
+//! [`eval_generated`]: super::eval_generated
 
 use std::path::PathBuf;
 
 use rbdgen::eval::{evaluate, StatesFile};
+use rbdgen::symbolic::Function;
 use rbdgen::Model;
 
+use super::eval_generated::{eval_functions, evaluate_generated};
+use super::verify::sanitize;
+
 /// Where the numbers come from.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Backend {
     /// The generic runtime algorithms on `f64`.
     Runtime,
+    /// The generated code, built with `cargo build --release` in a crate of
+    /// its own (needs cargo; the derivatives make the build long, restrict it
+    /// with --functions). Quantities without a generated function (`omi`),
+    /// or whose functions --functions leaves out, come from the runtime.
+    Generated,
 }
 
 /// Arguments of `rbdgen eval`.
@@ -28,9 +41,24 @@ pub struct Args {
     /// Output file; standard output when absent.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// What computes the quantities.
+    /// What computes the quantities: the runtime, or the generated code
+    /// (quantities without a generated function come from the runtime).
     #[arg(long, value_enum, default_value = "runtime")]
     backend: Backend,
+    /// With `--backend generated`: comma-separated generated functions to
+    /// build (rnea, crba, frame_jacobian_local, ccrba, rnea_derivatives,
+    /// d_integrate_dq, ...); the quantities of the others come from the
+    /// runtime. Every function with an eval quantity by default.
+    #[arg(long, value_delimiter = ',')]
+    functions: Vec<String>,
+    /// With `--backend generated`: directory of the crate that builds the
+    /// generated code (kept between runs so that rebuilds are quick);
+    /// `rbdgen-eval` in the system's temporary directory by default.
+    #[arg(long)]
+    work_dir: Option<PathBuf>,
+    /// No build messages on stderr.
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// Runs the subcommand; the error is the message to print.
@@ -40,14 +68,59 @@ pub fn run(args: Args) -> Result<(), String> {
         floating_base,
         states,
         out,
-        backend: Backend::Runtime,
+        backend,
+        functions,
+        work_dir,
+        quiet,
     } = args;
-    let model = Model::from_urdf_str(&crate::read(&urdf)?, floating_base)
-        .map_err(|e| format!("{}: {e}", urdf.display()))?;
+    if backend == Backend::Runtime && (!functions.is_empty() || work_dir.is_some()) {
+        return Err("--functions and --work-dir need --backend generated".into());
+    }
+    let text = crate::read(&urdf)?;
     let file = StatesFile::parse(&crate::read(&states)?)
         .map_err(|e| format!("{}: {e}", states.display()))?;
-    let doc = evaluate(&model, &urdf.to_string_lossy(), floating_base, &file)
-        .map_err(|e| format!("{}: {e}", states.display()))?;
+    let name = urdf.to_string_lossy();
+    let doc = match backend {
+        Backend::Runtime => {
+            let model = Model::from_urdf_str(&text, floating_base)
+                .map_err(|e| format!("{}: {e}", urdf.display()))?;
+            evaluate(&model, &name, floating_base, &file)
+                .map_err(|e| format!("{}: {e}", states.display()))?
+        }
+        Backend::Generated => {
+            let functions = if functions.is_empty() {
+                eval_functions()
+            } else {
+                functions
+                    .iter()
+                    .map(|n| {
+                        Function::from_name(n).ok_or_else(|| {
+                            let known: Vec<&str> =
+                                eval_functions().iter().map(|f| f.name()).collect();
+                            format!("unknown function `{n}`; known: {}", known.join(", "))
+                        })
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            let dir = work_dir.unwrap_or_else(|| std::env::temp_dir().join("rbdgen-eval"));
+            let dir = dir.join(format!(
+                "{}_{}",
+                sanitize(
+                    urdf.file_stem()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .as_ref()
+                ),
+                if floating_base { "floating" } else { "fixed" }
+            ));
+            evaluate_generated(&text, &name, floating_base, &file, &functions, &dir, |m| {
+                if !quiet {
+                    eprintln!("{m}");
+                }
+            })
+            .map_err(|e| format!("{}: {e}", states.display()))?
+        }
+    };
     let text = format!("{doc}\n");
     match out {
         Some(path) => std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display())),

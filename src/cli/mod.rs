@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod eval;
+pub mod eval_generated;
 pub mod generate;
 pub mod harness;
 pub mod info;

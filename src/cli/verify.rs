@@ -320,7 +320,8 @@ fn print_report(
     println!("tolerance {tolerance:.0e} (|ours - runtime| / max(1, max |runtime|) per state)");
 }
 
-fn sanitize(name: &str) -> String {
+/// `name` with every character other than an ASCII letter or digit made `_`.
+pub(super) fn sanitize(name: &str) -> String {
     name.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect()
