@@ -5,9 +5,15 @@
 //! point, factoring (`a·b + a·c = a·(b + c)`) and `sin² + cos² = 1` differ by
 //! rounding only.
 
-use egg::{rewrite as rw, Rewrite};
+use egg::{rewrite as rw, EGraph, Id, Rewrite, Subst, Var};
 
 use super::{ConstantFold, Math};
+
+/// A rule condition: the e-class bound to `var` is a known constant.
+fn is_const(var: &str) -> impl Fn(&mut EGraph<Math, ConstantFold>, Id, &Subst) -> bool {
+    let var: Var = var.parse().expect("a pattern variable");
+    move |egraph, _, subst| egraph[subst[var]].data.is_some()
+}
 
 /// Every rule, by name (`start => goal`; the name says what it does).
 pub fn rules() -> Vec<Rewrite<Math, ConstantFold>> {
@@ -42,6 +48,11 @@ pub fn rules() -> Vec<Rewrite<Math, ConstantFold>> {
         rw!("recip-mul"; "(* (/ 1 ?b) ?a)" => "(/ ?a ?b)"),
         rw!("div-one"; "(/ ?a 1)" => "?a"),
         rw!("select-same"; "(select ?c ?a ?a)" => "?a"),
+        // Constants first in products, so that constant factors meet and fold.
+        rw!("const-first"; "(* ?x ?k)" => "(* ?k ?x)" if is_const("?k")),
+        rw!("const-mul-assoc"; "(* ?a (* ?b ?x))" => "(* (* ?a ?b) ?x)"
+            if is_const("?a") if is_const("?b")),
+        rw!("neg-const-mul"; "(neg (* ?k ?x))" => "(* (neg ?k) ?x)" if is_const("?k")),
     ]
 }
 
@@ -111,6 +122,10 @@ mod tests {
     rule_test!(recip_mul, "(* (/ 1 y) x)" => "(/ x y)");
     rule_test!(div_one, "(/ x 1)" => "x");
     rule_test!(select_same, "(select c x x)" => "x");
+    rule_test!(const_first, "(* x 2)" => "(* 2 x)");
+    rule_test!(const_mul_assoc, "(* 2 (* 3 x))" => "(* 6 x)");
+    rule_test!(const_mul_assoc_any_order, "(* (* x 3) 2)" => "(* 6 x)");
+    rule_test!(neg_const_mul, "(neg (* 2 x))" => "(* -2 x)");
     rule_test!(constant_fold, "(+ (* 2 3) (neg 1.5))" => "4.5");
     rule_test!(fold_then_factor, "(+ (* a (- 2 1)) (* a 0))" => "a");
 }
