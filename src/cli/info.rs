@@ -17,6 +17,10 @@ pub struct Args {
     /// Skip generating the functions (no operation counts).
     #[arg(long)]
     no_ops: bool,
+    /// Simplify with egg and print the counts before and after
+    /// (`rnea 3525 → 3400 ops (...)`).
+    #[arg(long)]
+    simplify: bool,
 }
 
 /// Runs the subcommand; the error is the message to print.
@@ -28,6 +32,7 @@ pub fn run(args: Args) -> Result<(), String> {
     if !args.no_ops {
         let options = Options {
             floating_base: args.floating_base,
+            simplify: args.simplify,
             ..Options::default()
         };
         println!("operation counts of the generated functions:");
@@ -37,7 +42,12 @@ pub fn run(args: Args) -> Result<(), String> {
             Ok(module) => {
                 let width = module.op_counts.keys().map(|f| f.name().len()).max();
                 for (function, counts) in &module.op_counts {
-                    println!("  {:<w$} {counts}", function.name(), w = width.unwrap_or(0));
+                    let before = match module.op_counts_traced.get(function) {
+                        Some(traced) if args.simplify => format!("{} → ", traced.total()),
+                        _ => String::new(),
+                    };
+                    let w = width.unwrap_or(0);
+                    println!("  {:<w$} {before}{counts}", function.name());
                 }
             }
             Err(e) => println!("  none: {e}"),

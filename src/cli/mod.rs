@@ -48,6 +48,11 @@ pub struct CodeArgs {
     /// Floating-point type of the generated code: f64, or f32 for microcontrollers.
     #[arg(long, default_value = "f64")]
     pub scalar: String,
+    /// Simplify each function with egg (rewrite rules, constant folding, DAG
+    /// extraction) before emitting it; the header gives operation counts before
+    /// and after.
+    #[arg(long)]
+    pub simplify: bool,
 }
 
 impl CodeArgs {
@@ -64,6 +69,7 @@ impl CodeArgs {
             floating_base: self.floating_base,
             source_name: self.urdf.to_string_lossy().into_owned(),
             scalar,
+            simplify: self.simplify,
             ..Options::default()
         };
         if !self.functions.is_empty() {

@@ -15,6 +15,7 @@ use thiserror::Error;
 use crate::emit::{emit_block, Inputs, ScalarType, Shape};
 use crate::functions::{Dim, Function, Output};
 use crate::graph::{Node, OpCounts};
+use crate::simplify::{simplify, Limits};
 use crate::trace::{trace, Expr, Traced};
 
 /// What to generate.
@@ -29,6 +30,9 @@ pub struct Options {
     pub source_name: String,
     /// The floating-point type of the generated code (`f64` by default).
     pub scalar: ScalarType,
+    /// Simplify each traced graph with egg ([`crate::simplify`]) before
+    /// emitting it (off by default; `--simplify` on the command line).
+    pub simplify: bool,
 }
 
 impl Default for Options {
@@ -38,6 +42,7 @@ impl Default for Options {
             functions: Function::ALL.into_iter().collect(),
             source_name: String::new(),
             scalar: ScalarType::F64,
+            simplify: false,
         }
     }
 }
@@ -80,6 +85,9 @@ pub struct Module {
     /// The operation count of each emitted function (summed over the arms of a
     /// per-frame function), the same numbers as the header and the doc comments.
     pub op_counts: BTreeMap<Function, OpCounts>,
+    /// The operation count of each function as traced, before simplification
+    /// (equal to `op_counts` when [`Options::simplify`] is off).
+    pub op_counts_traced: BTreeMap<Function, OpCounts>,
 }
 
 impl Module {
@@ -157,14 +165,16 @@ pub fn generate_module(
     );
     let mut items = Vec::new();
     let mut op_counts = BTreeMap::new();
+    let mut op_counts_traced = BTreeMap::new();
     for &function in &options.functions {
         progress(Progress::Start(function));
-        let (item, counts) = emit_function(&model, function, options.scalar)?;
+        let (item, traced, counts) = emit_function(&model, function, options)?;
         progress(Progress::Done(function, counts));
         items.push(item);
         op_counts.insert(function, counts);
+        op_counts_traced.insert(function, traced);
     }
-    let header = header_doc(&model, urdf, options, &op_counts);
+    let header = header_doc(&model, urdf, options, &op_counts, &op_counts_traced);
     let joint_names: Vec<&str> = model.joints[1..].iter().map(|j| j.name.as_str()).collect();
     let njoints = Literal::usize_unsuffixed(joint_names.len());
     let njoints_universe = Literal::usize_unsuffixed(model.njoints());
@@ -206,7 +216,11 @@ pub fn generate_module(
         #frames
         #(#items)*
     };
-    Ok(Module { tokens, op_counts })
+    Ok(Module {
+        tokens,
+        op_counts,
+        op_counts_traced,
+    })
 }
 
 /// The URDF's name for the header: as given when relative, the file name when
@@ -243,6 +257,9 @@ pub fn command_line_options(options: &Options) -> String {
     if options.scalar != ScalarType::F64 {
         args.push(format!("--scalar {}", options.scalar.name()));
     }
+    if options.simplify {
+        args.push("--simplify".to_string());
+    }
     args.join(" ")
 }
 
@@ -251,6 +268,7 @@ fn header_doc(
     urdf: &str,
     options: &Options,
     op_counts: &BTreeMap<Function, OpCounts>,
+    op_counts_traced: &BTreeMap<Function, OpCounts>,
 ) -> Vec<String> {
     let base = if options.floating_base {
         "free-flyer root"
@@ -304,11 +322,18 @@ fn header_doc(
         String::new(),
         " Operation counts:".into(),
     ];
-    lines.extend(
-        op_counts
-            .iter()
-            .map(|(f, counts)| format!(" - `{}`: {counts}", f.name())),
-    );
+    if options.simplify {
+        lines.pop();
+        lines.push(" Operation counts, traced → simplified with egg:".into());
+    }
+    lines.extend(op_counts.iter().map(|(f, counts)| {
+        if options.simplify {
+            let traced = op_counts_traced.get(f).map_or(0, OpCounts::total);
+            format!(" - `{}`: {traced} → {counts}", f.name())
+        } else {
+            format!(" - `{}`: {counts}", f.name())
+        }
+    }));
     lines
 }
 
@@ -393,12 +418,14 @@ fn output_type(output: &Output, ty: &TokenStream) -> TokenStream {
 }
 
 /// One function of the table: traced (once per link frame for per-frame
-/// functions), emitted, documented with its operation count.
+/// functions), simplified when asked, emitted, documented with its operation
+/// count; returns the item and its operation counts as traced and as emitted.
 fn emit_function(
     model: &Model,
     function: Function,
-    scalar: ScalarType,
-) -> Result<(TokenStream, OpCounts), GenerateError> {
+    options: &Options,
+) -> Result<(TokenStream, OpCounts, OpCounts), GenerateError> {
+    let scalar = options.scalar;
     let ty = scalar.ty();
     let spec = function.spec();
     let args: Vec<(&str, usize)> = spec.args.iter().map(|(n, d)| (*n, d.len(model))).collect();
@@ -407,12 +434,22 @@ fn emit_function(
     let shape = output_shape(&spec.output, model);
     let math = quote!(libm);
     let mut counts = OpCounts::default();
+    let mut traced_counts = OpCounts::default();
     let mut emit_one = |frame: Option<usize>| -> Result<TokenStream, GenerateError> {
-        let traced = trace(&lens, |x| {
+        let mut traced = trace(&lens, |x| {
             let mut data = Data::<Expr>::new(model);
             (spec.trace)(model, &mut data, x, frame)
         });
         check(model, &traced, spec.name, scalar)?;
+        traced_counts += traced.graph.op_counts(&traced.outputs);
+        if options.simplify {
+            let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
+            traced = Traced {
+                graph: s.graph,
+                outputs: s.outputs,
+            };
+            check(model, &traced, spec.name, scalar)?;
+        }
         counts += traced.graph.op_counts(&traced.outputs);
         let block = emit_block(
             &traced.graph,
@@ -468,12 +505,18 @@ fn emit_function(
         .collect();
     doc.push(String::new());
     doc.push(format!(" Cost: {counts}."));
+    if options.simplify {
+        doc.push(format!(
+            " Before simplification: {} ops.",
+            traced_counts.total()
+        ));
+    }
     let item = quote! {
         #(#[doc = #doc])*
         #[allow(unused_variables)]
         pub fn #name(#(#params),*) -> #ret #body
     };
-    Ok((item, counts))
+    Ok((item, traced_counts, counts))
 }
 
 /// Rust identifier for a frame: UpperCamelCase of the link name.

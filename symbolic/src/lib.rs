@@ -11,6 +11,7 @@ pub mod eval;
 pub mod functions;
 pub mod generate;
 pub mod graph;
+pub mod simplify;
 pub mod trace;
 
 pub use emit::ScalarType;

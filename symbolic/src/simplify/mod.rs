@@ -1,0 +1,377 @@
+//! Simplification with egg, on top of hash-consing and construction-time
+//! folding: equality saturation over a named rule table ([`rules::rules`]),
+//! constant folding as an e-class analysis ([`ConstantFold`]) and a DAG-aware
+//! extraction ([`extract::DagChoice`]).
+//!
+//! The graph is simplified in windows of consecutive operations (in id order,
+//! so children precede parents): operands from earlier windows enter as opaque
+//! leaves, the window's nodes become one e-graph, and the nodes that later
+//! windows or the outputs use are the roots extracted and rebuilt through
+//! [`Graph::add`] (so folding and hash-consing apply across windows). Windows
+//! keep each e-graph small. Every run is bounded by iteration and node counts,
+//! never by time, and egg's `deterministic` feature makes the result the same
+//! from run to run. A window whose extraction is not cheaper than its original
+//! nodes is kept as it was, so simplification never adds operations.
+
+pub mod analysis;
+pub mod extract;
+pub mod rules;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use egg::{EGraph, Id, Runner, Symbol};
+
+pub use analysis::ConstantFold;
+use extract::DagChoice;
+
+use crate::graph::{Graph, Node, NodeId};
+
+/// A finite constant, hashed and ordered by its bits (`-0.0` is stored as `0.0`,
+/// as in [`Graph::constant`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Constant(u64);
+
+impl Constant {
+    /// The constant `x` (which should be finite).
+    pub fn new(x: f64) -> Self {
+        Self(if x == 0.0 { 0.0f64 } else { x }.to_bits())
+    }
+
+    /// Its value.
+    pub fn value(self) -> f64 {
+        f64::from_bits(self.0)
+    }
+}
+
+impl FromStr for Constant {
+    type Err = String;
+
+    /// A finite decimal number; anything else is not a constant.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.parse::<f64>() {
+            Ok(x) if x.is_finite() => Ok(Constant::new(x)),
+            _ => Err(format!("{s} is not a finite number")),
+        }
+    }
+}
+
+impl fmt::Display for Constant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.value())
+    }
+}
+
+/// The e-graph language (egg's `define_language!` gives its variants no docs).
+#[allow(missing_docs)]
+mod language {
+    use egg::{define_language, Id, Symbol};
+
+    use super::Constant;
+
+    define_language! {
+        /// The e-graph language: [`Node`]'s operations (`+ - * / neg sin cos sqrt
+        /// atan2 select`, with [`Node::apply`]'s semantics), constants by bits
+        /// (`Const`) and every node outside the window as a leaf symbol (`Leaf`,
+        /// `n` and its id in the graph being built).
+        pub enum Math {
+            "+" = Add([Id; 2]),
+            "-" = Sub([Id; 2]),
+            "*" = Mul([Id; 2]),
+            "/" = Div([Id; 2]),
+            "neg" = Neg(Id),
+            "sin" = Sin(Id),
+            "cos" = Cos(Id),
+            "sqrt" = Sqrt(Id),
+            "atan2" = Atan2([Id; 2]),
+            "select" = Select([Id; 3]),
+            Const(Constant),
+            Leaf(Symbol),
+        }
+    }
+}
+pub use language::Math;
+
+/// Bounds of a simplification run (counts only, never time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Operations per window.
+    pub window: usize,
+    /// egg's iteration limit per window.
+    pub iter_limit: usize,
+    /// egg's e-node limit per window.
+    pub node_limit: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            window: 2000,
+            iter_limit: 6,
+            node_limit: 20_000,
+        }
+    }
+}
+
+/// A simplified graph and how the run went.
+#[derive(Clone, Debug)]
+pub struct Simplified {
+    /// The new graph (inputs keep their numbers).
+    pub graph: Graph,
+    /// The outputs, in the order given.
+    pub outputs: Vec<NodeId>,
+    /// Windows run.
+    pub windows: usize,
+    /// Windows whose extraction replaced the original nodes.
+    pub improved: usize,
+    /// How many windows stopped for each of egg's stop reasons
+    /// (`Saturated`, `IterationLimit`, `NodeLimit`).
+    pub stop_reasons: BTreeMap<String, usize>,
+}
+
+/// Simplifies what `outputs` depend on in `graph`: a new graph with the same
+/// values at every input (up to rounding: factoring and `sin² + cos² = 1` are
+/// exact in real arithmetic only) and no more operations
+/// ([`Graph::op_counts`]).
+pub fn simplify(graph: &Graph, outputs: &[NodeId], limits: &Limits) -> Simplified {
+    let nodes = graph.nodes();
+    let live = graph.reachable(outputs);
+    let mut last_use = vec![0usize; nodes.len()];
+    for (i, node) in nodes.iter().enumerate() {
+        if live[i] {
+            for c in node.children() {
+                last_use[c.0 as usize] = i;
+            }
+        }
+    }
+    for o in outputs {
+        last_use[o.0 as usize] = usize::MAX;
+    }
+    let mut out = Graph::new();
+    let mut map: Vec<Option<NodeId>> = vec![None; nodes.len()];
+    let mut ops = Vec::new();
+    for (i, node) in nodes.iter().enumerate() {
+        match node {
+            _ if !live[i] => {}
+            Node::Const(_) | Node::Input(_) => map[i] = Some(out.add(*node)),
+            _ => ops.push(i),
+        }
+    }
+    let mut result = Simplified {
+        graph: Graph::new(),
+        outputs: Vec::new(),
+        windows: 0,
+        improved: 0,
+        stop_reasons: BTreeMap::new(),
+    };
+    for window in ops.chunks(limits.window.max(1)) {
+        let mut w = Window {
+            graph,
+            out: &mut out,
+            map: &mut map,
+            last_use: &last_use,
+        };
+        let (improved, reason) = w.run(window, limits);
+        result.windows += 1;
+        result.improved += usize::from(improved);
+        *result.stop_reasons.entry(reason).or_default() += 1;
+    }
+    result.outputs = outputs
+        .iter()
+        .map(|o| map[o.0 as usize].expect("outputs are mapped"))
+        .collect();
+    result.graph = out;
+    result
+}
+
+/// One window's state: the source graph, the graph being built and the map
+/// from source nodes to built ones.
+struct Window<'a> {
+    graph: &'a Graph,
+    out: &'a mut Graph,
+    map: &'a mut Vec<Option<NodeId>>,
+    last_use: &'a [usize],
+}
+
+impl Window<'_> {
+    fn mapped(&self, id: NodeId) -> NodeId {
+        self.map[id.0 as usize].expect("operands precede their users")
+    }
+
+    /// Simplifies the operations `window` (consecutive live ids, ascending);
+    /// returns whether the extraction replaced them, and egg's stop reason.
+    fn run(&mut self, window: &[usize], limits: &Limits) -> (bool, String) {
+        let mut egraph = EGraph::<Math, ConstantFold>::default();
+        let mut local: HashMap<usize, Id> = HashMap::new();
+        let mut leaves: HashMap<Symbol, NodeId> = HashMap::new();
+        for &i in window {
+            let node = self.graph.nodes()[i];
+            let mut operand = |id: NodeId, egraph: &mut EGraph<Math, ConstantFold>| {
+                if let Some(&e) = local.get(&(id.0 as usize)) {
+                    return e;
+                }
+                let new = self.mapped(id);
+                match self.out.constant_value(new) {
+                    Some(x) => egraph.add(Math::Const(Constant::new(x))),
+                    None => {
+                        let sym = Symbol::from(format!("n{}", new.0));
+                        leaves.insert(sym, new);
+                        egraph.add(Math::Leaf(sym))
+                    }
+                }
+            };
+            let math = match node {
+                Node::Const(_) | Node::Input(_) => unreachable!("windows hold operations"),
+                Node::Neg(a) => Math::Neg(operand(a, &mut egraph)),
+                Node::Sin(a) => Math::Sin(operand(a, &mut egraph)),
+                Node::Cos(a) => Math::Cos(operand(a, &mut egraph)),
+                Node::Sqrt(a) => Math::Sqrt(operand(a, &mut egraph)),
+                Node::Add(a, b) => Math::Add([operand(a, &mut egraph), operand(b, &mut egraph)]),
+                Node::Sub(a, b) => Math::Sub([operand(a, &mut egraph), operand(b, &mut egraph)]),
+                Node::Mul(a, b) => Math::Mul([operand(a, &mut egraph), operand(b, &mut egraph)]),
+                Node::Div(a, b) => Math::Div([operand(a, &mut egraph), operand(b, &mut egraph)]),
+                Node::Atan2(a, b) => {
+                    Math::Atan2([operand(a, &mut egraph), operand(b, &mut egraph)])
+                }
+                Node::Select(c, a, b) => Math::Select([
+                    operand(c, &mut egraph),
+                    operand(a, &mut egraph),
+                    operand(b, &mut egraph),
+                ]),
+            };
+            let id = egraph.add(math);
+            local.insert(i, id);
+        }
+        let end = *window.last().expect("windows are not empty");
+        let roots: Vec<usize> = window
+            .iter()
+            .copied()
+            .filter(|&i| self.last_use[i] > end)
+            .collect();
+        let runner = Runner::default()
+            .with_egraph(egraph)
+            .with_iter_limit(limits.iter_limit)
+            .with_node_limit(limits.node_limit)
+            // Bounded by counts only: a time limit would make the output
+            // depend on the machine.
+            .with_time_limit(Duration::from_secs(u64::MAX / 4))
+            .run(&rules::rules());
+        let reason = match &runner.stop_reason {
+            Some(egg::StopReason::Saturated) => "Saturated".to_string(),
+            Some(egg::StopReason::IterationLimit(_)) => "IterationLimit".to_string(),
+            Some(egg::StopReason::NodeLimit(_)) => "NodeLimit".to_string(),
+            Some(other) => format!("{other:?}"),
+            None => "None".to_string(),
+        };
+        let egraph = &runner.egraph;
+        let choice = DagChoice::new(egraph);
+        let root_classes: Vec<Id> = roots.iter().map(|i| egraph.find(local[i])).collect();
+        let order = schedule(&choice, &root_classes);
+        match order {
+            Some((order, cost)) if cost < window.len() => {
+                let mut built: HashMap<Id, NodeId> = HashMap::new();
+                for class in order {
+                    let math = choice.best[usize::from(class)]
+                        .as_ref()
+                        .expect("scheduled classes have a choice");
+                    let new = self.rebuild(math, &built, &leaves);
+                    built.insert(class, new);
+                }
+                for (&i, class) in roots.iter().zip(&root_classes) {
+                    self.map[i] = Some(built[class]);
+                }
+                (true, reason)
+            }
+            _ => {
+                for &i in window {
+                    let node = self.graph.nodes()[i];
+                    let new = remap(node, |c| self.mapped(c));
+                    self.map[i] = Some(self.out.add(new));
+                }
+                (false, reason)
+            }
+        }
+    }
+
+    /// The chosen e-node `math` as a node of the graph being built.
+    fn rebuild(
+        &mut self,
+        math: &Math,
+        built: &HashMap<Id, NodeId>,
+        leaves: &HashMap<Symbol, NodeId>,
+    ) -> NodeId {
+        let b = |i: &Id| built[i];
+        let node = match math {
+            Math::Const(c) => return self.out.constant(c.value()),
+            Math::Leaf(s) => return leaves[s],
+            Math::Neg(a) => Node::Neg(b(a)),
+            Math::Sin(a) => Node::Sin(b(a)),
+            Math::Cos(a) => Node::Cos(b(a)),
+            Math::Sqrt(a) => Node::Sqrt(b(a)),
+            Math::Add([x, y]) => Node::Add(b(x), b(y)),
+            Math::Sub([x, y]) => Node::Sub(b(x), b(y)),
+            Math::Mul([x, y]) => Node::Mul(b(x), b(y)),
+            Math::Div([x, y]) => Node::Div(b(x), b(y)),
+            Math::Atan2([x, y]) => Node::Atan2(b(x), b(y)),
+            Math::Select([c, x, y]) => Node::Select(b(c), b(x), b(y)),
+        };
+        self.out.add(node)
+    }
+}
+
+/// `node` with its operands renamed by `f`.
+fn remap(node: Node, f: impl Fn(NodeId) -> NodeId) -> Node {
+    match node {
+        Node::Const(_) | Node::Input(_) => node,
+        Node::Neg(a) => Node::Neg(f(a)),
+        Node::Sin(a) => Node::Sin(f(a)),
+        Node::Cos(a) => Node::Cos(f(a)),
+        Node::Sqrt(a) => Node::Sqrt(f(a)),
+        Node::Add(a, b) => Node::Add(f(a), f(b)),
+        Node::Sub(a, b) => Node::Sub(f(a), f(b)),
+        Node::Mul(a, b) => Node::Mul(f(a), f(b)),
+        Node::Div(a, b) => Node::Div(f(a), f(b)),
+        Node::Atan2(a, b) => Node::Atan2(f(a), f(b)),
+        Node::Select(c, a, b) => Node::Select(f(c), f(a), f(b)),
+    }
+}
+
+/// The classes that `roots` reach through the chosen nodes, operands first,
+/// and the number of operations among them; `None` if a class has no choice
+/// or the choices form a cycle.
+fn schedule(choice: &DagChoice, roots: &[Id]) -> Option<(Vec<Id>, usize)> {
+    use egg::Language;
+    // 0: unseen, 1: on the stack, 2: scheduled.
+    let mut state: HashMap<Id, u8> = HashMap::new();
+    let mut order = Vec::new();
+    let mut cost = 0;
+    for &root in roots {
+        let mut stack = vec![(root, false)];
+        while let Some((class, expanded)) = stack.pop() {
+            let math = choice.best.get(usize::from(class))?.as_ref()?;
+            if expanded {
+                state.insert(class, 2);
+                order.push(class);
+                cost += usize::from(!matches!(math, Math::Const(_) | Math::Leaf(_)));
+                continue;
+            }
+            match state.get(&class) {
+                Some(2) => continue,
+                Some(_) => return None,
+                None => {}
+            }
+            state.insert(class, 1);
+            stack.push((class, true));
+            for &child in math.children().iter().rev() {
+                match state.get(&child) {
+                    Some(2) => {}
+                    Some(_) => return None,
+                    None => stack.push((child, false)),
+                }
+            }
+        }
+    }
+    Some((order, cost))
+}
