@@ -9,7 +9,6 @@ mod common;
 mod corpus;
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use corpus::{expectations, Expectation};
 use rbdgen_runtime::{aba, crba, Data, Model, ModelError};
@@ -134,20 +133,15 @@ fn chain(n: usize) -> String {
 }
 
 #[test]
-fn a_chain_of_5000_links_loads_quickly_without_deep_recursion() {
+fn a_chain_of_5000_links_loads_without_deep_recursion() {
     let n = 5000;
     let text = chain(n);
     // A small stack: the loader must not recurse once per link.
     let handle = std::thread::Builder::new()
         .stack_size(256 * 1024)
-        .spawn(move || {
-            let start = Instant::now();
-            let model = Model::from_urdf_str(&text, true).unwrap();
-            (model, start.elapsed())
-        })
+        .spawn(move || Model::from_urdf_str(&text, true).unwrap())
         .unwrap();
-    let (model, elapsed) = handle.join().unwrap();
-    eprintln!("5000-link chain loaded in {elapsed:?}");
+    let model = handle.join().unwrap();
     // 4999 joints, every tenth fixed (499): 4500 revolute, plus the free-flyer.
     assert_eq!(model.nv, 6 + 4500);
     assert_eq!(model.njoints(), 1 + 1 + 4500);
