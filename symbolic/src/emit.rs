@@ -206,18 +206,7 @@ pub fn emit_block(
     let (sqrt, atan2) = (function("sqrt"), function("atan2"));
     let live = graph.reachable(outputs);
     let nodes = graph.nodes();
-    // Position of each node's last use; outputs are used at the end.
-    let mut last_use = vec![0usize; nodes.len()];
-    for (i, node) in nodes.iter().enumerate() {
-        if live[i] {
-            for c in node.children() {
-                last_use[c.0 as usize] = i;
-            }
-        }
-    }
-    for o in outputs {
-        last_use[o.0 as usize] = usize::MAX;
-    }
+    let last_use = graph.last_use(outputs, &live);
     // Sin and cos of one argument share one `sincos` call.
     let mut sin_of = HashMap::new();
     let mut cos_of = HashMap::new();

@@ -333,6 +333,24 @@ impl Graph {
         live
     }
 
+    /// For each node, the id of the last live node that uses it (`usize::MAX`
+    /// for an output, which is used at the end; 0 for an unused node), given
+    /// `live = self.reachable(outputs)`.
+    pub fn last_use(&self, outputs: &[NodeId], live: &[bool]) -> Vec<usize> {
+        let mut last = vec![0usize; self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            if live[i] {
+                for c in node.children() {
+                    last[c.0 as usize] = i;
+                }
+            }
+        }
+        for o in outputs {
+            last[o.0 as usize] = usize::MAX;
+        }
+        last
+    }
+
     /// Operation counts of what `outputs` depend on.
     pub fn op_counts(&self, outputs: &[NodeId]) -> OpCounts {
         let mut n = OpCounts::default();

@@ -138,17 +138,7 @@ pub struct Simplified {
 pub fn simplify(graph: &Graph, outputs: &[NodeId], limits: &Limits) -> Simplified {
     let nodes = graph.nodes();
     let live = graph.reachable(outputs);
-    let mut last_use = vec![0usize; nodes.len()];
-    for (i, node) in nodes.iter().enumerate() {
-        if live[i] {
-            for c in node.children() {
-                last_use[c.0 as usize] = i;
-            }
-        }
-    }
-    for o in outputs {
-        last_use[o.0 as usize] = usize::MAX;
-    }
+    let last_use = graph.last_use(outputs, &live);
     let mut out = Graph::new();
     let mut map: Vec<Option<NodeId>> = vec![None; nodes.len()];
     let mut ops = Vec::new();
