@@ -24,7 +24,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rbdgen::runtime::{
     aba, aba_derivatives, crba, forward_kinematics, frame_placement, integrate, minverse, rnea,
-    rnea_derivatives, Data, DerivativeScalar, Jacobians, Model, Transform,
+    rnea_derivatives, Data, Jacobians, Model, Transform,
 };
 
 rbdgen::robot_dynamics!(
@@ -168,8 +168,8 @@ struct Robot<'c, const NQ: usize, const NV: usize> {
     name: &'static str,
     model: Model,
     data: Data<f64>,
-    /// The dual-number workspace of the runtime's derivatives.
-    dual: Data<DerivativeScalar>,
+    /// A second workspace, for the runtime's derivatives.
+    dual: Data<f64>,
     states: Vec<State<NQ, NV>>,
     group: BenchmarkGroup<'c, criterion::measurement::WallTime>,
 }

@@ -15,7 +15,7 @@ use rbdgen_runtime::{
     aba, aba_derivatives, ccrba, center_of_mass, compute_joint_jacobians, crba, d_difference,
     d_integrate, dccrba, forward_kinematics, frame_jacobian, integrate, jacobian_center_of_mass,
     kinetic_energy, minverse, potential_energy, rnea, rnea_derivatives, update_frame_placements,
-    ArgumentPosition, Data, DerivativeScalar, Jacobians, Model, ReferenceFrame,
+    ArgumentPosition, Data, Jacobians, Model, ReferenceFrame,
 };
 use serde_json::{Map, Value};
 use thiserror::Error;
@@ -402,16 +402,16 @@ pub static QUANTITIES: &[Quantity] = &[
     Quantity {
         name: "rnea_derivatives",
         compute: |m, _, s| {
-            let mut dual = Data::<DerivativeScalar>::new(m);
-            let j = rnea_derivatives(m, &mut dual, &s.q, &s.v, &s.a);
+            let mut data = Data::<f64>::new(m);
+            let j = rnea_derivatives(m, &mut data, &s.q, &s.v, &s.a);
             derivatives(m, &j, ["dtau_dq", "dtau_dv", "dtau_da"])
         },
     },
     Quantity {
         name: "aba_derivatives",
         compute: |m, _, s| {
-            let mut dual = Data::<DerivativeScalar>::new(m);
-            let j = aba_derivatives(m, &mut dual, &s.q, &s.v, &s.tau);
+            let mut data = Data::<f64>::new(m);
+            let j = aba_derivatives(m, &mut data, &s.q, &s.v, &s.tau);
             derivatives(m, &j, ["ddq_dq", "ddq_dv", "ddq_dtau"])
         },
     },

@@ -7,7 +7,7 @@ mod common;
 use common::{assert_close, flat, random_q, random_vec, Reference};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rbdgen::runtime::{aba_derivatives, rnea_derivatives, Data, DerivativeScalar};
+use rbdgen::runtime::{aba_derivatives, rnea_derivatives, Data};
 
 rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base, functions = [rnea_derivatives, aba_derivatives]);
 rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea_derivatives, aba_derivatives]);
@@ -47,7 +47,7 @@ macro_rules! derivative_tests {
             fn match_runtime_on_random_states() {
                 let r = Reference::load($reference);
                 let model = &r.model;
-                let mut data = Data::<DerivativeScalar>::new(model);
+                let mut data = Data::<f64>::new(model);
                 let mut rng = ChaCha8Rng::seed_from_u64(17);
                 for _ in 0..20 {
                     let q = random_q(model, &mut rng);

@@ -9,7 +9,7 @@ mod common;
 use common::{assert_close, flat, random_q, random_vec, Reference};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rbdgen::runtime::{rnea_derivatives_fext, Data, DerivativeScalar, Force};
+use rbdgen::runtime::{rnea_derivatives_fext, Data, Force};
 
 rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base, functions = [rnea_derivatives_fext]);
 rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea_derivatives_fext]);
@@ -43,7 +43,7 @@ macro_rules! fext_derivative_tests {
             fn match_runtime_on_random_states() {
                 let r = Reference::load(concat!("fext_derivatives/", $reference));
                 let model = &r.model;
-                let mut data = Data::<DerivativeScalar>::new(model);
+                let mut data = Data::<f64>::new(model);
                 let mut rng = ChaCha8Rng::seed_from_u64(23);
                 for _ in 0..10 {
                     let q = random_q(model, &mut rng);

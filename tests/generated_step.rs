@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rbdgen::runtime::{
     actuated_dofs, forward_kinematics, frame_placement, pose_error, step_linearization, Data,
-    DerivativeScalar, FrameKind, Model, Transform,
+    FrameKind, Model, Transform,
 };
 
 rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base, functions = [step_linearization, pose_error, integrate, difference]);
@@ -35,7 +35,7 @@ fn actuation_constants() {
 #[test]
 fn step_linearization_matches_runtime_and_central_differences() {
     let model = model();
-    let mut dual = Data::<DerivativeScalar>::new(&model);
+    let mut dual = Data::<f64>::new(&model);
     let mut rng = ChaCha8Rng::seed_from_u64(51);
     let n2 = 2 * NV;
     for h in [1e-3, 1e-2, 5e-2] {

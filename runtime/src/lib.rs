@@ -53,8 +53,7 @@ pub use algorithms::{
     frame_placement, generalized_gravity, integrate, jacobian_center_of_mass, joint_jacobian,
     kinetic_energy, minverse, nonlinear_effects, pose_error, potential_energy, rnea,
     rnea_derivatives, rnea_derivatives_fext, rnea_fext, step, step_jacobians, step_linearization,
-    update_frame_placements, ArgumentPosition, DerivativeScalar, Jacobians, ReferenceFrame,
-    DUAL_LANES,
+    update_frame_placements, ArgumentPosition, Jacobians, ReferenceFrame,
 };
 pub use data::Data;
 pub use dual::Dual;

@@ -1,6 +1,7 @@
-//! Dual-number derivatives of RNEA and ABA against Pinocchio's
-//! `computeRNEADerivatives` / `computeABADerivatives` and against central
-//! differences in the tangent space.
+//! The analytical derivatives of RNEA and ABA against Pinocchio's
+//! `computeRNEADerivatives` / `computeABADerivatives`, against forward-mode
+//! differentiation of the runtime's own RNEA and ABA on dual numbers, and
+//! against central differences in the tangent space.
 
 mod common;
 
@@ -8,7 +9,8 @@ use common::{assert_close, flat, random_q, random_vec, Reference};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{
-    aba, aba_derivatives, integrate, rnea, rnea_derivatives, Data, DerivativeScalar, Model,
+    aba, aba_derivatives, integrate, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
+    Data, Dual, Force, Model,
 };
 
 const TOL: f64 = 1e-8;
@@ -16,7 +18,7 @@ const TOL: f64 = 1e-8;
 fn check(name: &str) {
     let r = Reference::load(name);
     let model = &r.model;
-    let mut data = Data::<DerivativeScalar>::new(model);
+    let mut data = Data::<f64>::new(model);
     for (k, s) in r.states().iter().enumerate() {
         let tag = |what: &str| format!("{name} state {k} {what}");
         let (q, v, a, tau) = (flat(&s["q"]), flat(&s["v"]), flat(&s["a"]), flat(&s["tau"]));
@@ -69,14 +71,14 @@ fn tangent_space_central_differences() {
     let model = Model::from_urdf_file(common::root().join("models/go2_z1.urdf"), true).unwrap();
     let nv = model.nv;
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut dual = Data::<DerivativeScalar>::new(&model);
+    let mut ws = Data::<f64>::new(&model);
     let mut data = Data::<f64>::new(&model);
     for _ in 0..3 {
         let q = random_q(&model, &mut rng);
         let v = random_vec(nv, 1.0, &mut rng);
         let u = random_vec(nv, 1.0, &mut rng);
-        let dr = rnea_derivatives(&model, &mut dual, &q, &v, &u);
-        let da = aba_derivatives(&model, &mut dual, &q, &v, &u);
+        let dr = rnea_derivatives(&model, &mut ws, &q, &v, &u);
+        let da = aba_derivatives(&model, &mut ws, &q, &v, &u);
         let h = 1e-6;
         for k in 0..nv {
             let mut e = vec![0.0; nv];
@@ -93,6 +95,102 @@ fn tangent_space_central_differences() {
             assert_close(&format!("dtau_dq col {k}"), &col(&dr.d_dq), &rnea_fd, 1e-5);
             let aba_fd = fd(&mut |q| aba(&model, &mut data, q, &v, &u).to_vec());
             assert_close(&format!("ddq_dq col {k}"), &col(&da.d_dq), &aba_fd, 1e-5);
+        }
+    }
+}
+
+/// `f(q ⊕ δ, v, u)` differentiated at zero on dual numbers, one direction per
+/// lane: `(∂f/∂δ, ∂f/∂v, ∂f/∂u)`, each `[nv x nv]` row-major.
+fn dual_jacobians(
+    model: &Model,
+    q: &[f64],
+    v: &[f64],
+    u: &[f64],
+    f: impl Fn(&mut Data<Dual<1>>, &[Dual<1>], &[Dual<1>], &[Dual<1>]) -> Vec<Dual<1>>,
+) -> [Vec<f64>; 3] {
+    let nv = model.nv;
+    let lift = |x: &[f64]| x.iter().map(|&x| Dual::new(x)).collect::<Vec<_>>();
+    let (q0, v0, u0) = (lift(q), lift(v), lift(u));
+    let mut data = Data::<Dual<1>>::new(model);
+    let mut out = [vec![0.0; nv * nv], vec![0.0; nv * nv], vec![0.0; nv * nv]];
+    for (block, jac) in out.iter_mut().enumerate() {
+        for k in 0..nv {
+            let mut seed = vec![Dual::new(0.0); nv];
+            seed[k] = Dual::variable(0.0, 0);
+            let add = |x: &[Dual<1>]| {
+                x.iter()
+                    .zip(&seed)
+                    .map(|(a, b)| *a + *b)
+                    .collect::<Vec<_>>()
+            };
+            let y = match block {
+                0 => f(&mut data, &integrate(model, &q0, &seed), &v0, &u0),
+                1 => f(&mut data, &q0, &add(&v0), &u0),
+                _ => f(&mut data, &q0, &v0, &add(&u0)),
+            };
+            for (i, yi) in y.iter().enumerate() {
+                jac[i * nv + k] = yi.eps[0];
+            }
+        }
+    }
+    out
+}
+
+/// On every robot of the references, fixed and floating, with random external
+/// forces: the analytical derivatives equal forward-mode differentiation of the
+/// runtime's RNEA and ABA.
+#[test]
+fn analytical_equals_dual_numbers() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    for (urdf, floating) in [
+        ("models/go2_z1.urdf", true),
+        ("models/z1.urdf", false),
+        ("models/g1_29dof.urdf", true),
+        ("models/double_pendulum_continuous.urdf", false),
+        ("models/panda.urdf", true),
+        ("models/go2.urdf", false),
+    ] {
+        let model = common::load_model(urdf, floating);
+        let nv = model.nv;
+        let mut data = Data::<f64>::new(&model);
+        let q = random_q(&model, &mut rng);
+        let v = random_vec(nv, 1.0, &mut rng);
+        let u = random_vec(nv, 1.0, &mut rng);
+        let fext: Vec<Force<f64>> = (0..model.njoints())
+            .map(|_| Force::from_slice(&random_vec(6, 2.0, &mut rng)))
+            .collect();
+        let lifted: Vec<Force<Dual<1>>> = fext
+            .iter()
+            .map(|f| Force::from_slice(&f.to_array().map(Dual::new)))
+            .collect();
+        let checks = [
+            (
+                "rnea",
+                rnea_derivatives(&model, &mut data, &q, &v, &u),
+                dual_jacobians(&model, &q, &v, &u, |d, q, v, a| {
+                    rnea(&model, d, q, v, a).to_vec()
+                }),
+            ),
+            (
+                "rnea_fext",
+                rnea_derivatives_fext(&model, &mut data, &q, &v, &u, &fext),
+                dual_jacobians(&model, &q, &v, &u, |d, q, v, a| {
+                    rnea_fext(&model, d, q, v, a, &lifted).to_vec()
+                }),
+            ),
+            (
+                "aba",
+                aba_derivatives(&model, &mut data, &q, &v, &u),
+                dual_jacobians(&model, &q, &v, &u, |d, q, v, tau| {
+                    aba(&model, d, q, v, tau).to_vec()
+                }),
+            ),
+        ];
+        for (name, got, [dq, dv, du]) in checks {
+            let tag = |what: &str| format!("{urdf} {name} {what}");
+            assert_close(&tag("d_dq"), &got.d_dq, &dq, 1e-10);
+            assert_close(&tag("d_dv"), &got.d_dv, &dv, 1e-10);
+            assert_close(&tag("d_du"), &got.d_du, &du, 1e-10);
         }
     }
 }

@@ -10,8 +10,7 @@ use common::{assert_close, flat, random_q, random_vec, Reference};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{
-    integrate, rnea_derivatives, rnea_derivatives_fext, rnea_fext, Data, DerivativeScalar, Force,
-    Model,
+    integrate, rnea_derivatives, rnea_derivatives_fext, rnea_fext, Data, Force, Model,
 };
 
 /// The wrenches of a state's `fext` (njoints rows of `[linear; angular]`).
@@ -26,7 +25,7 @@ fn random_wrenches(model: &Model, rng: &mut ChaCha8Rng) -> Vec<Force<f64>> {
 fn check_pinocchio(name: &str) {
     let r = Reference::load(&format!("fext_derivatives/{name}"));
     let model = &r.model;
-    let mut data = Data::<DerivativeScalar>::new(model);
+    let mut data = Data::<f64>::new(model);
     assert_eq!(r.states().len(), 3);
     for (k, s) in r.states().iter().enumerate() {
         let tag = |what: &str| format!("{name} state {k} {what}");
@@ -62,7 +61,7 @@ fn z1_fixed_matches_pinocchio() {
 fn zero_fext_is_rnea_derivatives() {
     let model = Model::from_urdf_file(common::root().join("models/go2_z1.urdf"), true).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut data = Data::<DerivativeScalar>::new(&model);
+    let mut data = Data::<f64>::new(&model);
     let zero = vec![Force::zero(); model.njoints()];
     for _ in 0..3 {
         let q = random_q(&model, &mut rng);
@@ -83,14 +82,14 @@ fn tangent_space_central_differences() {
     let model = Model::from_urdf_file(common::root().join("models/go2_z1.urdf"), true).unwrap();
     let nv = model.nv;
     let mut rng = ChaCha8Rng::seed_from_u64(12);
-    let mut dual = Data::<DerivativeScalar>::new(&model);
+    let mut ws = Data::<f64>::new(&model);
     let mut data = Data::<f64>::new(&model);
     for _ in 0..2 {
         let q = random_q(&model, &mut rng);
         let v = random_vec(nv, 1.0, &mut rng);
         let a = random_vec(nv, 1.0, &mut rng);
         let fext = random_wrenches(&model, &mut rng);
-        let d = rnea_derivatives_fext(&model, &mut dual, &q, &v, &a, &fext);
+        let d = rnea_derivatives_fext(&model, &mut ws, &q, &v, &a, &fext);
         let h = 1e-6;
         let mut tau =
             |q: &[f64], v: &[f64], a: &[f64]| rnea_fext(&model, &mut data, q, v, a, &fext).to_vec();

@@ -1,111 +1,69 @@
-//! Tangent-space derivatives of the dynamics, by running the ordinary generic
-//! algorithms on dual numbers (forward mode, [`DUAL_LANES`] directions per pass).
+//! Tangent-space derivatives of inverse and forward dynamics, analytically
+//! (Carpentier & Mansard 2018, "Analytical derivatives of rigid body dynamics
+//! algorithms"): one forward and one backward pass, in the axes of each tree's
+//! root body rather than the world's, so that the root's columns are constant.
+//!
+//! With `J_c` the column of dof c (joint j, parent λ) in those axes, `v_k`, `a_k`
+//! the spatial velocity and acceleration of body k (gravity entering as the
+//! acceleration `-g` of the universe), `I_k` its inertia, `h_k = I_k v_k`,
+//! `B_k x = v_k ×* I_k x - I_k (v_k × x) + x ×* h_k`, and over the subtree of
+//! joint i the sums `Y_i = Σ I_k`, `B_i = Σ B_k`, `F_i = Σ f_k` (the body
+//! forces), moving the subtree of joint j rigidly along `J_c` gives
+//!
+//! ```text
+//! ∂τ_r/∂δ_c = J_rᵀ (Y_i dA_c + B_i dV_c)                 r of joint i in the subtree of j
+//!           = J_rᵀ (J_c ×* F_j + Y_j dA_c + B_j dV_c)     r of a joint strictly above j
+//! ∂τ_r/∂v_c = J_rᵀ (Y_i u_c + B_i J_c)                    (Y_j, B_j for r above j)
+//! dV_c = v_λ × J_c,   dA_c = a_λ × J_c + v_λ × dV_c,   u_c = (v_λ + v_j) × J_c.
+//! ```
 
-use super::lie_group::integrate;
-use super::{aba, check_len, check_q, check_v, rnea, rnea_fext};
-use crate::{Data, Dual, Force, Model};
-
-/// Directions carried by one pass of the dual-number derivatives.
-pub const DUAL_LANES: usize = 8;
-
-/// The scalar of the workspace that [`rnea_derivatives`] and
-/// [`aba_derivatives`] run on.
-pub type DerivativeScalar = Dual<DUAL_LANES>;
+use super::minverse::invert_mass_matrix;
+use super::{aba, check_len, check_q, check_v};
+use crate::spatial::{Force, Inertia, Motion, Transform, Vector3};
+use crate::{Data, Model, Scalar};
 
 /// The three `nv x nv` Jacobians of a dynamics function `f(q, v, u)`, row-major.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Jacobians {
+pub struct Jacobians<S = f64> {
     /// `∂f/∂q` in the tangent space: the perturbation is `q ⊕ δ = integrate(q, δ)`.
-    pub d_dq: Vec<f64>,
+    pub d_dq: Vec<S>,
     /// `∂f/∂v`.
-    pub d_dv: Vec<f64>,
+    pub d_dv: Vec<S>,
     /// `∂f/∂u` (`u` = `a` for RNEA, `tau` for ABA).
-    pub d_du: Vec<f64>,
-}
-
-/// `f(q ⊕ δ, v, u)` differentiated at `δ = 0` with respect to `δ`, `v` and `u`,
-/// `DUAL_LANES` columns per evaluation of `f` (`f(model, data, q, v, u)`, a
-/// dynamics function of the runtime on dual numbers, with `nv` outputs).
-fn tangent_jacobians<F>(
-    model: &Model,
-    data: &mut Data<DerivativeScalar>,
-    q: &[f64],
-    v: &[f64],
-    u: &[f64],
-    mut f: F,
-) -> Jacobians
-where
-    F: FnMut(
-        &Model,
-        &mut Data<DerivativeScalar>,
-        &[DerivativeScalar],
-        &[DerivativeScalar],
-        &[DerivativeScalar],
-    ) -> Vec<DerivativeScalar>,
-{
-    let nv = model.nv;
-    let lift = |x: &[f64]| x.iter().map(|&x| Dual::new(x)).collect::<Vec<_>>();
-    let (q0, v0, u0) = (lift(q), lift(v), lift(u));
-    let mut out = [vec![0.0; nv * nv], vec![0.0; nv * nv], vec![0.0; nv * nv]];
-    for (block, jac) in out.iter_mut().enumerate() {
-        for first in (0..nv).step_by(DUAL_LANES) {
-            let mut seeds = vec![Dual::new(0.0); nv];
-            for (lane, k) in (first..nv.min(first + DUAL_LANES)).enumerate() {
-                seeds[k] = Dual::variable(0.0, lane);
-            }
-            let seeded = |x0: &[DerivativeScalar]| -> Vec<DerivativeScalar> {
-                x0.iter().zip(&seeds).map(|(x, s)| *x + *s).collect()
-            };
-            let y = match block {
-                0 => f(model, data, &integrate(model, &q0, &seeds), &v0, &u0),
-                1 => f(model, data, &q0, &seeded(&v0), &u0),
-                _ => f(model, data, &q0, &v0, &seeded(&u0)),
-            };
-            for (i, yi) in y.iter().enumerate() {
-                for (lane, k) in (first..nv.min(first + DUAL_LANES)).enumerate() {
-                    jac[i * nv + k] = yi.eps[lane];
-                }
-            }
-        }
-    }
-    let [d_dq, d_dv, d_du] = out;
-    Jacobians { d_dq, d_dv, d_du }
+    pub d_du: Vec<S>,
 }
 
 /// The derivatives of inverse dynamics `tau = rnea(q, v, a)`: `dtau_dq`,
 /// `dtau_dv`, `dtau_da` (= M), each `nv x nv` row-major, with `dtau_dq` in the
 /// tangent space (perturbation `integrate(q, δ)`). Matches Pinocchio's
-/// `computeRNEADerivatives(model, data, q, v, a)`; computed by the RNEA of
-/// [`rnea`] on dual numbers, not by finite differences.
+/// `computeRNEADerivatives(model, data, q, v, a)`; computed analytically
+/// (Carpentier & Mansard 2018; see the module documentation), not by finite
+/// differences. `τ` itself is left in `data.tau`.
 ///
-/// `q: [nq]`, `v: [nv]`, `a: [nv]`; `data` is the dual-number workspace
-/// (`Data::<DerivativeScalar>::new(model)`). Fields of the result: `d_dq`,
-/// `d_dv`, `d_du` (= `dtau_da`).
+/// `q: [nq]`, `v: [nv]`, `a: [nv]`. Fields of the result: `d_dq`, `d_dv`, `d_du`
+/// (= `dtau_da`).
 ///
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
-pub fn rnea_derivatives(
+pub fn rnea_derivatives<S: Scalar>(
     model: &Model,
-    data: &mut Data<DerivativeScalar>,
-    q: &[f64],
-    v: &[f64],
-    a: &[f64],
-) -> Jacobians {
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+) -> Jacobians<S> {
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
-    tangent_jacobians(model, data, q, v, a, |m, d, q, v, a| {
-        rnea(m, d, q, v, a).to_vec()
-    })
+    run(model, data, q, v, a, None)
 }
 
 /// The derivatives of inverse dynamics with external forces held fixed,
 /// `tau = rnea_fext(q, v, a, fext)`: `dtau_dq`, `dtau_dv`, `dtau_da` (= M), each
 /// `nv x nv` row-major, `dtau_dq` in the tangent space (perturbation
-/// `integrate(q, δ)`). Each `fext[i]` stays fixed in its joint's frame, so
-/// `dtau_dq = ∂(rnea)/∂q - Σ_i ∂(J_iᵀ fext_i)/∂q` with `J_i` the LOCAL
-/// Jacobian of joint i. Matches Pinocchio's `computeRNEADerivatives(model,
-/// data, q, v, a, fext)`; computed by [`rnea_fext`] on dual numbers.
+/// `integrate(q, δ)`). Each `fext[i]` stays fixed in its joint's frame, so it
+/// moves with the body and enters only through the body forces. Matches
+/// Pinocchio's `computeRNEADerivatives(model, data, q, v, a, fext)`.
 ///
 /// `q: [nq]`, `v: [nv]`, `a: [nv]`; `fext: [njoints]` indexed by joint id, the
 /// wrench `[linear; angular]` (N, N·m) on the body of joint i in that joint's
@@ -114,48 +72,313 @@ pub fn rnea_derivatives(
 ///
 /// # Panics
 /// When a slice length does not match `nq` / `nv` / `njoints`.
-pub fn rnea_derivatives_fext(
+pub fn rnea_derivatives_fext<S: Scalar>(
     model: &Model,
-    data: &mut Data<DerivativeScalar>,
-    q: &[f64],
-    v: &[f64],
-    a: &[f64],
-    fext: &[Force<f64>],
-) -> Jacobians {
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    fext: &[Force<S>],
+) -> Jacobians<S> {
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
     check_len("fext", fext.len(), model.njoints());
-    let lift = |x: [f64; 6]| Force::from_slice(&x.map(Dual::new));
-    let fext: Vec<Force<DerivativeScalar>> = fext.iter().map(|f| lift(f.to_array())).collect();
-    tangent_jacobians(model, data, q, v, a, |m, d, q, v, a| {
-        rnea_fext(m, d, q, v, a, &fext).to_vec()
-    })
+    run(model, data, q, v, a, Some(fext))
 }
 
 /// The derivatives of forward dynamics `a = aba(q, v, tau)`: `ddq_dq`,
 /// `ddq_dv`, `ddq_dtau` (= M⁻¹), each `nv x nv` row-major, `ddq_dq` in the
 /// tangent space. Matches Pinocchio's `computeABADerivatives(model, data, q, v,
-/// tau)` (whose Python binding returns `(ddq_dq, ddq_dv, Minv)`); computed by
-/// the ABA of [`aba`] on dual numbers. Equivalently `ddq_dq = -M⁻¹ dtau_dq` and
-/// `ddq_dv = -M⁻¹ dtau_dv` at `a = aba(q, v, tau)`.
+/// tau)` (whose Python binding returns `(ddq_dq, ddq_dv, Minv)`), and is
+/// computed as it does: `ddq_dq = -M⁻¹ dtau_dq`, `ddq_dv = -M⁻¹ dtau_dv` with the
+/// RNEA derivatives at `a = aba(q, v, tau)` and `M⁻¹` from the tree-sparse
+/// factorisation of [`super::minverse`], skipping the entries of `dtau_dq` and
+/// `dtau_dv` that the tree makes zero.
 ///
 /// `q: [nq]`, `v: [nv]`, `tau: [nv]`. Fields of the result: `d_dq`, `d_dv`,
 /// `d_du` (= `ddq_dtau`).
 ///
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
-pub fn aba_derivatives(
+pub fn aba_derivatives<S: Scalar>(
     model: &Model,
-    data: &mut Data<DerivativeScalar>,
-    q: &[f64],
-    v: &[f64],
-    tau: &[f64],
-) -> Jacobians {
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+) -> Jacobians<S> {
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
-    tangent_jacobians(model, data, q, v, tau, |m, d, q, v, tau| {
-        aba(m, d, q, v, tau).to_vec()
-    })
+    let ddq = aba(model, data, q, v, tau).to_vec();
+    let d = run(model, data, q, v, &ddq, None);
+    data.mass_matrix.copy_from_slice(&d.d_du);
+    let minv = invert_mass_matrix(model, data).to_vec();
+    let nv = model.nv;
+    let related = related_dofs(model);
+    let solve = |dtau: &[S]| -> Vec<S> {
+        let mut out = vec![S::zero(); nv * nv];
+        for j in 0..nv {
+            for i in 0..nv {
+                let x = related[j]
+                    .iter()
+                    .fold(S::zero(), |x, &k| x + minv[i * nv + k] * dtau[k * nv + j]);
+                out[i * nv + j] = -x;
+            }
+        }
+        out
+    };
+    Jacobians {
+        d_dq: solve(&d.d_dq),
+        d_dv: solve(&d.d_dv),
+        d_du: minv,
+    }
+}
+
+/// For each dof j, the dofs k with `dtau_dq[k][j]` or `dtau_dv[k][j]` possibly
+/// nonzero: those of j's joint and of its ancestors and descendants.
+fn related_dofs(model: &Model) -> Vec<Vec<usize>> {
+    let tree = Tree::new(model);
+    let mut related = vec![Vec::new(); model.nv];
+    for i in 1..model.njoints() {
+        for &j in &tree.path[i] {
+            for (a, b) in [(i, j), (j, i)] {
+                for c in tree.dofs(model, a) {
+                    related[c].extend(tree.dofs(model, b));
+                }
+            }
+        }
+    }
+    for r in &mut related {
+        r.sort_unstable();
+        r.dedup();
+    }
+    related
+}
+
+/// Model constants of the passes: each joint's path from its tree's root.
+struct Tree {
+    /// `path[i]`: the joints from the child of the universe down to i, inclusive.
+    path: Vec<Vec<usize>>,
+}
+
+impl Tree {
+    fn new(model: &Model) -> Self {
+        let mut path: Vec<Vec<usize>> = vec![Vec::new(); model.njoints()];
+        for i in 1..model.njoints() {
+            let parent = model.joints[i].parent;
+            let mut p = if parent > 0 {
+                path[parent].clone()
+            } else {
+                Vec::new()
+            };
+            p.push(i);
+            path[i] = p;
+        }
+        Self { path }
+    }
+
+    fn dofs(&self, model: &Model, joint: usize) -> core::ops::Range<usize> {
+        let j = &model.joints[joint];
+        j.idx_v..j.idx_v + j.kind.nv()
+    }
+}
+
+/// A linear map from motions to forces, as a 6 x 6 matrix on `[linear; angular]`.
+#[derive(Clone, Copy)]
+struct MotionToForce<S>([[S; 6]; 6]);
+
+impl<S: Scalar> MotionToForce<S> {
+    /// The matrix of `f`, column by column on the unit motions.
+    fn of(f: impl Fn(&Motion<S>) -> Force<S>) -> Self {
+        let mut m = [[S::zero(); 6]; 6];
+        for k in 0..6 {
+            let mut e = [S::zero(); 6];
+            e[k] = S::one();
+            for (row, x) in m.iter_mut().zip(f(&Motion::from_slice(&e)).to_array()) {
+                row[k] = x;
+            }
+        }
+        Self(m)
+    }
+
+    fn apply(&self, x: &Motion<S>) -> Force<S> {
+        let x = x.to_array();
+        let y = self
+            .0
+            .map(|row| (0..6).fold(S::zero(), |s, k| s + row[k] * x[k]));
+        Force::from_slice(&y)
+    }
+
+    /// `Bᵀ m`, so that `m · (B x) = (Bᵀ m) · x`.
+    fn apply_transpose(&self, m: &Motion<S>) -> Force<S> {
+        let m = m.to_array();
+        let y: [S; 6] =
+            core::array::from_fn(|k| (0..6).fold(S::zero(), |s, r| s + self.0[r][k] * m[r]));
+        Force::from_slice(&y)
+    }
+
+    fn add(&self, other: &Self) -> Self {
+        Self(core::array::from_fn(|r| {
+            core::array::from_fn(|k| self.0[r][k] + other.0[r][k])
+        }))
+    }
+}
+
+/// Per-dof quantities of the forward pass, in the axes of the dof's tree root.
+#[derive(Clone, Copy)]
+struct Column<S> {
+    /// `J_c`.
+    j: Motion<S>,
+    /// `dV_c = v_λ × J_c`.
+    dv: Motion<S>,
+    /// `dA_c = a_λ × J_c + v_λ × dV_c`.
+    da: Motion<S>,
+    /// `u_c = (v_λ + v_j) × J_c`.
+    u: Motion<S>,
+}
+
+/// Forward pass, then backward pass accumulating `Y`, `B`, `F` and filling the
+/// three matrices.
+fn run<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    fext: Option<&[Force<S>]>,
+) -> Jacobians<S> {
+    let (n, nv) = (model.njoints(), model.nv);
+    let tree = Tree::new(model);
+    let zero_col = Column {
+        j: Motion::zero(),
+        dv: Motion::zero(),
+        da: Motion::zero(),
+        u: Motion::zero(),
+    };
+    let mut cols = vec![zero_col; nv];
+    // Placement in the root's axes, velocity, acceleration; composite Y, B, F.
+    let mut r_mi = vec![Transform::identity(); n];
+    let mut vel = vec![Motion::zero(); n];
+    let mut acc = vec![Motion::zero(); n];
+    let mut y = vec![Inertia::zero(); n];
+    let mut b = vec![MotionToForce([[S::zero(); 6]; 6]); n];
+    let mut f = vec![Force::zero(); n];
+    let gravity = Motion {
+        linear: -Vector3::constant(model.gravity.0),
+        angular: Vector3::zeros(),
+    };
+    for i in 1..n {
+        let joint = &model.joints[i];
+        let qi = &q[joint.idx_q..joint.idx_q + joint.kind.nq()];
+        let li_mi = Transform::constant(&joint.placement) * joint.kind.transform(qi);
+        data.li_mi[i] = li_mi;
+        let parent = joint.parent;
+        // A root's axes are its own; the universe accelerates at -g in them.
+        let (v_parent, a_parent) = if parent > 0 {
+            r_mi[i] = if model.joints[parent].parent > 0 {
+                r_mi[parent] * li_mi
+            } else {
+                li_mi
+            };
+            (vel[parent], acc[parent])
+        } else {
+            (Motion::zero(), li_mi.act_inv_motion(&gravity))
+        };
+        let dofs = tree.dofs(model, i);
+        let (vs, as_) = (&v[dofs.clone()], &a[dofs.clone()]);
+        let mut vj = Motion::zero();
+        let mut aj = Motion::zero();
+        for (k, c) in dofs.clone().enumerate() {
+            let jc = if parent > 0 {
+                r_mi[i].act_motion(&joint.kind.subspace_column(k))
+            } else {
+                joint.kind.subspace_column(k)
+            };
+            vj += jc.scale(vs[k]);
+            aj += jc.scale(as_[k]);
+            cols[c].j = jc;
+        }
+        vel[i] = v_parent + vj;
+        acc[i] = a_parent + aj + vel[i].cross(&vj);
+        for c in dofs {
+            let jc = cols[c].j;
+            let dv = v_parent.cross(&jc);
+            cols[c].dv = dv;
+            cols[c].da = a_parent.cross(&jc) + v_parent.cross(&dv);
+            cols[c].u = (v_parent + vel[i]).cross(&jc);
+        }
+        let body = Inertia::constant(&joint.inertia);
+        let inertia = if parent > 0 {
+            body.transformed(&r_mi[i])
+        } else {
+            body
+        };
+        let (vi, ai) = (vel[i], acc[i]);
+        let h = inertia.mul_motion(&vi);
+        f[i] = inertia.mul_motion(&ai) + vi.cross_force(&h);
+        if let Some(fext) = fext {
+            let fe = if parent > 0 {
+                r_mi[i].act_force(&fext[i])
+            } else {
+                fext[i]
+            };
+            f[i] = f[i] - fe;
+        }
+        b[i] = MotionToForce::of(|x| {
+            vi.cross_force(&inertia.mul_motion(x)) - inertia.mul_motion(&vi.cross(x))
+                + x.cross_force(&h)
+        });
+        y[i] = inertia;
+    }
+
+    let mut d_dq = vec![S::zero(); nv * nv];
+    let mut d_dv = vec![S::zero(); nv * nv];
+    let mut mass = vec![S::zero(); nv * nv];
+    for i in (1..n).rev() {
+        let joint = &model.joints[i];
+        let (yi, bi, fi) = (y[i], b[i], f[i]);
+        for r in tree.dofs(model, i) {
+            let jr = cols[r].j;
+            data.tau[r] = jr.dot(&fi);
+            let p = yi.mul_motion(&jr);
+            let t = bi.apply_transpose(&jr);
+            for &j in &tree.path[i] {
+                for c in tree.dofs(model, j) {
+                    let col = &cols[c];
+                    d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(&t);
+                    d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(&t);
+                    let m = col.j.dot(&p);
+                    mass[r * nv + c] = m;
+                    mass[c * nv + r] = m;
+                }
+            }
+        }
+        let ancestors = &tree.path[i][..tree.path[i].len() - 1];
+        if !ancestors.is_empty() {
+            for c in tree.dofs(model, i) {
+                let col = &cols[c];
+                let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.apply(&col.dv);
+                let h = yi.mul_motion(&col.u) + bi.apply(&col.j);
+                for &j in ancestors {
+                    for r in tree.dofs(model, j) {
+                        d_dq[r * nv + c] = cols[r].j.dot(&g);
+                        d_dv[r * nv + c] = cols[r].j.dot(&h);
+                    }
+                }
+            }
+        }
+        let parent = joint.parent;
+        if parent > 0 {
+            y[parent] += yi;
+            b[parent] = b[parent].add(&bi);
+            f[parent] += fi;
+        }
+    }
+    Jacobians {
+        d_dq,
+        d_dv,
+        d_du: mass,
+    }
 }

@@ -23,6 +23,12 @@ use crate::{Data, Model, Scalar};
 /// When `q` does not have length `nq`.
 pub fn minverse<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d [S] {
     crba(model, data, q);
+    invert_mass_matrix(model, data)
+}
+
+/// `M⁻¹` of the `M` in `data.mass_matrix`, as [`minverse`] computes it after CRBA;
+/// written to `data.minv` (and the factors to `data.ltdl`).
+pub(crate) fn invert_mass_matrix<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>) -> &'d [S] {
     let nv = model.nv;
     let parent = dof_parents(model);
     // ancestor[i * nv + k]: dof k is dof i or one of its ancestors.

@@ -1,6 +1,6 @@
 //! One step of semi-implicit Euler and its linearization in the tangent space.
 
-use super::derivatives::{aba_derivatives, DerivativeScalar};
+use super::derivatives::aba_derivatives;
 use super::lie_group::{d_integrate, integrate};
 use super::{aba, check_len, check_q, check_v, ArgumentPosition};
 use crate::{Data, JointKind, Model, Scalar};
@@ -135,28 +135,27 @@ pub fn step_jacobians<S: Scalar>(
 /// and `B: [2nv x nu]` row-major, the Jacobians of
 /// `(difference(q⁺, q⁺(q ⊕ δq, v + δv, u + δu)), v⁺(..) - v⁺)` with respect to
 /// `(δq, δv)` and `δu` at zero: `δx⁺ ≈ A δx + B δu`, `δx = (δq tangent, δv)`.
-/// ABA's Jacobians come from [`aba_derivatives`] (dual numbers, Pinocchio's
+/// ABA's Jacobians come from [`aba_derivatives`] (analytical, Pinocchio's
 /// `computeABADerivatives`), assembled by [`step_jacobians`].
 ///
 /// `q: [nq]`, `v: [nv]`, `u: [nu]` (the actuated dofs of [`actuated_dofs`]),
-/// `h`: the step (s); `data`: the dual-number workspace.
+/// `h`: the step (s).
 ///
 /// # Panics
 /// When a slice length does not match `nq` / `nv` / `nu`.
-pub fn step_linearization(
+pub fn step_linearization<S: Scalar>(
     model: &Model,
-    data: &mut Data<DerivativeScalar>,
-    q: &[f64],
-    v: &[f64],
-    u: &[f64],
-    h: f64,
-) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    u: &[S],
+    h: S,
+) -> (Vec<S>, Vec<S>, Vec<S>, Vec<S>) {
     check_q(model, q.len());
     check_v(model, "v", v.len());
     let tau = actuate(model, u);
     let d = aba_derivatives(model, data, q, v, &tau);
-    let mut f64_data = Data::<f64>::new(model);
-    let (q_next, v_next) = step(model, &mut f64_data, q, v, u, h);
+    let (q_next, v_next) = step(model, data, q, v, u, h);
     let (a, b) = step_jacobians(model, q, &v_next, h, &d.d_dq, &d.d_dv, &d.d_du);
     (q_next, v_next, a, b)
 }

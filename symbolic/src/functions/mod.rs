@@ -12,14 +12,15 @@
 //! other.
 
 use rbdgen_runtime::{
-    aba, actuated_dofs, ccrba, center_of_mass, compute_joint_jacobians, crba, d_difference,
-    d_integrate, dccrba, difference, forward_kinematics, frame_jacobian, frame_placement,
-    generalized_gravity, integrate, jacobian_center_of_mass, kinetic_energy, minverse,
-    nonlinear_effects, pose_error, potential_energy, rnea, rnea_fext, step, step_jacobians,
-    ArgumentPosition, Data, Force, Matrix3, Model, ReferenceFrame, Scalar, Transform, Vector3,
+    aba, aba_derivatives, actuated_dofs, ccrba, center_of_mass, compute_joint_jacobians, crba,
+    d_difference, d_integrate, dccrba, difference, forward_kinematics, frame_jacobian,
+    frame_placement, generalized_gravity, integrate, jacobian_center_of_mass, kinetic_energy,
+    minverse, nonlinear_effects, pose_error, potential_energy, rnea, rnea_derivatives,
+    rnea_derivatives_fext, rnea_fext, step_linearization, ArgumentPosition, Data, Force, Matrix3,
+    Model, ReferenceFrame, Transform, Vector3,
 };
 
-use crate::trace::{at_zero, fresh_inputs, jacobian, Expr};
+use crate::trace::Expr;
 
 /// A function the generated module can contain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -489,14 +490,13 @@ impl Function {
                     "The derivatives of inverse dynamics `tau = rnea(q, v, a)`: `(dtau_dq, dtau_dv,",
                     "dtau_da)`, each `[NV x NV]`, `dtau_dq` in the tangent space (perturbation",
                     "`integrate(q, δ)`) and `dtau_da = M(q)`. Matches Pinocchio's",
-                    "`computeRNEADerivatives`; obtained by differentiating the traced RNEA graph.",
+                    "`computeRNEADerivatives`; the runtime's analytical `rnea_derivatives`, traced.",
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`.",
                 ],
                 trace: |m, d, x, _| {
-                    let (dq, dv) = tangent_jacobians(m, d, x, rnea);
-                    let mass = crba(m, d, &x[0]).to_vec();
-                    [dq, dv, mass].concat()
+                    let j = rnea_derivatives(m, d, &x[0], &x[1], &x[2]);
+                    [j.d_dq, j.d_dv, j.d_du].concat()
                 },
             },
             Function::AbaDerivatives => Spec {
@@ -508,15 +508,13 @@ impl Function {
                     "The derivatives of forward dynamics `a = aba(q, v, tau)`: `(ddq_dq, ddq_dv,",
                     "ddq_dtau)`, each `[NV x NV]`, `ddq_dq` in the tangent space (perturbation",
                     "`integrate(q, δ)`) and `ddq_dtau = M(q)⁻¹`. Matches Pinocchio's",
-                    "`computeABADerivatives`; obtained by differentiating the traced ABA graph.",
+                    "`computeABADerivatives`; the runtime's `aba_derivatives` (`-M⁻¹ ∂τ`), traced.",
                     "",
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`.",
                 ],
                 trace: |m, d, x, _| {
-                    let (dq, dv) = tangent_jacobians(m, d, x, aba);
-                    let a = aba(m, d, &x[0], &x[1], &x[2]).to_vec();
-                    let dtau = jacobian(&a, &x[2]).concat();
-                    [dq, dv, dtau].concat()
+                    let j = aba_derivatives(m, d, &x[0], &x[1], &x[2]);
+                    [j.d_dq, j.d_dv, j.d_du].concat()
                 },
             },
             Function::RneaDerivativesFext => Spec {
@@ -534,19 +532,16 @@ impl Function {
                     "`tau = rnea_fext(q, v, a, fext)`: `(dtau_dq, dtau_dv, dtau_da)`, each `[NV x NV]`,",
                     "`dtau_dq` in the tangent space (perturbation `integrate(q, δ)`, each `fext[i]`",
                     "fixed in its joint's frame) and `dtau_da = M(q)`. Matches Pinocchio's",
-                    "`computeRNEADerivatives(model, data, q, v, a, fext)`; obtained by differentiating",
-                    "the traced RNEA graph.",
+                    "`computeRNEADerivatives(model, data, q, v, a, fext)`; the runtime's analytical",
+                    "`rnea_derivatives_fext`, traced.",
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; `fext[i]`: the wrench `[linear; angular]` (N, N·m)",
                     "on the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored.",
                 ],
                 trace: |m, d, x, _| {
                     let fext: Vec<Force<Expr>> = x[3].chunks(6).map(Force::from_slice).collect();
-                    let (dq, dv) = tangent_jacobians(m, d, x, |m, d, q, v, a| {
-                        rnea_fext(m, d, q, v, a, &fext)
-                    });
-                    let mass = crba(m, d, &x[0]).to_vec();
-                    [dq, dv, mass].concat()
+                    let j = rnea_derivatives_fext(m, d, &x[0], &x[1], &x[2], &fext);
+                    [j.d_dq, j.d_dv, j.d_du].concat()
                 },
             },
             Function::StepLinearization => Spec {
@@ -564,7 +559,7 @@ impl Function {
                     "`step_linearization`): `a = aba(q, v, S u)`, `v⁺ = v + h a`, `q⁺ = integrate(q, h v⁺)`,",
                     "with `S` the actuation of `ACTUATED_DOFS`; `A`, `B` such that `δx⁺ ≈ A δx + B δu` for",
                     "`δx = (δq, δv)`, `δq` in the tangent space (`q ⊕ δq`) and `δq⁺ = difference(q⁺, ·)`.",
-                    "By the chain rule on the traced ABA derivatives (`computeABADerivatives`) and",
+                    "By the chain rule on the ABA derivatives (`computeABADerivatives`) and",
                     "`dIntegrate`: `A = [[Dq + h² Dv ∂a/∂q, h Dv (I + h ∂a/∂v)], [h ∂a/∂q, I + h ∂a/∂v]]`,",
                     "`B = [[h² Dv M⁻¹ S], [h M⁻¹ S]]`, `Dq, Dv = dIntegrate(q, h v⁺, ARG0 / ARG1)`.",
                     "",
@@ -572,10 +567,8 @@ impl Function {
                     "A: [2NV x 2NV], B: [2NV x NU])`.",
                 ],
                 trace: |m, d, x, _| {
-                    let h = x[3][0];
-                    let (q_next, v_next) = step(m, d, &x[0], &x[1], &x[2], h);
-                    let (dq, dv, dtau) = aba_jacobians(m, d, &x[0], &x[1], &x[2]);
-                    let (a, b) = step_jacobians(m, &x[0], &v_next, h, &dq, &dv, &dtau);
+                    let (q_next, v_next, a, b) =
+                        step_linearization(m, d, &x[0], &x[1], &x[2], x[3][0]);
                     [q_next, v_next, a, b].concat()
                 },
             },
@@ -716,58 +709,9 @@ fn trace_frame_jacobian(
     frame_jacobian(model, data, frame.expect("per-frame function"), reference)
 }
 
-/// ABA's `(∂a/∂q, ∂a/∂v, ∂a/∂τ)`, each `[NV x NV]` row-major, traced at
-/// `(q, v, tau = S u)` (`∂a/∂q` in the tangent space; the columns of `∂a/∂τ`
-/// off the actuated dofs, which `S` never reads, are zero). `u` must be inputs.
-fn aba_jacobians(
-    m: &Model,
-    d: &mut Data<Expr>,
-    q: &[Expr],
-    v: &[Expr],
-    u: &[Expr],
-) -> (Vec<Expr>, Vec<Expr>, Vec<Expr>) {
-    let nv = m.nv;
-    let dofs = actuated_dofs(m);
-    let mut tau = vec![Expr::zero(); nv];
-    for (&dof, &uk) in dofs.iter().zip(u) {
-        tau[dof] = uk;
-    }
-    let x = [q.to_vec(), v.to_vec(), tau.clone()];
-    let (dq, dv) = tangent_jacobians(m, d, &x, aba);
-    let a = aba(m, d, q, v, &tau).to_vec();
-    let da_du = jacobian(&a, u);
-    let mut dtau = vec![Expr::zero(); nv * nv];
-    for (i, row) in da_du.iter().enumerate() {
-        for (&dof, &x) in dofs.iter().zip(row) {
-            dtau[i * nv + dof] = x;
-        }
-    }
-    (dq, dv, dtau)
-}
-
 /// Three `[NV x NV]` matrices.
 const THREE_SQUARE: Output = Output::Tuple(&[
     Output::Matrix(Dim::Nv, Dim::Nv),
     Output::Matrix(Dim::Nv, Dim::Nv),
     Output::Matrix(Dim::Nv, Dim::Nv),
 ]);
-
-/// `∂f/∂q` (tangent space: `f(q ⊕ δ, v, u)` differentiated at `δ = 0`) and
-/// `∂f/∂v`, flattened row-major, for the arguments `x = [q, v, u, ..]` and a
-/// dynamics function `f(model, data, q, v, u)` of the runtime.
-fn tangent_jacobians<F>(
-    m: &Model,
-    d: &mut Data<Expr>,
-    x: &[Vec<Expr>],
-    f: F,
-) -> (Vec<Expr>, Vec<Expr>)
-where
-    F: for<'d> FnOnce(&Model, &'d mut Data<Expr>, &[Expr], &[Expr], &[Expr]) -> &'d [Expr],
-{
-    let delta = fresh_inputs(m.nv);
-    let q = integrate(m, &x[0], &delta);
-    let y = f(m, d, &q, &x[1], &x[2]).to_vec();
-    let dq = at_zero(&jacobian(&y, &delta).concat(), &delta);
-    let dv = at_zero(&jacobian(&y, &x[1]).concat(), &delta);
-    (dq, dv)
-}
