@@ -45,10 +45,17 @@ fn errors(report: &str) -> Vec<(String, f64)> {
 }
 
 fn verify(test: &str, extra: &[&str]) -> Output {
+    verify_urdf(test, "tests/urdf/continuous_chain.urdf", extra)
+        .output()
+        .unwrap()
+}
+
+/// `rbdgen verify URDF` on 20 random states, untimed, in the test's work directory.
+fn verify_urdf(test: &str, urdf: &str, extra: &[&str]) -> Command {
     let work = work_dir(test);
     let mut args = vec![
         "verify",
-        "tests/urdf/continuous_chain.urdf",
+        urdf,
         "--states",
         "20",
         "--seconds",
@@ -58,7 +65,7 @@ fn verify(test: &str, extra: &[&str]) -> Output {
         &work,
     ];
     args.extend(extra);
-    rbdgen(&args).output().unwrap()
+    rbdgen(&args)
 }
 
 #[test]
@@ -154,4 +161,41 @@ fn info_prints_the_generation_op_counts() {
             function.name()
         );
     }
+}
+
+/// Built for a target with FMA instructions, the generated code's fused
+/// multiply-adds (`mul_add`) run as such and still agree with the runtime.
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn verify_with_fused_multiply_adds() {
+    if !std::arch::is_x86_feature_detected!("fma") {
+        eprintln!("this CPU has no FMA instructions: the fused path cannot run here");
+        return;
+    }
+    let out = verify_urdf(
+        "fma",
+        "models/z1.urdf",
+        &[
+            "--functions",
+            "rnea,crba,aba,minverse,rnea_derivatives,aba_derivatives",
+        ],
+    )
+    .env("RUSTFLAGS", "-C target-feature=+fma")
+    .output()
+    .unwrap();
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}\n{}", text(&out.stderr));
+    let rows = errors(&report);
+    assert_eq!(rows.len(), 6, "{report}");
+    for (name, error) in rows {
+        assert!(error <= 1e-10, "{name}: {error:e}");
+    }
+    let source = std::fs::read_to_string(
+        Path::new(&work_dir("fma")).join("z1_description_f64/src/robot.rs"),
+    )
+    .unwrap();
+    assert!(
+        source.contains("mul_add("),
+        "no fused multiply-add in the generated code"
+    );
 }

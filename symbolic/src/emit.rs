@@ -206,7 +206,8 @@ pub fn emit_block(
     let (sqrt, atan2) = (function("sqrt"), function("atan2"));
     let live = graph.reachable(outputs);
     let nodes = graph.nodes();
-    let last_use = graph.last_use(outputs, &live);
+    let mut last_use = graph.last_use(outputs, &live);
+    let fused = fusions(graph, outputs, &live, &mut last_use);
     // Sin and cos of one argument share one `sincos` call.
     let mut sin_of = HashMap::new();
     let mut cos_of = HashMap::new();
@@ -248,7 +249,45 @@ pub fn emit_block(
         if !live[i] || slot[i].is_some() {
             continue;
         }
+        if fused.product_of.contains_key(&i) {
+            continue;
+        }
         let x = |id: NodeId| operand(&slot, id);
+        if let Some(&m) = fused.sum_of.get(&i) {
+            let Node::Mul(p, q) = nodes[m] else {
+                unreachable!("only products are fused")
+            };
+            // `-x`, folded into a constant's literal.
+            let negated = |id: NodeId| match graph.node(id) {
+                Node::Const(bits) => scalar.literal(-f64::from_bits(bits)),
+                _ => {
+                    let v = x(id);
+                    quote!(-#v)
+                }
+            };
+            let expr = match *node {
+                Node::Add(a, b) => {
+                    let (p, q, c) = (x(p), x(q), x(if a.0 as usize == m { b } else { a }));
+                    quote!(mul_add(#p, #q, #c))
+                }
+                Node::Sub(a, b) if a.0 as usize == m => {
+                    let (p, q, c) = (x(p), x(q), negated(b));
+                    quote!(mul_add(#p, #q, #c))
+                }
+                Node::Sub(a, _) => {
+                    let (p, q, c) = (negated(p), x(q), x(a));
+                    quote!(mul_add(#p, #q, #c))
+                }
+                _ => unreachable!("only sums take a fused product"),
+            };
+            release(&nodes[m], i, &last_use, &slot, &mut free, graph);
+            release(node, i, &last_use, &slot, &mut free, graph);
+            let s = allocate(&mut free);
+            slot[i] = Some(s);
+            let n = name(s);
+            body.push(quote!(#n = #expr;));
+            continue;
+        }
         let expr = match *node {
             Node::Const(_) | Node::Input(_) => continue,
             Node::Neg(a) => {
@@ -323,6 +362,55 @@ pub fn emit_block(
         }
     });
     quote!({ #(#decls)* #(#body)* #result })
+}
+
+/// Products fused into the sum that uses them: `x = a * b; y = x + c` becomes
+/// `y = mul_add(a, b, c)` (the generated module's helper: one rounding where the
+/// target has FMA instructions). A product qualifies when its only use is as an
+/// operand of one sum or difference and it is not an output; each sum takes at
+/// most one. `last_use` of the product's operands moves to the sum.
+struct Fusions {
+    /// Sum node → the product fused into it.
+    sum_of: HashMap<usize, usize>,
+    /// Product node → the sum it is fused into.
+    product_of: HashMap<usize, usize>,
+}
+
+fn fusions(graph: &Graph, outputs: &[NodeId], live: &[bool], last_use: &mut [usize]) -> Fusions {
+    let nodes = graph.nodes();
+    let mut uses = vec![0usize; nodes.len()];
+    for (node, _) in nodes.iter().zip(live).filter(|(_, &l)| l) {
+        for c in node.children() {
+            uses[c.0 as usize] += 1;
+        }
+    }
+    for o in outputs {
+        uses[o.0 as usize] = usize::MAX;
+    }
+    let mut f = Fusions {
+        sum_of: HashMap::new(),
+        product_of: HashMap::new(),
+    };
+    for (i, node) in nodes.iter().enumerate() {
+        let (Node::Add(a, b) | Node::Sub(a, b)) = *node else {
+            continue;
+        };
+        if !live[i] || a == b {
+            continue;
+        }
+        let product = [a, b].into_iter().map(|c| c.0 as usize).find(|&c| {
+            matches!(nodes[c], Node::Mul(..)) && uses[c] == 1 && !f.product_of.contains_key(&c)
+        });
+        if let Some(m) = product {
+            f.sum_of.insert(i, m);
+            f.product_of.insert(m, i);
+            for g in nodes[m].children() {
+                let g = g.0 as usize;
+                last_use[g] = last_use[g].max(i);
+            }
+        }
+    }
+    f
 }
 
 /// Frees the slots of `node`'s operands whose last use is at position `i`.

@@ -189,6 +189,7 @@ pub fn generate_module(
         .map(Literal::usize_unsuffixed)
         .collect();
     let nu = Literal::usize_unsuffixed(actuated.len());
+    let mul_add = mul_add_helper(options.scalar);
     let tokens = quote! {
         #(#![doc = #header])*
         #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
@@ -215,12 +216,49 @@ pub fn generate_module(
 
         #frames
         #(#items)*
+        #mul_add
     };
     Ok(Module {
         tokens,
         op_counts,
         op_counts_traced,
     })
+}
+
+/// The module's `mul_add(a, b, c) = a * b + c`, which emission fuses products
+/// into: one FMA instruction (one rounding) on x86-64 targets with FMA
+/// (`-C target-cpu=native`, `x86-64-v3`), a product and a sum elsewhere.
+fn mul_add_helper(scalar: ScalarType) -> TokenStream {
+    let ty = scalar.ty();
+    let (set, fmadd, get) = match scalar {
+        ScalarType::F64 => (
+            quote!(_mm_set_sd),
+            quote!(_mm_fmadd_sd),
+            quote!(_mm_cvtsd_f64),
+        ),
+        ScalarType::F32 => (
+            quote!(_mm_set_ss),
+            quote!(_mm_fmadd_ss),
+            quote!(_mm_cvtss_f32),
+        ),
+    };
+    quote! {
+        /// `a * b + c`, rounded once where the target has FMA instructions.
+        #[allow(dead_code)]
+        #[inline(always)]
+        fn mul_add(a: #ty, b: #ty, c: #ty) -> #ty {
+            #[cfg(all(target_arch = "x86_64", target_feature = "fma"))]
+            {
+                use core::arch::x86_64::{#set, #fmadd, #get};
+                // SAFETY: compiled only for targets with the FMA instructions.
+                unsafe { #get(#fmadd(#set(a), #set(b), #set(c))) }
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "fma")))]
+            {
+                a * b + c
+            }
+        }
+    }
 }
 
 /// The URDF's name for the header: as given when relative, the file name when
