@@ -84,6 +84,7 @@ fn cli_writes_what_generate_returns() {
             source_name: urdf.to_string(),
             scalar,
             simplify: false,
+            std: false,
         };
         let expected = generate(&read(urdf), &options).unwrap();
         assert_eq!(std::fs::read_to_string(&out).unwrap(), expected, "{urdf}");

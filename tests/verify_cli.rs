@@ -176,6 +176,7 @@ fn verify_with_fused_multiply_adds() {
         "fma",
         "models/z1.urdf",
         &[
+            "--std",
             "--functions",
             "rnea,crba,aba,minverse,rnea_derivatives,aba_derivatives",
         ],

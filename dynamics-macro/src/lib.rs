@@ -132,6 +132,7 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
         floating_base: args.floating_base,
         source_name: relative.clone(),
         scalar: args.scalar,
+        std: true,
         ..Options::default()
     };
     if let Some(list) = &args.functions {

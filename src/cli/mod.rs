@@ -53,6 +53,11 @@ pub struct CodeArgs {
     /// and after.
     #[arg(long)]
     pub simplify: bool,
+    /// The generated code may use `std`: fused multiply-adds become FMA
+    /// instructions on targets that have them (`-C target-cpu=native`); without
+    /// it the code is `no_std` and they are a product and a sum
+    #[arg(long)]
+    pub std: bool,
 }
 
 impl CodeArgs {
@@ -70,6 +75,7 @@ impl CodeArgs {
             source_name: self.urdf.to_string_lossy().into_owned(),
             scalar,
             simplify: self.simplify,
+            std: self.std,
             ..Options::default()
         };
         if !self.functions.is_empty() {

@@ -181,6 +181,31 @@ impl ScalarType {
     }
 }
 
+/// Blocks longer than this many statements are emitted as a chain of parts
+/// (see [`emit_block`]): rustc's time on one straight-line function grows
+/// faster than its length.
+pub const PART_LEN: usize = 4000;
+
+/// What [`emit_block`] makes: the function body, and the parts it calls
+/// (module-level items, empty unless the block was split).
+pub struct Emitted {
+    /// The block, ending in the output expression.
+    pub block: TokenStream,
+    /// `#[inline(never)] fn {prefix}{k}(params.., t: &mut [S; C])`, in order.
+    pub parts: Vec<TokenStream>,
+}
+
+/// How a long block is split: the parts' name prefix, and the enclosing
+/// function's parameters (declared by each part) and their names (passed on).
+pub struct Split<'a> {
+    /// Names the parts `{prefix}0`, `{prefix}1`, ...; unique in the module.
+    pub prefix: &'a str,
+    /// The parameter declarations, as `q: &[f64; NQ]`.
+    pub params: &'a [TokenStream],
+    /// The parameter names, in the same order.
+    pub names: &'a [Ident],
+}
+
 /// The block computing `outputs` of `graph` in `scalar` arithmetic, ending in
 /// the output array. `math` is the path of the module providing `libm`'s
 /// functions (`sin`, `cos`, `sincos`, `sqrt`, `atan2` and their `f32` forms
@@ -190,6 +215,11 @@ impl ScalarType {
 /// topological order with ties broken by node id: a slot is freed after its
 /// value's last use. One `let` per value would nest one lexical scope per
 /// operation, which debug builds of large functions cannot digest.
+///
+/// Above [`PART_LEN`] statements the block becomes a chain of parts of about
+/// equal length, each a function of its own; values used after the part that
+/// computes them (and the outputs) pass through one array `t` on the stack,
+/// whose entries are reused once their value is dead.
 pub fn emit_block(
     graph: &Graph,
     outputs: &[NodeId],
@@ -197,7 +227,8 @@ pub fn emit_block(
     inputs: &Inputs,
     math: &TokenStream,
     scalar: ScalarType,
-) -> TokenStream {
+    split: &Split,
+) -> Emitted {
     let function = |name: &str| {
         let f = scalar.math_function(name);
         quote!(#math::#f)
@@ -220,40 +251,150 @@ pub fn emit_block(
             }
         }
     }
-    let mut slot: Vec<Option<usize>> = vec![None; nodes.len()];
-    let mut free: BTreeSet<usize> = BTreeSet::new();
-    // How many values each slot holds over the block: a slot assigned once
-    // is declared without `mut`.
-    let mut assignments: Vec<usize> = Vec::new();
-    let mut allocate = |free: &mut BTreeSet<usize>| {
-        let s = free.pop_first().unwrap_or(assignments.len());
-        if s == assignments.len() {
-            assignments.push(0);
-        }
-        assignments[s] += 1;
-        s
+    let pair = |node: &Node| match node {
+        Node::Sin(a) | Node::Cos(a) => sin_of.get(a).copied().zip(cos_of.get(a).copied()),
+        _ => None,
     };
-    let name = |s: usize| format_ident!("x{}", s);
-    let operand = |slot: &[Option<usize>], id: NodeId| -> TokenStream {
-        match graph.node(id) {
-            Node::Const(bits) => scalar.literal(f64::from_bits(bits)),
-            Node::Input(k) => inputs.token(k),
-            _ => {
-                let s = name(slot[id.0 as usize].expect("operand scheduled before use"));
-                quote!(#s)
+    // The statements, in order: each defines one node (two for a sincos pair).
+    let mut defined = vec![false; nodes.len()];
+    let mut statements = Vec::new();
+    for (i, node) in nodes.iter().enumerate() {
+        let leaf = matches!(node, Node::Const(_) | Node::Input(_));
+        if !live[i] || leaf || defined[i] || fused.product_of.contains_key(&i) {
+            continue;
+        }
+        if let Some((s, c)) = pair(node) {
+            defined[s] = true;
+            defined[c] = true;
+        }
+        defined[i] = true;
+        statements.push(i);
+    }
+    let parts = statements.len().div_ceil(PART_LEN).max(1);
+    let per_part = statements.len().div_ceil(parts).max(1);
+    // The part of each defined node, and the last part using it.
+    let mut part = vec![0usize; nodes.len()];
+    for (k, &i) in statements.iter().enumerate() {
+        part[i] = k / per_part;
+        if let Some((s, c)) = pair(&nodes[i]) {
+            part[s] = part[i];
+            part[c] = part[i];
+        }
+        if let Some(&m) = fused.sum_of.get(&i) {
+            part[m] = part[i];
+        }
+    }
+    let mut used_until = vec![0usize; nodes.len()];
+    for (i, node) in nodes.iter().enumerate() {
+        if live[i] {
+            for c in node.children() {
+                let c = c.0 as usize;
+                used_until[c] = used_until[c].max(part[i]);
             }
         }
-    };
+    }
+    for o in outputs {
+        used_until[o.0 as usize] = usize::MAX;
+    }
+    // Entries of `t` for the values that outlive their part.
+    let mut carried: HashMap<usize, usize> = HashMap::new();
+    let mut t_len = 0;
+    if parts > 1 {
+        let mut held: Vec<(usize, usize)> = Vec::new(); // (used until, entry)
+        let mut free_t: BTreeSet<usize> = BTreeSet::new();
+        for &i in &statements {
+            held.retain(|&(until, entry)| {
+                let keep = until >= part[i];
+                if !keep {
+                    free_t.insert(entry);
+                }
+                keep
+            });
+            let defs = match pair(&nodes[i]) {
+                Some((s, c)) => vec![s, c],
+                None => vec![i],
+            };
+            for d in defs {
+                if used_until[d] > part[d] {
+                    let entry = free_t.pop_first().unwrap_or_else(|| {
+                        t_len += 1;
+                        t_len - 1
+                    });
+                    carried.insert(d, entry);
+                    held.push((used_until[d], entry));
+                }
+            }
+        }
+    }
+    let name = |s: usize| format_ident!("x{}", s);
+    let t_entry = |d: usize| Literal::usize_unsuffixed(carried[&d]);
+    let ty = scalar.ty();
+    // One part at a time: its statements, its locals.
+    let mut slot: Vec<Option<usize>> = vec![None; nodes.len()];
+    let mut bodies: Vec<TokenStream> = Vec::new();
+    let mut current = 0;
+    let mut free: BTreeSet<usize> = BTreeSet::new();
+    // How many values each slot holds over the part: a slot assigned once is
+    // declared without `mut`.
+    let mut assignments: Vec<usize> = Vec::new();
     let mut body = Vec::new();
-    for (i, node) in nodes.iter().enumerate() {
-        if !live[i] || slot[i].is_some() {
-            continue;
+    let finish = |assignments: &mut Vec<usize>, body: &mut Vec<TokenStream>| {
+        let decls = assignments.iter().enumerate().map(|(s, &count)| {
+            let n = name(s);
+            if count > 1 {
+                quote!(let mut #n: #ty;)
+            } else {
+                quote!(let #n: #ty;)
+            }
+        });
+        let out = quote!(#(#decls)* #(#body)*);
+        assignments.clear();
+        body.clear();
+        out
+    };
+    for &i in &statements {
+        if part[i] != current {
+            bodies.push(finish(&mut assignments, &mut body));
+            free.clear();
+            current = part[i];
         }
-        if fused.product_of.contains_key(&i) {
-            continue;
-        }
-        let x = |id: NodeId| operand(&slot, id);
-        if let Some(&m) = fused.sum_of.get(&i) {
+        let operand = |id: NodeId| -> TokenStream {
+            let d = id.0 as usize;
+            match graph.node(id) {
+                Node::Const(bits) => scalar.literal(f64::from_bits(bits)),
+                Node::Input(k) => inputs.token(k),
+                _ if part[d] != current => {
+                    let e = t_entry(d);
+                    quote!(t[#e])
+                }
+                _ => {
+                    let s = name(slot[d].expect("operand scheduled before use"));
+                    quote!(#s)
+                }
+            }
+        };
+        let mut allocate = |free: &mut BTreeSet<usize>| {
+            let s = free.pop_first().unwrap_or(assignments.len());
+            if s == assignments.len() {
+                assignments.push(0);
+            }
+            assignments[s] += 1;
+            s
+        };
+        // Frees the local slots of `node`'s operands last used at `at`.
+        let release = |node: &Node, at: usize, free: &mut BTreeSet<usize>| {
+            for c in node.children() {
+                let c = c.0 as usize;
+                if last_use[c] == at && part[c] == current {
+                    if let Some(s) = slot[c] {
+                        free.insert(s);
+                    }
+                }
+            }
+        };
+        let node = &nodes[i];
+        let x = operand;
+        let expr = if let Some(&m) = fused.sum_of.get(&i) {
             let Node::Mul(p, q) = nodes[m] else {
                 unreachable!("only products are fused")
             };
@@ -280,88 +421,131 @@ pub fn emit_block(
                 }
                 _ => unreachable!("only sums take a fused product"),
             };
-            release(&nodes[m], i, &last_use, &slot, &mut free, graph);
-            release(node, i, &last_use, &slot, &mut free, graph);
-            let s = allocate(&mut free);
-            slot[i] = Some(s);
-            let n = name(s);
-            body.push(quote!(#n = #expr;));
-            continue;
-        }
-        let expr = match *node {
-            Node::Const(_) | Node::Input(_) => continue,
-            Node::Neg(a) => {
-                let a = x(a);
-                quote!(-#a)
-            }
-            Node::Add(a, b) => {
-                let (a, b) = (x(a), x(b));
-                quote!(#a + #b)
-            }
-            Node::Sub(a, b) => {
-                let (a, b) = (x(a), x(b));
-                quote!(#a - #b)
-            }
-            Node::Mul(a, b) => {
-                let (a, b) = (x(a), x(b));
-                quote!(#a * #b)
-            }
-            Node::Div(a, b) => {
-                let (a, b) = (x(a), x(b));
-                quote!(#a / #b)
-            }
-            Node::Sqrt(a) => {
-                let a = x(a);
-                quote!(#sqrt(#a))
-            }
-            Node::Atan2(a, b) => {
-                let (a, b) = (x(a), x(b));
-                quote!(#atan2(#a, #b))
-            }
-            Node::Select(c, a, b) => {
-                let (c, a, b) = (x(c), x(a), x(b));
-                quote!(if #c > 0.0 { #a } else { #b })
-            }
-            Node::Sin(a) | Node::Cos(a) => match (sin_of.get(&a), cos_of.get(&a)) {
-                (Some(&s), Some(&c)) => {
-                    let arg = x(a);
-                    release(node, s, &last_use, &slot, &mut free, graph);
-                    release(node, c, &last_use, &slot, &mut free, graph);
-                    let (ss, cs) = (allocate(&mut free), allocate(&mut free));
-                    slot[s] = Some(ss);
-                    slot[c] = Some(cs);
-                    let (sn, cn) = (name(ss), name(cs));
-                    body.push(quote!((#sn, #cn) = #sincos(#arg);));
-                    continue;
-                }
-                _ if matches!(node, Node::Sin(_)) => {
+            release(&nodes[m], i, &mut free);
+            expr
+        } else {
+            match *node {
+                Node::Const(_) | Node::Input(_) => unreachable!("leaves are not statements"),
+                Node::Neg(a) => {
                     let a = x(a);
-                    quote!(#sin(#a))
+                    quote!(-#a)
                 }
-                _ => {
+                Node::Add(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#a + #b)
+                }
+                Node::Sub(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#a - #b)
+                }
+                Node::Mul(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#a * #b)
+                }
+                Node::Div(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#a / #b)
+                }
+                Node::Sqrt(a) => {
                     let a = x(a);
-                    quote!(#cos(#a))
+                    quote!(#sqrt(#a))
                 }
-            },
+                Node::Atan2(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#atan2(#a, #b))
+                }
+                Node::Select(c, a, b) => {
+                    let (c, a, b) = (x(c), x(a), x(b));
+                    quote!(if #c > 0.0 { #a } else { #b })
+                }
+                Node::Sin(a) | Node::Cos(a) => match pair(node) {
+                    Some((s, c)) => {
+                        let arg = x(a);
+                        release(&nodes[s], s, &mut free);
+                        release(&nodes[c], c, &mut free);
+                        let (ss, cs) = (allocate(&mut free), allocate(&mut free));
+                        slot[s] = Some(ss);
+                        slot[c] = Some(cs);
+                        let (sn, cn) = (name(ss), name(cs));
+                        body.push(quote!((#sn, #cn) = #sincos(#arg);));
+                        for d in [s, c] {
+                            if carried.contains_key(&d) {
+                                let (e, v) = (t_entry(d), name(slot[d].unwrap()));
+                                body.push(quote!(t[#e] = #v;));
+                            }
+                        }
+                        continue;
+                    }
+                    None if matches!(node, Node::Sin(_)) => {
+                        let a = x(a);
+                        quote!(#sin(#a))
+                    }
+                    None => {
+                        let a = x(a);
+                        quote!(#cos(#a))
+                    }
+                },
+            }
         };
-        release(node, i, &last_use, &slot, &mut free, graph);
+        release(node, i, &mut free);
         let s = allocate(&mut free);
         slot[i] = Some(s);
         let n = name(s);
         body.push(quote!(#n = #expr;));
-    }
-    let values: Vec<TokenStream> = outputs.iter().map(|&o| operand(&slot, o)).collect();
-    let result = shape.build(&values);
-    let ty = scalar.ty();
-    let decls = assignments.iter().enumerate().map(|(s, &count)| {
-        let n = name(s);
-        if count > 1 {
-            quote!(let mut #n: #ty;)
-        } else {
-            quote!(let #n: #ty;)
+        if carried.contains_key(&i) {
+            let e = t_entry(i);
+            body.push(quote!(t[#e] = #n;));
         }
-    });
-    quote!({ #(#decls)* #(#body)* #result })
+    }
+    let last = finish(&mut assignments, &mut body);
+    let value = |id: NodeId| -> TokenStream {
+        match graph.node(id) {
+            Node::Const(bits) => scalar.literal(f64::from_bits(bits)),
+            Node::Input(k) => inputs.token(k),
+            _ if parts > 1 => {
+                let e = t_entry(id.0 as usize);
+                quote!(t[#e])
+            }
+            _ => {
+                let s = name(slot[id.0 as usize].expect("output scheduled"));
+                quote!(#s)
+            }
+        }
+    };
+    let values: Vec<TokenStream> = outputs.iter().map(|&o| value(o)).collect();
+    let result = shape.build(&values);
+    if parts == 1 {
+        return Emitted {
+            block: quote!({ #last #result }),
+            parts: Vec::new(),
+        };
+    }
+    bodies.push(last);
+    let (params, names) = (split.params, split.names);
+    let t_len = Literal::usize_unsuffixed(t_len);
+    let fns: Vec<Ident> = (0..bodies.len())
+        .map(|k| format_ident!("{}{}", split.prefix, k))
+        .collect();
+    let items = fns
+        .iter()
+        .zip(&bodies)
+        .map(|(f, body)| {
+            quote! {
+                #[inline(never)]
+                #[allow(unused_variables)]
+                fn #f(#(#params,)* t: &mut [#ty; #t_len]) { #body }
+            }
+        })
+        .collect();
+    let calls = fns.iter().map(|f| quote!(#f(#(#names,)* &mut t);));
+    Emitted {
+        block: quote!({
+            let mut t = [0.0; #t_len];
+            #(#calls)*
+            #result
+        }),
+        parts: items,
+    }
 }
 
 /// Products fused into the sum that uses them: `x = a * b; y = x + c` becomes
@@ -411,23 +595,4 @@ fn fusions(graph: &Graph, outputs: &[NodeId], live: &[bool], last_use: &mut [usi
         }
     }
     f
-}
-
-/// Frees the slots of `node`'s operands whose last use is at position `i`.
-fn release(
-    node: &Node,
-    i: usize,
-    last_use: &[usize],
-    slot: &[Option<usize>],
-    free: &mut BTreeSet<usize>,
-    graph: &Graph,
-) {
-    for c in node.children() {
-        if last_use[c.0 as usize] == i && !matches!(graph.node(c), Node::Const(_) | Node::Input(_))
-        {
-            if let Some(s) = slot[c.0 as usize] {
-                free.insert(s);
-            }
-        }
-    }
 }

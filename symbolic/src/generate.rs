@@ -12,7 +12,7 @@ use rbdgen_runtime::{Data, Model, ModelError};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
-use crate::emit::{emit_block, Inputs, ScalarType, Shape};
+use crate::emit::{emit_block, Inputs, ScalarType, Shape, Split};
 use crate::functions::{Dim, Function, Output};
 use crate::graph::{Node, OpCounts};
 use crate::simplify::{simplify, Limits};
@@ -33,6 +33,11 @@ pub struct Options {
     /// Simplify each traced graph with egg ([`crate::simplify`]) before
     /// emitting it (off by default; `--simplify` on the command line).
     pub simplify: bool,
+    /// The generated code may use `std` (`--std`; `robot_dynamics!` sets it):
+    /// its fused multiply-adds are `f64::mul_add`, one FMA instruction on targets
+    /// that have it (`-C target-cpu=native`). Without `std` (the default, for
+    /// `no_std` crates) they are a product and a sum.
+    pub std: bool,
 }
 
 impl Default for Options {
@@ -43,6 +48,7 @@ impl Default for Options {
             source_name: String::new(),
             scalar: ScalarType::F64,
             simplify: false,
+            std: false,
         }
     }
 }
@@ -189,7 +195,7 @@ pub fn generate_module(
         .map(Literal::usize_unsuffixed)
         .collect();
     let nu = Literal::usize_unsuffixed(actuated.len());
-    let mul_add = mul_add_helper(options.scalar);
+    let mul_add = mul_add_helper(options.scalar, options.std);
     let tokens = quote! {
         #(#![doc = #header])*
         #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
@@ -226,37 +232,32 @@ pub fn generate_module(
 }
 
 /// The module's `mul_add(a, b, c) = a * b + c`, which emission fuses products
-/// into: one FMA instruction (one rounding) on x86-64 targets with FMA
-/// (`-C target-cpu=native`, `x86-64-v3`), a product and a sum elsewhere.
-fn mul_add_helper(scalar: ScalarType) -> TokenStream {
+/// into: with `std`, `f64::mul_add` where the target has FMA instructions
+/// (`-C target-cpu=native`, `x86-64-v3`): one instruction, one rounding. Core
+/// has no stable FMA, and its vector intrinsics make rustc many times slower
+/// on large functions, so without `std` it is a product and a sum.
+fn mul_add_helper(scalar: ScalarType, std: bool) -> TokenStream {
     let ty = scalar.ty();
-    let (set, fmadd, get) = match scalar {
-        ScalarType::F64 => (
-            quote!(_mm_set_sd),
-            quote!(_mm_fmadd_sd),
-            quote!(_mm_cvtsd_f64),
-        ),
-        ScalarType::F32 => (
-            quote!(_mm_set_ss),
-            quote!(_mm_fmadd_ss),
-            quote!(_mm_cvtss_f32),
-        ),
-    };
-    quote! {
-        /// `a * b + c`, rounded once where the target has FMA instructions.
-        #[allow(dead_code)]
-        #[inline(always)]
-        fn mul_add(a: #ty, b: #ty, c: #ty) -> #ty {
-            #[cfg(all(target_arch = "x86_64", target_feature = "fma"))]
+    let body = if std {
+        quote! {
+            #[cfg(target_feature = "fma")]
             {
-                use core::arch::x86_64::{#set, #fmadd, #get};
-                // SAFETY: compiled only for targets with the FMA instructions.
-                unsafe { #get(#fmadd(#set(a), #set(b), #set(c))) }
+                a.mul_add(b, c)
             }
-            #[cfg(not(all(target_arch = "x86_64", target_feature = "fma")))]
+            #[cfg(not(target_feature = "fma"))]
             {
                 a * b + c
             }
+        }
+    } else {
+        quote!(a * b + c)
+    };
+    quote! {
+        /// `a * b + c`: the products that emission fused into sums.
+        #[allow(dead_code)]
+        #[inline(always)]
+        fn mul_add(a: #ty, b: #ty, c: #ty) -> #ty {
+            #body
         }
     }
 }
@@ -294,6 +295,9 @@ pub fn command_line_options(options: &Options) -> String {
     }
     if options.scalar != ScalarType::F64 {
         args.push(format!("--scalar {}", options.scalar.name()));
+    }
+    if options.std {
+        args.push("--std".to_string());
     }
     if options.simplify {
         args.push("--simplify".to_string());
@@ -348,8 +352,16 @@ fn header_doc(
         " Conventions are Pinocchio's: joint order, `q`/`v` layout, free-flyer".into(),
         " `[x y z qx qy qz qw]` with `v` in the base frame, continuous joints as".into(),
         " `[cos, sin]`, spatial vectors `[linear; angular]`, gravity (0, 0, -9.81).".into(),
-        " SI units. No `std`, no allocation: the math goes through the `libm` crate,".into(),
-        " which the including crate depends on. Do not edit: regenerate instead.".into(),
+        if options.std {
+            " SI units. No allocation; `f64::mul_add` needs `std`, the rest of the math goes".into()
+        } else {
+            " SI units. No `std`, no allocation: the math goes through the `libm` crate,".into()
+        },
+        if options.std {
+            " through the `libm` crate. Do not edit: regenerate instead.".into()
+        } else {
+            " which the including crate depends on. Do not edit: regenerate instead.".into()
+        },
         String::new(),
         " Inputs are used as given, as in Pinocchio: a free-flyer quaternion that is".into(),
         " not unit (or a continuous joint's `[cos, sin]` off the unit circle) enters".into(),
@@ -471,64 +483,81 @@ fn emit_function(
     let row_len: Vec<Option<usize>> = spec.args.iter().map(|(_, d)| d.row_len()).collect();
     let shape = output_shape(&spec.output, model);
     let math = quote!(libm);
+    let params: Vec<TokenStream> = spec
+        .args
+        .iter()
+        .map(|(n, d)| {
+            let n = Ident::new(n, Span::call_site());
+            match d {
+                Dim::Wrenches => quote!(#n: &[[#ty; 6]; NJOINTS]),
+                Dim::Placement => quote!(#n: &[[#ty; 4]; 4]),
+                Dim::Scalar => quote!(#n: #ty),
+                _ => {
+                    let d = dim_tokens(*d);
+                    quote!(#n: &[#ty; #d])
+                }
+            }
+        })
+        .collect();
+    let names: Vec<Ident> = spec
+        .args
+        .iter()
+        .map(|(n, _)| Ident::new(n, Span::call_site()))
+        .collect();
+    let mut parts = Vec::new();
     let mut counts = OpCounts::default();
     let mut traced_counts = OpCounts::default();
-    let mut emit_one = |frame: Option<usize>| -> Result<TokenStream, GenerateError> {
-        let mut traced = trace(&lens, |x| {
-            let mut data = Data::<Expr>::new(model);
-            (spec.trace)(model, &mut data, x, frame)
-        });
-        check(model, &traced, spec.name, scalar)?;
-        traced_counts += traced.graph.op_counts(&traced.outputs);
-        if options.simplify {
-            let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
-            traced = Traced {
-                graph: s.graph,
-                outputs: s.outputs,
-            };
+    let mut emit_one =
+        |frame: Option<usize>, prefix: String| -> Result<TokenStream, GenerateError> {
+            let mut traced = trace(&lens, |x| {
+                let mut data = Data::<Expr>::new(model);
+                (spec.trace)(model, &mut data, x, frame)
+            });
             check(model, &traced, spec.name, scalar)?;
-        }
-        counts += traced.graph.op_counts(&traced.outputs);
-        let block = emit_block(
-            &traced.graph,
-            &traced.outputs,
-            &shape,
-            &Inputs {
-                args: &args,
-                row_len: &row_len,
-            },
-            &math,
-            scalar,
-        );
-        Ok(block)
-    };
+            traced_counts += traced.graph.op_counts(&traced.outputs);
+            if options.simplify {
+                let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
+                traced = Traced {
+                    graph: s.graph,
+                    outputs: s.outputs,
+                };
+                check(model, &traced, spec.name, scalar)?;
+            }
+            counts += traced.graph.op_counts(&traced.outputs);
+            let emitted = emit_block(
+                &traced.graph,
+                &traced.outputs,
+                &shape,
+                &Inputs {
+                    args: &args,
+                    row_len: &row_len,
+                },
+                &math,
+                scalar,
+                &Split {
+                    prefix: &prefix,
+                    params: &params,
+                    names: &names,
+                },
+            );
+            parts.extend(emitted.parts);
+            Ok(emitted.block)
+        };
     let body = if spec.per_frame {
         let mut taken = BTreeSet::new();
         let mut arms = Vec::new();
         for (id, frame) in model.body_frames() {
             let variant = variant_name(&frame.name, &mut taken);
-            let block = emit_one(Some(id))?;
+            let block = emit_one(Some(id), format!("{}_{variant}_part", spec.name))?;
             arms.push(quote!(Frame::#variant => #block));
         }
         quote!({ match frame { #(#arms),* } })
     } else {
-        emit_one(None)?
+        emit_one(None, format!("{}_part", spec.name))?
     };
     let name = Ident::new(spec.name, Span::call_site());
-    let params = spec.args.iter().map(|(n, d)| {
-        let n = Ident::new(n, Span::call_site());
-        match d {
-            Dim::Wrenches => quote!(#n: &[[#ty; 6]; NJOINTS]),
-            Dim::Placement => quote!(#n: &[[#ty; 4]; 4]),
-            Dim::Scalar => quote!(#n: #ty),
-            _ => {
-                let d = dim_tokens(*d);
-                quote!(#n: &[#ty; #d])
-            }
-        }
-    });
     let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
-    let params = params.chain(frame_param);
+    let params = params.iter().chain(frame_param.as_ref());
     let ret = output_type(&spec.output, &ty);
     let mut doc: Vec<String> = spec
         .doc
@@ -553,6 +582,7 @@ fn emit_function(
         #(#[doc = #doc])*
         #[allow(unused_variables)]
         pub fn #name(#(#params),*) -> #ret #body
+        #(#parts)*
     };
     Ok((item, traced_counts, counts))
 }
