@@ -68,6 +68,8 @@ pub struct Data<S> {
     pub hg: Force<S>,
     /// Time derivative of `Ag` `[6 x nv]`, row-major (Pinocchio's `dAg`).
     pub dag: Vec<S>,
+    /// The model's tree, as the derivatives walk it (model constants).
+    pub(crate) tree: crate::algorithms::Tree,
 }
 
 impl<S: Scalar> Data<S> {
@@ -102,6 +104,7 @@ impl<S: Scalar> Data<S> {
             ag: vec![S::zero(); 6 * model.nv],
             hg: Force::zero(),
             dag: vec![S::zero(); 6 * model.nv],
+            tree: crate::algorithms::Tree::new(model),
         }
     }
 }

@@ -2,7 +2,10 @@
 //! generic runtime for the functions it has an entry point for, otherwise the
 //! traced graph of the runtime's algorithm, interpreted.
 
-use rbdgen::runtime::{aba, crba, forward_kinematics, frame_placement, rnea};
+use rbdgen::runtime::{
+    aba, aba_derivatives, crba, forward_kinematics, frame_placement, generalized_gravity, minverse,
+    nonlinear_effects, rnea, rnea_derivatives,
+};
 use rbdgen::symbolic::{trace, Expr, Function};
 use rbdgen::{Data, Model};
 
@@ -35,6 +38,21 @@ pub fn runtime_call(
         (Function::Rnea, _) => out.extend_from_slice(rnea(model, data, args[0], args[1], args[2])),
         (Function::Crba, _) => out.extend_from_slice(crba(model, data, args[0])),
         (Function::Aba, _) => out.extend_from_slice(aba(model, data, args[0], args[1], args[2])),
+        (Function::Minverse, _) => out.extend_from_slice(minverse(model, data, args[0])),
+        (Function::NonlinearEffects, _) => {
+            out.extend_from_slice(nonlinear_effects(model, data, args[0], args[1]))
+        }
+        (Function::GeneralizedGravity, _) => {
+            out.extend_from_slice(generalized_gravity(model, data, args[0]))
+        }
+        (Function::RneaDerivatives, _) => {
+            let j = rnea_derivatives(model, data, args[0], args[1], args[2]);
+            out.extend([j.d_dq, j.d_dv, j.d_du].concat());
+        }
+        (Function::AbaDerivatives, _) => {
+            let j = aba_derivatives(model, data, args[0], args[1], args[2]);
+            out.extend([j.d_dq, j.d_dv, j.d_du].concat());
+        }
         (Function::FramePlacement, Some(frame)) => {
             forward_kinematics(model, data, args[0]);
             let placement = frame_placement(model, data, frame).to_homogeneous();

@@ -116,7 +116,7 @@ pub fn aba_derivatives<S: Scalar>(
     data.mass_matrix.copy_from_slice(&d.d_du);
     let minv = invert_mass_matrix(model, data).to_vec();
     let nv = model.nv;
-    let related = related_dofs(model);
+    let related = &data.tree.related;
     let solve = |dtau: &[S]| -> Vec<S> {
         let mut out = vec![S::zero(); nv * nv];
         for j in 0..nv {
@@ -136,35 +136,19 @@ pub fn aba_derivatives<S: Scalar>(
     }
 }
 
-/// For each dof j, the dofs k with `dtau_dq[k][j]` or `dtau_dv[k][j]` possibly
-/// nonzero: those of j's joint and of its ancestors and descendants.
-fn related_dofs(model: &Model) -> Vec<Vec<usize>> {
-    let tree = Tree::new(model);
-    let mut related = vec![Vec::new(); model.nv];
-    for i in 1..model.njoints() {
-        for &j in &tree.path[i] {
-            for (a, b) in [(i, j), (j, i)] {
-                for c in tree.dofs(model, a) {
-                    related[c].extend(tree.dofs(model, b));
-                }
-            }
-        }
-    }
-    for r in &mut related {
-        r.sort_unstable();
-        r.dedup();
-    }
-    related
-}
-
-/// Model constants of the passes: each joint's path from its tree's root.
-struct Tree {
-    /// `path[i]`: the joints from the child of the universe down to i, inclusive.
+/// Model constants of the passes, computed once per [`Data`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tree {
+    /// `path[i]`: the joints from the child of the universe down to i, inclusive
+    /// (Pinocchio's `supports[i]` without the universe).
     path: Vec<Vec<usize>>,
+    /// `related[j]`: the dofs k with `dtau_dq[k][j]` or `dtau_dv[k][j]` possibly
+    /// nonzero: those of j's joint and of its ancestors and descendants.
+    related: Vec<Vec<usize>>,
 }
 
 impl Tree {
-    fn new(model: &Model) -> Self {
+    pub(crate) fn new(model: &Model) -> Self {
         let mut path: Vec<Vec<usize>> = vec![Vec::new(); model.njoints()];
         for i in 1..model.njoints() {
             let parent = model.joints[i].parent;
@@ -176,13 +160,28 @@ impl Tree {
             p.push(i);
             path[i] = p;
         }
-        Self { path }
+        let mut related = vec![Vec::new(); model.nv];
+        for (i, p) in path.iter().enumerate().skip(1) {
+            for &j in p {
+                for (a, b) in [(i, j), (j, i)] {
+                    for c in dofs(model, a) {
+                        related[c].extend(dofs(model, b));
+                    }
+                }
+            }
+        }
+        for r in &mut related {
+            r.sort_unstable();
+            r.dedup();
+        }
+        Self { path, related }
     }
+}
 
-    fn dofs(&self, model: &Model, joint: usize) -> core::ops::Range<usize> {
-        let j = &model.joints[joint];
-        j.idx_v..j.idx_v + j.kind.nv()
-    }
+/// The dofs of `joint`, indices into `v`.
+fn dofs(model: &Model, joint: usize) -> core::ops::Range<usize> {
+    let j = &model.joints[joint];
+    j.idx_v..j.idx_v + j.kind.nv()
 }
 
 /// A linear map from motions to forces, as a 6 x 6 matrix on `[linear; angular]`.
@@ -250,7 +249,7 @@ fn run<S: Scalar>(
     fext: Option<&[Force<S>]>,
 ) -> Jacobians<S> {
     let (n, nv) = (model.njoints(), model.nv);
-    let tree = Tree::new(model);
+    let tree = core::mem::take(&mut data.tree);
     let zero_col = Column {
         j: Motion::zero(),
         dv: Motion::zero(),
@@ -286,7 +285,7 @@ fn run<S: Scalar>(
         } else {
             (Motion::zero(), li_mi.act_inv_motion(&gravity))
         };
-        let dofs = tree.dofs(model, i);
+        let dofs = dofs(model, i);
         let (vs, as_) = (&v[dofs.clone()], &a[dofs.clone()]);
         let mut vj = Motion::zero();
         let mut aj = Motion::zero();
@@ -339,13 +338,13 @@ fn run<S: Scalar>(
     for i in (1..n).rev() {
         let joint = &model.joints[i];
         let (yi, bi, fi) = (y[i], b[i], f[i]);
-        for r in tree.dofs(model, i) {
+        for r in dofs(model, i) {
             let jr = cols[r].j;
             data.tau[r] = jr.dot(&fi);
             let p = yi.mul_motion(&jr);
             let t = bi.apply_transpose(&jr);
             for &j in &tree.path[i] {
-                for c in tree.dofs(model, j) {
+                for c in dofs(model, j) {
                     let col = &cols[c];
                     d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(&t);
                     d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(&t);
@@ -357,12 +356,12 @@ fn run<S: Scalar>(
         }
         let ancestors = &tree.path[i][..tree.path[i].len() - 1];
         if !ancestors.is_empty() {
-            for c in tree.dofs(model, i) {
+            for c in dofs(model, i) {
                 let col = &cols[c];
                 let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.apply(&col.dv);
                 let h = yi.mul_motion(&col.u) + bi.apply(&col.j);
                 for &j in ancestors {
-                    for r in tree.dofs(model, j) {
+                    for r in dofs(model, j) {
                         d_dq[r * nv + c] = cols[r].j.dot(&g);
                         d_dv[r * nv + c] = cols[r].j.dot(&h);
                     }
@@ -376,6 +375,7 @@ fn run<S: Scalar>(
             f[parent] += fi;
         }
     }
+    data.tree = tree;
     Jacobians {
         d_dq,
         d_dv,

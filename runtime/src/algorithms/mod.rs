@@ -19,6 +19,7 @@ mod step;
 pub use aba::aba;
 pub use centroidal::{ccrba, center_of_mass, dccrba, jacobian_center_of_mass};
 pub use crba::crba;
+pub(crate) use derivatives::Tree;
 pub use derivatives::{aba_derivatives, rnea_derivatives, rnea_derivatives_fext, Jacobians};
 pub use effects::{generalized_gravity, nonlinear_effects};
 pub use energy::{kinetic_energy, potential_energy};
