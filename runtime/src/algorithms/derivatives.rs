@@ -17,7 +17,7 @@
 //! dV_c = v_λ × J_c,   dA_c = a_λ × J_c + v_λ × dV_c,   u_c = (v_λ + v_j) × J_c.
 //! ```
 
-use super::minverse::invert_mass_matrix;
+use super::minverse::{dof_parents, invert_mass_matrix};
 use super::{aba, check_len, check_q, check_v};
 use crate::spatial::{Force, Inertia, Motion, Transform, Vector3};
 use crate::{Data, Model, Scalar};
@@ -116,14 +116,36 @@ pub fn aba_derivatives<S: Scalar>(
     data.mass_matrix.copy_from_slice(&d.d_du);
     let minv = invert_mass_matrix(model, data).to_vec();
     let nv = model.nv;
-    let related = &data.tree.related;
-    let solve = |dtau: &[S]| -> Vec<S> {
+    // `data.ltdl`: D on the diagonal, Y = L⁻¹ below it (ancestor pattern), so
+    // that M⁻¹ B = Y D⁻¹ Yᵀ B, column by column over the tree.
+    let h = &data.ltdl;
+    let (related, parent) = (&data.tree.related, &data.tree.dof_parent);
+    let d_inv: Vec<S> = (0..nv).map(|k| S::one() / h[k * nv + k]).collect();
+    let mut z = vec![S::zero(); nv];
+    let mut solve = |b: &[S]| -> Vec<S> {
         let mut out = vec![S::zero(); nv * nv];
         for j in 0..nv {
+            z.fill(S::zero());
+            // Yᵀ b: only the rows the tree lets be nonzero, each to its ancestors.
+            for &i in &related[j] {
+                let bi = b[i * nv + j];
+                z[i] = z[i] + bi;
+                let mut k = parent[i];
+                while let Some(kk) = k {
+                    z[kk] = z[kk] + h[i * nv + kk] * bi;
+                    k = parent[kk];
+                }
+            }
+            for (zk, &dk) in z.iter_mut().zip(&d_inv) {
+                *zk = *zk * dk;
+            }
             for i in 0..nv {
-                let x = related[j]
-                    .iter()
-                    .fold(S::zero(), |x, &k| x + minv[i * nv + k] * dtau[k * nv + j]);
+                let mut x = z[i];
+                let mut k = parent[i];
+                while let Some(kk) = k {
+                    x = x + h[i * nv + kk] * z[kk];
+                    k = parent[kk];
+                }
                 out[i * nv + j] = -x;
             }
         }
@@ -145,6 +167,8 @@ pub(crate) struct Tree {
     /// `related[j]`: the dofs k with `dtau_dq[k][j]` or `dtau_dv[k][j]` possibly
     /// nonzero: those of j's joint and of its ancestors and descendants.
     related: Vec<Vec<usize>>,
+    /// The parent of each dof (Featherstone's λ over dofs), `None` at a root.
+    dof_parent: Vec<Option<usize>>,
 }
 
 impl Tree {
@@ -174,7 +198,11 @@ impl Tree {
             r.sort_unstable();
             r.dedup();
         }
-        Self { path, related }
+        Self {
+            path,
+            related,
+            dof_parent: dof_parents(model),
+        }
     }
 }
 

@@ -68,7 +68,7 @@ pub(crate) fn invert_mass_matrix<'d, S: Scalar>(model: &Model, data: &'d mut Dat
 /// The parent of each dof in the tree of dofs (`λ` of Featherstone 2008 §6.5):
 /// the previous dof of the same joint, else the last dof of the parent joint,
 /// `None` at the root.
-fn dof_parents(model: &Model) -> Vec<Option<usize>> {
+pub(crate) fn dof_parents(model: &Model) -> Vec<Option<usize>> {
     let mut parent = vec![None; model.nv];
     for joint in &model.joints[1..] {
         for k in 0..joint.kind.nv() {
