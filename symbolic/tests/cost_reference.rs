@@ -3,25 +3,20 @@
 
 use rbdgen_symbolic::{generate, generate_module, rnea_mul_reference, Function, Options};
 
-fn urdf(relative: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(relative);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+/// The Z1 arm's URDF.
+const Z1: &str = include_str!("../../models/z1.urdf");
 
 #[test]
 fn header_gives_the_93n_reference_beside_rnea() {
     // Z1 on a fixed base (n = nv = 7) and on a free-flyer (n = nv = 13: the base's 6 dofs count).
     for (floating_base, nv) in [(false, 7), (true, 13)] {
-        let text = urdf("models/z1.urdf");
         let options = Options {
             floating_base,
             functions: [Function::Rnea, Function::Crba].into_iter().collect(),
             source_name: "models/z1.urdf".into(),
             ..Options::default()
         };
-        let module = generate_module(&text, &options, |_| {}).unwrap();
+        let module = generate_module(Z1, &options, |_| {}).unwrap();
         let rnea = module.op_counts[&Function::Rnea];
         let source = module.source().unwrap();
         let lines: Vec<&str> = source.lines().collect();
@@ -51,7 +46,7 @@ fn no_reference_without_rnea() {
         functions: [Function::Crba].into_iter().collect(),
         ..Options::default()
     };
-    let source = generate(&urdf("models/z1.urdf"), &options).unwrap();
+    let source = generate(Z1, &options).unwrap();
     assert!(!source.contains("93n"));
 }
 
