@@ -161,6 +161,20 @@ fn info_prints_the_generation_op_counts() {
             function.name()
         );
     }
+    // Beside rnea: the 93n reference with n = nv = 24.
+    let rnea = &module.op_counts[&Function::Rnea];
+    let reference = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("reference: about 93n"))
+        .unwrap_or_else(|| panic!("no 93n reference in\n{report}"));
+    assert!(
+        reference.contains("n = nv = 24") && reference.contains("93n = 2232"),
+        "{reference}"
+    );
+    assert!(
+        reference.contains(&format!("ours {} mul", rnea.mul)),
+        "{reference}"
+    );
 }
 
 /// Built for a target with FMA instructions, the generated code's fused

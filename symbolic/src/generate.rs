@@ -12,6 +12,7 @@ use rbdgen_runtime::{Data, Model, ModelError};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+use crate::cost_reference::rnea_mul_reference;
 use crate::emit::{emit_block, Inputs, ScalarType, Shape, Split};
 use crate::functions::{Dim, Function, Output};
 use crate::graph::{Node, OpCounts};
@@ -376,14 +377,17 @@ fn header_doc(
         lines.pop();
         lines.push(" Operation counts, traced → simplified with egg:".into());
     }
-    lines.extend(op_counts.iter().map(|(f, counts)| {
-        if options.simplify {
+    for (f, counts) in op_counts {
+        lines.push(if options.simplify {
             let traced = op_counts_traced.get(f).map_or(0, OpCounts::total);
             format!(" - `{}`: {traced} → {counts}", f.name())
         } else {
             format!(" - `{}`: {counts}", f.name())
+        });
+        if *f == Function::Rnea {
+            lines.push(format!("   {}", rnea_mul_reference(model.nv, counts)));
         }
-    }));
+    }
     lines
 }
 

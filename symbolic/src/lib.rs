@@ -5,6 +5,7 @@
 //! Data flows one way: [`rbdgen_runtime::Model`] → [`trace`] (a [`Graph`] per
 //! function) → [`emit`] (Rust tokens) → [`generate()`] (formatted source).
 
+pub mod cost_reference;
 pub mod diff;
 pub mod emit;
 pub mod eval;
@@ -14,6 +15,7 @@ pub mod graph;
 pub mod simplify;
 pub mod trace;
 
+pub use cost_reference::{rnea_mul_reference, RNEA_MULS_PER_JOINT};
 pub use emit::ScalarType;
 pub use functions::{Dim, Function, Output, Spec};
 pub use generate::{

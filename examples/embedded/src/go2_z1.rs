@@ -20,6 +20,7 @@
 //!
 //! Operation counts:
 //! - `rnea`: 3525 ops (1605 add/sub, 1884 mul, 0 div, 0 neg, 0 sqrt, 36 trig, 0 select)
+//!   reference: about 93n multiplications for an n-joint serial chain (best hand formulations of RNEA); n = nv = 24 (a free-flyer counts its 6 dofs): 93n = 2232, ours 1884 mul = 0.84 × 93n
 //! - `crba`: 1574 ops (772 add/sub, 746 mul, 0 div, 20 neg, 0 sqrt, 36 trig, 0 select)
 //! - `aba`: 7676 ops (3460 add/sub, 4116 mul, 19 div, 45 neg, 0 sqrt, 36 trig, 0 select)
 //! - `frame_placement`: 3678 ops (1488 add/sub, 2016 mul, 0 div, 0 neg, 0 sqrt, 174 trig, 0 select)
