@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the Pinocchio benchmark harness (benches/pinocchio/harness.cpp) against
 # the headers and libraries of PyPI's pin 4.1.0 wheel, and print the path of
-# the binary.
+# the binary. Next to it, harness.flags records the compiler and the code
+# generation flags (-O3 -march=native), which scripts/bench prints.
 #
 # The Python environment is <repo>/.venv, made or completed by
 # scripts/setup-python.sh --cxx (pin 4.1.0 plus cmeel-eigen 3.4.1 and
@@ -33,8 +34,10 @@ for need in include/pinocchio include/eigen3 include/urdfdom_headers lib/libpino
     }
 done
 
+# Code generation: what scripts/bench prints beside rbdgen's flags.
+OPT_FLAGS=(-std=c++17 -O3 -march=native -DNDEBUG)
 CXXFLAGS=(
-    -std=c++17 -O3 -march=native -DNDEBUG
+    "${OPT_FLAGS[@]}"
     # The wheel's libraries are built for baseline x86-64: keep Eigen's
     # alignment assumptions compatible with them under -march=native.
     -DEIGEN_MAX_ALIGN_BYTES=16 -DEIGEN_MALLOC_ALREADY_ALIGNED=1
@@ -54,7 +57,13 @@ LDFLAGS=(
 # The binary is current when the source, the flags, the wheel and the compiler are.
 STAMP="$( (cat "$SRC"; printf '%s\n' "${CXXFLAGS[@]}" "${LDFLAGS[@]}") | sha256sum | cut -d' ' -f1)"
 STAMP="$STAMP $("$CXX" --version | head -1)"
+write_flags() {
+    local march
+    march="$("$CXX" -march=native -Q --help=target 2>/dev/null | awk '$1 == "-march=" {print $2; exit}')"
+    echo "$("$CXX" --version | head -1) ${OPT_FLAGS[*]} (native: ${march:-unknown})" >"$BIN.flags"
+}
 if [ -x "$BIN" ] && [ -f "$BIN.stamp" ] && [ "$(cat "$BIN.stamp")" = "$STAMP" ]; then
+    write_flags
     echo "$BIN"
     exit 0
 fi
@@ -71,5 +80,6 @@ if ! "$CXX" "${CXXFLAGS[@]}" "$SRC" -o "$BIN.tmp" "${LDFLAGS[@]}" >"$LOG" 2>&1; 
 fi
 mv "$BIN.tmp" "$BIN"
 echo "$STAMP" >"$BIN.stamp"
+write_flags
 echo "build.sh: built $BIN in $(($(date +%s) - start)) s" >&2
 echo "$BIN"

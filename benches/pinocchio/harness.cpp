@@ -7,10 +7,21 @@
 // For each robot: one Model, one Data reused, 100 random states cycled:
 // q = integrate(neutral, U[-1,1]^nv), and for a free-flyer root its position
 // drawn in U[-1,1]^3 and its quaternion uniformly on the unit sphere; v, a, tau
-// in U[-1,1]^nv. Each algorithm runs one warm-up batch, then N batches (9 by
-// default) of about T ms (30 by default); the figure is the median batch time
-// divided by its number of calls. Output: TSV lines `robot<TAB>function<TAB>ns`
-// on standard output, in ns per call.
+// in U[-1,1]^nv; a second configuration q2 drawn as q (difference, dDifference);
+// fext: one wrench in U[-1,1]^6 per joint (the universe's zero); the target of
+// the pose error: the bench frame's placement at q2. Per-frame algorithms use
+// the link frame at the end of the longest joint chain, as rbdgen's benches.
+// Each algorithm runs one warm-up batch, then N batches (9 by default) of about
+// T ms (30 by default); the figure is the median batch time divided by its
+// number of calls. Output: TSV lines `robot<TAB>function<TAB>ns` on standard
+// output, in ns per call. A name ending in `*` is a composition of Pinocchio
+// calls computing what the rbdgen function of the same name computes
+// (poseError*, stepLinearization*).
+//
+// Where the work differs from rbdgen's (which always returns full matrices):
+// crba, computeRNEADerivatives (dtau_da) and computeMinverse fill only the upper
+// triangle; getFrameJacobian, dIntegrate and dDifference write only the nonzero
+// columns or blocks (their outputs are zeroed once, before timing).
 //
 // Built by benches/pinocchio/build.sh against the headers and libraries of
 // PyPI's pin 4.1.0 wheel.
@@ -28,6 +39,7 @@
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody.hpp>
 #include <pinocchio/parsers/urdf.hpp>
+#include <pinocchio/spatial.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -53,7 +65,16 @@ inline void keep(T &value) {
 
 struct State {
   Eigen::VectorXd q, v, a, tau;
+  // A second configuration; tau with the free-flyer's entries zero (S u).
+  Eigen::VectorXd q2, tau_actuated;
+  // One wrench per joint, in the joint's frame.
+  std::vector<pin::Force> fext;
+  // The bench frame's placement at q2.
+  pin::SE3 target;
 };
+
+// The time step of stepLinearization* (s), as rbdgen's bench.
+constexpr double kStep = 0.01;
 
 // A uniform unit quaternion (Shoemake 1992), as [x, y, z, w].
 Eigen::Vector4d random_unit_quaternion(std::mt19937_64 &rng) {
@@ -65,24 +86,38 @@ Eigen::Vector4d random_unit_quaternion(std::mt19937_64 &rng) {
           b * std::cos(tau * u3)};
 }
 
-std::vector<State> random_states(const pin::Model &model, bool floating, std::mt19937_64 &rng) {
+// `frame`: the frame whose placement at q2 is the pose error's target.
+std::vector<State> random_states(const pin::Model &model, bool floating, pin::FrameIndex frame,
+                                 std::mt19937_64 &rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   auto uniform = [&](int n) {
     Eigen::VectorXd x(n);
     for (int i = 0; i < n; ++i) x[i] = u(rng);
     return x;
   };
+  auto random_q = [&]() {
+    Eigen::VectorXd q = pin::integrate(model, pin::neutral(model), uniform(model.nv));
+    if (floating) {
+      q.head<3>() = uniform(3);
+      q.segment<4>(3) = random_unit_quaternion(rng);
+    }
+    return q;
+  };
+  pin::Data data(model);
   std::vector<State> states;
   for (int k = 0; k < kStates; ++k) {
     State s;
-    s.q = pin::integrate(model, pin::neutral(model), uniform(model.nv));
-    if (floating) {
-      s.q.head<3>() = uniform(3);
-      s.q.segment<4>(3) = random_unit_quaternion(rng);
-    }
+    s.q = random_q();
     s.v = uniform(model.nv);
     s.a = uniform(model.nv);
     s.tau = uniform(model.nv);
+    s.q2 = random_q();
+    s.tau_actuated = s.tau;
+    if (floating) s.tau_actuated.head<6>().setZero();
+    s.fext.assign(model.njoints, pin::Force::Zero());
+    for (int i = 1; i < model.njoints; ++i) s.fext[i] = pin::Force(Eigen::Matrix<double, 6, 1>(uniform(6)));
+    pin::forwardKinematics(model, data, s.q2);
+    s.target = pin::updateFramePlacement(model, data, frame);
     states.push_back(s);
   }
   return states;
@@ -115,8 +150,6 @@ void bench_robot(const std::string &name, const std::string &urdf, bool floating
   else
     pin::urdf::buildModel(urdf, model);
   pin::Data data(model);
-  std::mt19937_64 rng(2024);
-  const auto states = random_states(model, floating, rng);
 
   // The link (BODY) frame at the end of the longest joint chain, the first in
   // model order among ties, as rbdgen's frame_placement bench.
@@ -130,8 +163,19 @@ void bench_robot(const std::string &name, const std::string &urdf, bool floating
     if (model.frames[i].type == pin::BODY &&
         depth(model.frames[i].parentJoint) > depth(model.frames[frame].parentJoint))
       frame = i;
-  std::fprintf(stderr, "harness: %s: framePlacement of %s\n", name.c_str(),
+  std::fprintf(stderr, "harness: %s: per-frame algorithms on %s\n", name.c_str(),
                model.frames[frame].name.c_str());
+  std::mt19937_64 rng(2024);
+  const auto states = random_states(model, floating, frame, rng);
+
+  // Outputs of the algorithms that do not write into `data`.
+  const int nv = model.nv;
+  const int nu = floating ? nv - 6 : nv;
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(6, nv), J_e(6, nv), Dq = Eigen::MatrixXd::Zero(nv, nv),
+                  Dv = Eigen::MatrixXd::Zero(nv, nv), A(2 * nv, 2 * nv), B(2 * nv, nu);
+  Eigen::Matrix<double, 6, 6> J_log;
+  Eigen::Matrix<double, 6, 1> e;
+  Eigen::VectorXd q_out(model.nq), v_out(nv), hv(nv);
 
   // One algorithm: timed and printed. A template, so that the call inlines.
   auto report = [&](const char *function, auto call) {
@@ -195,6 +239,110 @@ void bench_robot(const std::string &name, const std::string &urdf, bool floating
   });
   report("computeABADerivatives", [&](const State &s) {
     pin::computeABADerivatives(model, data, s.q, s.v, s.tau);
+    keep(data);
+  });
+  report("dccrba", [&](const State &s) {
+    pin::dccrba(model, data, s.q, s.v);
+    keep(data);
+  });
+  report("computePotentialEnergy", [&](const State &s) {
+    double energy = pin::computePotentialEnergy(model, data, s.q);
+    keep(energy);
+    keep(data);
+  });
+  report("computeJointJacobians", [&](const State &s) {
+    pin::computeJointJacobians(model, data, s.q);
+    keep(data);
+  });
+  // getFrameJacobian after computeJointJacobians (the runtime's way), and
+  // computeFrameJacobian (only the frame's support chain, as the generated code).
+  const std::pair<const char *, pin::ReferenceFrame> references[] = {
+      {"LOCAL", pin::LOCAL}, {"WORLD", pin::WORLD}, {"LOCAL_WORLD_ALIGNED", pin::LOCAL_WORLD_ALIGNED}};
+  for (const auto &[rf_name, rf] : references) {
+    J.setZero();
+    report(("getFrameJacobian(" + std::string(rf_name) + ")").c_str(), [&, rf = rf](const State &s) {
+      pin::computeJointJacobians(model, data, s.q);
+      pin::getFrameJacobian(model, data, frame, rf, J);
+      keep(J);
+      keep(data);
+    });
+    J.setZero();
+    report(("computeFrameJacobian(" + std::string(rf_name) + ")").c_str(), [&, rf = rf](const State &s) {
+      pin::computeFrameJacobian(model, data, s.q, frame, rf, J);
+      keep(J);
+      keep(data);
+    });
+  }
+  report("rnea(fext)", [&](const State &s) {
+    pin::rnea(model, data, s.q, s.v, s.a, s.fext);
+    keep(data);
+  });
+  report("computeRNEADerivatives(fext)", [&](const State &s) {
+    pin::computeRNEADerivatives(model, data, s.q, s.v, s.a, s.fext);
+    keep(data);
+  });
+  report("integrate", [&](const State &s) {
+    pin::integrate(model, s.q, s.v, q_out);
+    keep(q_out);
+  });
+  report("difference", [&](const State &s) {
+    pin::difference(model, s.q, s.q2, v_out);
+    keep(v_out);
+  });
+  report("dIntegrate(ARG0)", [&](const State &s) {
+    pin::dIntegrate(model, s.q, s.v, Dq, pin::ARG0);
+    keep(Dq);
+  });
+  report("dIntegrate(ARG1)", [&](const State &s) {
+    pin::dIntegrate(model, s.q, s.v, Dq, pin::ARG1);
+    keep(Dq);
+  });
+  report("dDifference(ARG0)", [&](const State &s) {
+    pin::dDifference(model, s.q, s.q2, Dq, pin::ARG0);
+    keep(Dq);
+  });
+  report("dDifference(ARG1)", [&](const State &s) {
+    pin::dDifference(model, s.q, s.q2, Dq, pin::ARG1);
+    keep(Dq);
+  });
+  // rbdgen's pose_error: E = oMf⁻¹ target, e = log6(E), J_e = -Jlog6(E⁻¹) J_local.
+  J.setZero();
+  report("poseError*", [&](const State &s) {
+    pin::computeJointJacobians(model, data, s.q);
+    const pin::SE3 E = pin::updateFramePlacement(model, data, frame).actInv(s.target);
+    e = pin::log6(E).toVector();
+    pin::Jlog6(E.inverse(), J_log);
+    pin::getFrameJacobian(model, data, frame, pin::LOCAL, J);
+    J_e.noalias() = -J_log * J;
+    keep(e);
+    keep(J_e);
+    keep(data);
+  });
+  // rbdgen's step_linearization: a = aba(q, v, S u) (computeABADerivatives also
+  // leaves it in data.ddq), v+ = v + h a, q+ = integrate(q, h v+), and
+  // A = [[Dq + h² Dv ∂a/∂q, h Dv (I + h ∂a/∂v)], [h ∂a/∂q, I + h ∂a/∂v]],
+  // B = [[h² Dv M⁻¹ S], [h M⁻¹ S]] with Dq, Dv = dIntegrate(q, h v+, ARG0 / ARG1).
+  Dq.setZero();
+  Dv.setZero();
+  report("stepLinearization*", [&](const State &s) {
+    pin::computeABADerivatives(model, data, s.q, s.v, s.tau_actuated);
+    v_out = s.v + kStep * data.ddq;
+    hv = kStep * v_out;
+    pin::integrate(model, s.q, hv, q_out);
+    pin::dIntegrate(model, s.q, hv, Dq, pin::ARG0);
+    pin::dIntegrate(model, s.q, hv, Dv, pin::ARG1);
+    A.bottomLeftCorner(nv, nv) = kStep * data.ddq_dq;
+    A.bottomRightCorner(nv, nv) = kStep * data.ddq_dv;
+    A.bottomRightCorner(nv, nv).diagonal().array() += 1.0;
+    A.topLeftCorner(nv, nv) = Dq;
+    A.topLeftCorner(nv, nv).noalias() += kStep * Dv * A.bottomLeftCorner(nv, nv);
+    A.topRightCorner(nv, nv).noalias() = kStep * Dv * A.bottomRightCorner(nv, nv);
+    B.bottomRows(nv) = kStep * data.Minv.rightCols(nu);
+    B.topRows(nv).noalias() = kStep * Dv * B.bottomRows(nv);
+    keep(q_out);
+    keep(v_out);
+    keep(A);
+    keep(B);
     keep(data);
   });
 }
