@@ -59,7 +59,7 @@ STAMP="$( (cat "$SRC"; printf '%s\n' "${CXXFLAGS[@]}" "${LDFLAGS[@]}") | sha256s
 STAMP="$STAMP $("$CXX" --version | head -1)"
 write_flags() {
     local march
-    march="$("$CXX" -march=native -Q --help=target 2>/dev/null | awk '$1 == "-march=" {print $2; exit}')"
+    march="$("$CXX" -march=native -Q --help=target 2>/dev/null | awk '$1 == "-march=" && !m {m = $2} END {print m}')"
     echo "$("$CXX" --version | head -1) ${OPT_FLAGS[*]} (native: ${march:-unknown})" >"$BIN.flags"
 }
 if [ -x "$BIN" ] && [ -f "$BIN.stamp" ] && [ "$(cat "$BIN.stamp")" = "$STAMP" ]; then
