@@ -341,9 +341,10 @@ fn header_doc(
         ),
         format!(" SHA-256 of the URDF: `{}`.", sha256_hex(urdf)),
         format!(
-            " Options: floating_base = {}, scalar = {}, functions = [{}].",
+            " Options: floating_base = {}, scalar = {}, std = {}, functions = [{}].",
             options.floating_base,
             options.scalar.name(),
+            options.std,
             functions.join(", ")
         ),
         format!(

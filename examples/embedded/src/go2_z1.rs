@@ -2,7 +2,7 @@
 //!
 //! Source: `models/go2_z1.urdf`, free-flyer root; nq = 25, nv = 24.
 //! SHA-256 of the URDF: `4be6c16f5683b89c674a94b647a1c4a7ccbd55e6659ddefea6ba222e018c6776`.
-//! Options: floating_base = true, scalar = f64, functions = [rnea, crba, aba, frame_placement, minverse, integrate, difference].
+//! Options: floating_base = true, scalar = f64, std = false, functions = [rnea, crba, aba, frame_placement, minverse, integrate, difference].
 //! Regenerate with `rbdgen generate models/go2_z1.urdf --floating-base --functions rnea,crba,aba,frame_placement,minverse,integrate,difference -o FILE`; add `--check` to test that FILE is current.
 //!
 //! Conventions are Pinocchio's: joint order, `q`/`v` layout, free-flyer
