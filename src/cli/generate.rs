@@ -33,8 +33,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let (_, options, module) = args.code.generate(args.quiet)?;
     let source = module.source().map_err(|e| e.to_string())?;
     let Some(path) = args.output else {
-        print!("{source}");
-        return Ok(());
+        use std::io::Write;
+        return match std::io::stdout().write_all(source.as_bytes()) {
+            // A reader that stops early (`| head`) is not an error.
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(format!("standard output: {e}").into())
+            }
+            _ => Ok(()),
+        };
     };
     let regenerate = [
         format!("rbdgen generate {}", args.code.urdf.display()),
@@ -86,7 +92,27 @@ fn first_difference(existing: &str, fresh: &str) -> String {
         match (old.next(), new.next()) {
             (Some(a), Some(b)) if a == b => {}
             (Some(a), Some(b)) => {
-                return format!("line {n} is `{}`, expected `{}`", clip(a), clip(b))
+                let (a, b) = (a.trim(), b.trim());
+                // From a little before the first differing character.
+                let at = a
+                    .char_indices()
+                    .zip(b.chars())
+                    .find(|((_, x), y)| x != y)
+                    .map_or(a.len().min(b.len()), |((i, _), _)| i);
+                let from = if a[..at].chars().count() < 60 {
+                    0
+                } else {
+                    a[..at].char_indices().rev().nth(20).map_or(0, |(i, _)| i)
+                };
+                let show = |l: &str| {
+                    let tail = clip(&l[from.min(l.len())..]);
+                    if from > 0 {
+                        format!("...{tail}")
+                    } else {
+                        tail
+                    }
+                };
+                return format!("line {n} is `{}`, expected `{}`", show(a), show(b));
             }
             (Some(_), None) => return format!("it has lines past the expected {}", n - 1),
             (None, Some(_)) => return format!("it ends at line {}", n - 1),
