@@ -414,34 +414,29 @@ macro_rules! bench_robot {
     }};
 }
 
-/// The benches, one group per robot (criterion's id `<robot>/<function>/<generated|runtime>`).
-fn benches(c: &mut Criterion) {
-    bench_robot!(c, go2_z1, "models/go2_z1.urdf", true, [
+/// [`bench_robot!`] with every function of the table.
+macro_rules! bench_every_function {
+    ($c:ident, $g:ident, $urdf:literal, $floating:expr) => {
+        bench_robot!($c, $g, $urdf, $floating, [
         rnea, crba, aba, frame_placement, nonlinear_effects, generalized_gravity, minverse,
         center_of_mass, jacobian_center_of_mass, ccrba, dccrba, kinetic_energy, potential_energy,
         frame_jacobian_local, frame_jacobian_world, frame_jacobian_local_world_aligned, rnea_fext,
         rnea_derivatives, aba_derivatives, rnea_derivatives_fext, step_linearization, pose_error,
         integrate, difference, d_integrate_dq, d_integrate_dv, d_difference_dq0, d_difference_dq1,
-    ], without []);
+        ], without [])
+    };
+}
+
+/// The benches, one group per robot (criterion's id `<robot>/<function>/<generated|runtime>`).
+fn benches(c: &mut Criterion) {
+    bench_every_function!(c, go2_z1, "models/go2_z1.urdf", true);
     bench_robot!(c, go2, "models/go2.urdf", true, [
         rnea, crba, aba, frame_placement, nonlinear_effects, generalized_gravity, minverse,
         center_of_mass, jacobian_center_of_mass, ccrba, kinetic_energy, rnea_derivatives,
         aba_derivatives,
     ], without Function::ALL);
-    bench_robot!(c, z1, "models/z1.urdf", false, [
-        rnea, crba, aba, frame_placement, nonlinear_effects, generalized_gravity, minverse,
-        center_of_mass, jacobian_center_of_mass, ccrba, dccrba, kinetic_energy, potential_energy,
-        frame_jacobian_local, frame_jacobian_world, frame_jacobian_local_world_aligned, rnea_fext,
-        rnea_derivatives, aba_derivatives, rnea_derivatives_fext, step_linearization, pose_error,
-        integrate, difference, d_integrate_dq, d_integrate_dv, d_difference_dq0, d_difference_dq1,
-    ], without []);
-    bench_robot!(c, g1, "models/g1_29dof.urdf", true, [
-        rnea, crba, aba, frame_placement, nonlinear_effects, generalized_gravity, minverse,
-        center_of_mass, jacobian_center_of_mass, ccrba, dccrba, kinetic_energy, potential_energy,
-        frame_jacobian_local, frame_jacobian_world, frame_jacobian_local_world_aligned, rnea_fext,
-        rnea_derivatives, aba_derivatives, rnea_derivatives_fext, step_linearization, pose_error,
-        integrate, difference, d_integrate_dq, d_integrate_dv, d_difference_dq0, d_difference_dq1,
-    ], without []);
+    bench_every_function!(c, z1, "models/z1.urdf", false);
+    bench_every_function!(c, g1, "models/g1_29dof.urdf", true);
 }
 
 /// Runs the benches with criterion's command line (`cargo bench --bench dynamics -- FILTER`).

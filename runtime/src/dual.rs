@@ -1,5 +1,6 @@
-//! Forward-mode dual numbers with `N` tangent lanes: the scalar the runtime's
-//! derivatives run the ordinary algorithms on.
+//! Forward-mode dual numbers with `N` tangent lanes: running an ordinary
+//! algorithm on them gives its directional derivatives (the tests check the
+//! analytical derivatives of `algorithms::derivatives` this way).
 
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
