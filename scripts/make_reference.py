@@ -2,7 +2,9 @@
 r"""Compute Pinocchio reference values for a URDF in the eval JSON format.
 
     .venv/bin/python scripts/make_reference.py URDF [--floating-base] \
-        --states N --seed S --out FILE.json [--omit-nonfinite]
+        --states N --seed S --out FILE.json [--omit-nonfinite] \
+        [--wbc] [--armature-seed A] [--contacts FRAME:point,FRAME:6d,...] \
+        [--frames NAME,...]
 
 The format, its conventions and the Pinocchio function behind every key are
 defined in the project's eval-format specification (eval-format.md). Besides
@@ -19,6 +21,51 @@ massless moving body, whose mass matrix is singular); JSON has no such numbers,
 so such a file is refused, unless --omit-nonfinite: then each such quantity is
 left out of its state (per frame for frame quantities) and named in the state's
 "nonfinite" list (e.g. ["aba", "aba_derivatives.ddq_dq"]).
+
+Whole-body control quantities (eval-format.md, "Whole-body control quantities
+(extension)"); without these options the output is what it always was:
+  --armature-seed A: model.armature drawn from default_rng([A, 2]) in
+      U[0.01, 0.5]^nv (every dof, the free-flyer's too), written in the header
+      as "armature"; every quantity is then computed with it.
+  --contacts FRAME:point,FRAME:6d,...: header "contacts" [{"frame", "type"}];
+      per state "contact_jacobian" (point: the 3 linear rows of the
+      LOCAL_WORLD_ALIGNED frame Jacobian; 6d: the 6 rows of the LOCAL one),
+      "contact_drift" (point: linear part of getFrameClassicalAcceleration
+      LOCAL_WORLD_ALIGNED at a = 0; 6d: getFrameAcceleration LOCAL at a = 0) and
+      "contact_dynamics" {"ddq", "lambda"} = forwardDynamics(model, data, q, v,
+      tau, J, gamma) with gamma = contact_drift, lambda = data.lambda_c.
+  --wbc: per state "aba_fext", "aba_derivatives_fext" (ddq_dtau symmetrised),
+      "dhg" ([linear; angular]), "regressor" (nv x 10 (njoints - 1)), and per
+      frame "jacobian_time_variation_local|_world|_local_world_aligned",
+      "acceleration_drift_local|_local_world_aligned",
+      "classical_acceleration_drift_local_world_aligned".
+  --frames NAME,...: the per-frame keys (old and new) only for these link
+      frames (the header's "frames" still names every link frame of the model).
+
+Checked numerically with Pinocchio 4.1.0 (go2_z1 floating and fixed, go2, z1;
+largest error seen in brackets), not asserted here:
+  - armature: rnea and rnea_fext add armature * a [0], crba adds it on the
+    diagonal [0], dtau_da = that M [4e-15], aba, aba_fext, computeMinverse,
+    computeABADerivatives (with and without fext) and the contact
+    forwardDynamics all use that M [3e-14], computeKineticEnergy adds
+    0.5 sum armature v^2 [4e-15]; nle, gravity, dtau_dq, dtau_dv, the potential
+    energy, ccrba (Ag, hg), dccrba, dhg and the regressor ignore it [0].
+  - ddq_dq|dv with fext = -M^-1 dtau_dq|dv(q, v, aba_fext, fext) [4e-14].
+  - acceleration_drift_local = Jdot_local v [1e-15];
+    acceleration_drift_local_world_aligned = the same vector rotated by oMf.R
+    [2e-16] and NOT Jdot_lwa v (differs by O(1));
+    classical LWA = Jdot_lwa v [8e-16] (its linear part = the spatial LWA
+    linear part + omega x v, its angular part the spatial one);
+    getFrameAcceleration WORLD = Jdot_world v [7e-16]; every Jdot matches a
+    central difference of J along v [3e-10 relative].
+  - dhg = Ag a + dAg v [7e-15], = d/dt hg by central difference [8e-11 rel].
+  - toDynamicParameters = [m, m c_x, m c_y, m c_z, Ixx, Ixy, Iyy, Ixz, Iyz,
+    Izz], I about the joint frame origin (I_C + m S(c)^T S(c)) [1e-20];
+    regressor @ concat(toDynamicParameters(model.inertias[1:])) = rnea with
+    zero armature, + armature * a with it [3e-14].
+  - contacts: J ddq + gamma = 0 [3e-14] and M ddq + nle = tau + J^T lambda
+    [5e-14]: data.lambda_c is the force on the robot (the KKT unknown is
+    -lambda) [2e-13 against a dense KKT solve].
 
 States are drawn from numpy's default_rng(S):
     q   = integrate(neutral, U[-1,1]^nv)
@@ -75,7 +122,7 @@ def draw_fext(model, rng):
     return rng.uniform(-1.0, 1.0, (model.njoints, 6))
 
 
-def compute_state(model, frames, q, v, a, tau, w, q2, fext):
+def compute_state(model, frames, q, v, a, tau, w, q2, fext, wbc=False, contacts=()):
     nv = model.nv
     s = {"q": vec(q), "v": vec(v), "a": vec(a), "tau": vec(tau), "w": vec(w), "q2": vec(q2)}
 
@@ -156,17 +203,99 @@ def compute_state(model, frames, q, v, a, tau, w, q2, fext):
     for row in fext:
         forces.append(pin.Force(np.asarray(row, dtype=float)))  # [linear; angular]
     s["rnea_fext"] = vec(run(pin.rnea, q, v, a, forces)[0])
+    if wbc:
+        add_wbc(model, frames, s, run, q, v, a, tau, forces)
+    if contacts:
+        add_contacts(model, s, q, v, tau, contacts)
     return s
 
 
-def refine_ill_conditioned(model, state, q, v, tau, threshold):
+def add_wbc(model, frames, s, run, q, v, a, tau, forces):
+    """The whole-body control keys of a state (--wbc)."""
+    nv = model.nv
+    s["aba_fext"] = vec(run(pin.aba, q, v, tau, forces)[0])
+    (ddq_dq, ddq_dv, ddq_dtau), _ = run(pin.computeABADerivatives, q, v, tau, forces)
+    s["aba_derivatives_fext"] = {
+        "ddq_dq": mat(ddq_dq, nv, nv),
+        "ddq_dv": mat(ddq_dv, nv, nv),
+        "ddq_dtau": mat(sym_upper(ddq_dtau), nv, nv),
+    }
+
+    dj = model.createData()
+    pin.computeJointJacobiansTimeVariation(model, dj, q, v)
+    pin.updateFramePlacements(model, dj)
+    da = model.createData()
+    pin.forwardKinematics(model, da, q, v, np.zeros(nv))
+    pin.updateFramePlacements(model, da)
+    for name, fid in frames:
+        f = s["frames"][name]
+        for suffix, ref in (
+            ("local", pin.LOCAL),
+            ("world", pin.WORLD),
+            ("local_world_aligned", pin.LOCAL_WORLD_ALIGNED),
+        ):
+            f["jacobian_time_variation_" + suffix] = mat(
+                pin.getFrameJacobianTimeVariation(model, dj, fid, ref), 6, nv
+            )
+        f["acceleration_drift_local"] = vec(pin.getFrameAcceleration(model, da, fid, pin.LOCAL).vector)
+        f["acceleration_drift_local_world_aligned"] = vec(
+            pin.getFrameAcceleration(model, da, fid, pin.LOCAL_WORLD_ALIGNED).vector
+        )
+        f["classical_acceleration_drift_local_world_aligned"] = vec(
+            pin.getFrameClassicalAcceleration(model, da, fid, pin.LOCAL_WORLD_ALIGNED).vector
+        )
+
+    d = model.createData()
+    dhg = pin.computeCentroidalMomentumTimeVariation(model, d, q, v, a)
+    s["dhg"] = vec(np.array(dhg.vector, copy=True))  # [linear; angular]
+    s["regressor"] = mat(run(pin.computeJointTorqueRegressor, q, v, a)[0], nv, 10 * (model.njoints - 1))
+
+
+def contact_terms(model, q, v, contacts):
+    """The stacked contact Jacobian and drift of `contacts`, a list of
+    (frame id, "point" | "6d")."""
+    nv = model.nv
+    dj = model.createData()
+    pin.computeJointJacobians(model, dj, q)
+    pin.updateFramePlacements(model, dj)
+    da = model.createData()
+    pin.forwardKinematics(model, da, q, v, np.zeros(nv))
+    pin.updateFramePlacements(model, da)
+    rows, drift = [], []
+    for fid, kind in contacts:
+        if kind == "point":
+            j = np.array(pin.getFrameJacobian(model, dj, fid, pin.LOCAL_WORLD_ALIGNED), copy=True).reshape(6, nv)
+            rows.append(j[:3])
+            acc = pin.getFrameClassicalAcceleration(model, da, fid, pin.LOCAL_WORLD_ALIGNED)
+            drift.append(np.array(acc.linear, copy=True))
+        else:
+            rows.append(np.array(pin.getFrameJacobian(model, dj, fid, pin.LOCAL), copy=True).reshape(6, nv))
+            drift.append(np.array(pin.getFrameAcceleration(model, da, fid, pin.LOCAL).vector, copy=True))
+    return np.vstack(rows), np.concatenate(drift)
+
+
+def add_contacts(model, s, q, v, tau, contacts):
+    """The contact keys of a state (--contacts)."""
+    nv = model.nv
+    jac, gamma = contact_terms(model, q, v, contacts)
+    nc = jac.shape[0]
+    s["contact_jacobian"] = mat(jac, nc, nv)
+    s["contact_drift"] = vec(gamma)
+    d = model.createData()
+    ddq = np.array(pin.forwardDynamics(model, d, q, v, tau, jac, gamma), copy=True)
+    s["contact_dynamics"] = {"ddq": vec(ddq), "lambda": vec(np.array(d.lambda_c, copy=True))}
+
+
+def refine_ill_conditioned(model, state, q, v, tau, threshold, fext=None):
     """Where M is ill-conditioned (condition number above `threshold`),
     Pinocchio's M⁻¹ (and with it ABA's derivatives) carries rounding errors of
     order cond(M)·ε, above the spec tolerance on robots with tiny link inertias
     (iCub). Those quantities are then recomputed from Pinocchio's own M and RNEA
     derivatives with LAPACK's pivoted solver: `minv = M⁻¹`, `ddq_dq = -M⁻¹
-    dtau_dq`, `ddq_dv = -M⁻¹ dtau_dv` at `a = aba(q, v, tau)`. The state records
-    it under "refined": {"cond": ..., "quantities": [...]}."""
+    dtau_dq`, `ddq_dv = -M⁻¹ dtau_dv` at `a = aba(q, v, tau)` (and, when the
+    state has them, `aba_derivatives_fext` the same way at `a = aba(q, v, tau,
+    fext)` with the RNEA derivatives with `fext`). The state records it under
+    "refined": {"cond": ..., "quantities": [...]}."""
     M = np.array(state["crba"])
     cond = float(np.linalg.cond(M))
     if not np.isfinite(cond) or cond <= threshold:
@@ -183,7 +312,25 @@ def refine_ill_conditioned(model, state, q, v, tau, threshold):
         "ddq_dv": mat(-np.linalg.solve(M, dtau_dv), nv, nv),
         "ddq_dtau": mat(minv, nv, nv),
     }
-    state["refined"] = {"cond": cond, "quantities": ["minv", "aba_derivatives"]}
+    quantities = ["minv", "aba_derivatives"]
+    if "aba_derivatives_fext" in state and fext is not None:
+        # The same with the external forces: a = aba(q, v, tau, fext), the
+        # RNEA derivatives with fext.
+        forces = pin.StdVec_Force()
+        for row in fext:
+            forces.append(pin.Force(np.asarray(row, dtype=float)))
+        a = pin.aba(model, model.createData(), q, v, tau, forces).copy()
+        d = model.createData()
+        dtau_dq, dtau_dv, _ = (
+            np.array(x, copy=True) for x in pin.computeRNEADerivatives(model, d, q, v, a, forces)
+        )
+        state["aba_derivatives_fext"] = {
+            "ddq_dq": mat(-np.linalg.solve(M, dtau_dq), nv, nv),
+            "ddq_dv": mat(-np.linalg.solve(M, dtau_dv), nv, nv),
+            "ddq_dtau": mat(minv, nv, nv),
+        }
+        quantities.append("aba_derivatives_fext")
+    state["refined"] = {"cond": cond, "quantities": quantities}
     return state
 
 
@@ -238,6 +385,23 @@ def main(argv=None):
         metavar="COND",
         help="recompute minv and aba_derivatives with LAPACK where cond(M) > COND",
     )
+    p.add_argument("--wbc", action="store_true", help="add the whole-body control quantities")
+    p.add_argument(
+        "--armature-seed",
+        type=int,
+        metavar="A",
+        help="model.armature from default_rng([A, 2]) in U[0.01, 0.5]^nv, written in the header",
+    )
+    p.add_argument(
+        "--contacts",
+        metavar="FRAME:point|6d,...",
+        help="contact set (link frames): contact_jacobian, contact_drift, contact_dynamics",
+    )
+    p.add_argument(
+        "--frames",
+        metavar="NAME,...",
+        help="per-frame quantities for these link frames only (default: every link frame)",
+    )
     args = p.parse_args(argv)
 
     if args.floating_base:
@@ -259,15 +423,36 @@ def main(argv=None):
     }
     if len({name for name, _ in frames}) != len(frames):
         sys.exit(f"{args.urdf}: duplicate BODY frame names")
+    frame_ids = dict(frames)
+    if args.armature_seed is not None:
+        model.armature = np.random.default_rng([args.armature_seed, 2]).uniform(0.01, 0.5, model.nv)
+        doc["model"]["armature"] = vec(model.armature)
+    contacts = []
+    if args.contacts:
+        for item in args.contacts.split(","):
+            name, _, kind = item.rpartition(":")
+            if kind not in ("point", "6d") or name not in frame_ids:
+                sys.exit(f"--contacts: {item!r} is not LINK_FRAME:point or LINK_FRAME:6d")
+            contacts.append((frame_ids[name], kind))
+        doc["model"]["contacts"] = [
+            {"frame": model.frames[fid].name, "type": kind} for fid, kind in contacts
+        ]
+    if args.frames:
+        wanted = args.frames.split(",")
+        unknown = [n for n in wanted if n not in frame_ids]
+        if unknown:
+            sys.exit(f"--frames: no link frame {', '.join(unknown)}")
+        frames = [(name, fid) for name, fid in frames if name in wanted]
 
     rng = np.random.default_rng(args.seed)
     fext_rng = np.random.default_rng([args.seed, 1])
     for _ in range(args.states):
         inputs = draw_state(model, rng)
-        state = compute_state(model, frames, *inputs, draw_fext(model, fext_rng))
+        fext = draw_fext(model, fext_rng)
+        state = compute_state(model, frames, *inputs, fext, wbc=args.wbc, contacts=contacts)
         if args.refine_ill_conditioned is not None:
             q, v, _, tau = inputs[:4]
-            state = refine_ill_conditioned(model, state, q, v, tau, args.refine_ill_conditioned)
+            state = refine_ill_conditioned(model, state, q, v, tau, args.refine_ill_conditioned, fext)
         doc["states"].append(omit_nonfinite(state) if args.omit_nonfinite else state)
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

@@ -42,6 +42,29 @@ done
 "$PY" scripts/make_lie_reference.py --out "$OUT/lie_group/edge_cases.json"
 echo "$OUT/lie_group/edge_cases.json"
 
+# Whole-body control quantities (--wbc): armature drawn from the seed, contact
+# sets, per-frame Jdot and drifts, dhg, the regressor; in tests/reference/wbc/.
+# wbc URDF fixed|floating STATES SEED NAME [make_reference.py options...]
+wbc() {
+    local urdf="$1" base="$2" states="$3" seed="$4" name="$5" flag=()
+    shift 5
+    [ "$base" = floating ] && flag=(--floating-base)
+    "$PY" scripts/make_reference.py "$urdf" "${flag[@]}" --states "$states" --seed "$seed" \
+        --wbc --armature-seed "$seed" "$@" --out "$OUT/wbc/$name.json"
+    echo "$OUT/wbc/$name.json"
+}
+FEET=FL_foot:point,FR_foot:point,RL_foot:point,RR_foot:point
+wbc models/go2_z1.urdf floating 4 2001 go2_z1_floating --contacts "$FEET"
+# Mixed point and 6d contacts; the per-frame keys only for the contact frames,
+# the trunk and the gripper (the file above has them for every frame).
+wbc models/go2_z1.urdf floating 4 2002 go2_z1_floating_gripper \
+    --contacts "$FEET,gripper_link:6d" --frames base,FL_foot,FR_foot,RL_foot,RR_foot,gripper_link
+wbc models/go2.urdf floating 3 2003 go2_floating --contacts "$FEET"
+# z1.urdf has no gripper_link (go2_z1.urdf adds it below gripperMover): the
+# last link, gripperMover, is the 6d contact.
+wbc models/z1.urdf fixed 3 2004 z1_fixed --contacts gripperMover:6d
+wbc models/double_pendulum_continuous.urdf fixed 3 2005 double_pendulum_continuous_fixed
+
 # Free-flyers below a link named `world`: the floating base matters there too.
 for urdf in tests/urdf/world_root.urdf tests/urdf/floating_joint.urdf; do
     seed="$(basename "$urdf" .urdf | cksum | cut -d' ' -f1)"

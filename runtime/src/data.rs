@@ -68,6 +68,15 @@ pub struct Data<S> {
     pub hg: Force<S>,
     /// Time derivative of `Ag` `[6 x nv]`, row-major (Pinocchio's `dAg`).
     pub dag: Vec<S>,
+    /// The inertia of each joint's body `[njoints]` in its joint frame, as the
+    /// dynamics algorithms read it: the model's [`crate::Joint::inertia`] as
+    /// built by [`Data::new`], changed only by
+    /// [`crate::algorithms::set_link_parameters`] (a payload as a run-time input;
+    /// Pinocchio keeps these in `model.inertias`).
+    pub inertias: Vec<Inertia<S>>,
+    /// Time derivative of [`Data::j`] along `v`, one world-frame column per dof
+    /// (Pinocchio's `dJ`, from `computeJointJacobiansTimeVariation`).
+    pub dj: Vec<Motion<S>>,
     /// The model's tree, as the derivatives walk it (model constants).
     pub(crate) tree: crate::algorithms::Tree,
 }
@@ -104,6 +113,12 @@ impl<S: Scalar> Data<S> {
             ag: vec![S::zero(); 6 * model.nv],
             hg: Force::zero(),
             dag: vec![S::zero(); 6 * model.nv],
+            inertias: model
+                .joints
+                .iter()
+                .map(|j| Inertia::constant(&j.inertia))
+                .collect(),
+            dj: vec![Motion::zero(); model.nv],
             tree: crate::algorithms::Tree::new(model),
         }
     }

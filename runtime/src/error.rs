@@ -97,4 +97,22 @@ pub enum ModelError {
         /// The link it carries.
         link: String,
     },
+    /// A name given by the user that the model does not have.
+    #[error("unknown {what} `{name}`; the model has: {known}")]
+    UnknownName {
+        /// What was looked for: `joint`, `link frame`.
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// The valid names, comma-separated.
+        known: String,
+    },
+    /// A setting of the model that is not physically possible or not usable.
+    #[error("{item}: {reason}")]
+    InvalidSetting {
+        /// The joint, frame or link at fault, with what it is (`armature of joint `x``).
+        item: String,
+        /// What is wrong.
+        reason: String,
+    },
 }

@@ -48,16 +48,21 @@ pub mod scalar;
 pub mod spatial;
 
 pub use algorithms::{
-    aba, aba_derivatives, actuated_dofs, ccrba, center_of_mass, compute_joint_jacobians, crba,
-    d_difference, d_integrate, dccrba, difference, forward_kinematics, frame_jacobian,
-    frame_placement, generalized_gravity, integrate, jacobian_center_of_mass, joint_jacobian,
-    kinetic_energy, minverse, nonlinear_effects, pose_error, potential_energy, rnea,
-    rnea_derivatives, rnea_derivatives_fext, rnea_fext, step, step_jacobians, step_linearization,
-    update_frame_placements, ArgumentPosition, Jacobians, ReferenceFrame,
+    aba, aba_derivatives, aba_derivatives_fext, aba_dfext, aba_fext, actuated_dofs, ccrba,
+    center_of_mass, center_of_pressure, centroidal_momentum_rate, compute_joint_jacobians,
+    compute_joint_jacobians_time_variation, contact_drift, contact_dynamics,
+    contact_inverse_dynamics, contact_jacobian, contact_rows, crba, d_difference, d_integrate,
+    dccrba, difference, forward_kinematics, frame_acceleration_drift, frame_jacobian,
+    frame_jacobian_time_variation, frame_placement, generalized_gravity, integrate,
+    jacobian_center_of_mass, joint_jacobian, joint_torque_regressor, kinetic_energy,
+    link_parameters, minverse, nonlinear_effects, pose_error, potential_energy, rnea,
+    rnea_derivatives, rnea_derivatives_fext, rnea_fext, set_link_parameters, step, step_jacobians,
+    step_linearization, update_frame_placements, AccelerationDrift, ArgumentPosition, Jacobians,
+    ReferenceFrame,
 };
 pub use data::Data;
 pub use dual::Dual;
 pub use error::ModelError;
-pub use model::{Frame, FrameKind, Joint, JointKind, Model};
+pub use model::{Contact, ContactKind, Frame, FrameKind, Joint, JointKind, Model};
 pub use scalar::Scalar;
 pub use spatial::{Force, Inertia, Matrix3, Matrix6, Motion, Quaternion, Transform, Vector3};

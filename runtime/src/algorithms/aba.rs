@@ -2,9 +2,9 @@
 
 use super::kinematics::{body_velocity, joint_placement};
 use super::linalg::invert_spd;
-use super::{check_q, check_v};
+use super::{check_len, check_q, check_v};
 use crate::spatial::{ArticulatedInertia, Force, Motion, Vector3};
-use crate::{Data, Inertia, Model, Scalar};
+use crate::{Data, Model, Scalar};
 
 /// Forward dynamics `a = M(q)⁻¹ (τ - C(q, v) v - g(q))` by the articulated-body
 /// algorithm (Featherstone 2008 §7.3, Table 7.1; Pinocchio's `aba(model, data,
@@ -29,11 +29,50 @@ pub fn aba<'d, S: Scalar>(
     v: &[S],
     tau: &[S],
 ) -> &'d [S] {
+    run(model, data, q, v, tau, None)
+}
+
+/// Forward dynamics with external forces,
+/// `a = M(q)⁻¹ (τ - C(q, v) v - g(q) + Σ_i J_iᵀ f_ext,i)`, by the articulated-body
+/// algorithm with each body's bias force reduced by its external wrench
+/// (Featherstone 2008 §7.3, eq. 7.38; Pinocchio's `aba(model, data, q, v, tau, fext)`).
+///
+/// `q: [nq]`, `v: [nv]`, `tau: [nv]`; `fext: [njoints]` indexed by joint id as
+/// Pinocchio's: the wrench `[linear; angular]` (N, N·m) on the body of joint i
+/// in that joint's frame, `fext[0]` (the universe) ignored. Returns `a: [nv]`,
+/// also left in `data.ddq`. `rnea_fext(q, v, aba_fext(q, v, tau, fext), fext) = tau`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv` / `njoints`.
+pub fn aba_fext<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    fext: &[Force<S>],
+) -> &'d [S] {
+    check_len("fext", fext.len(), model.njoints());
+    run(model, data, q, v, tau, Some(fext))
+}
+
+/// The one ABA: three passes, `fext` taken from the bias forces when given.
+fn run<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    fext: Option<&[Force<S>]>,
+) -> &'d [S] {
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
     for i in 1..model.njoints() {
         forward_step_1(model, data, i, q, v);
+        if let Some(fext) = fext {
+            data.pa[i] = data.pa[i] - fext[i];
+        }
     }
     for i in (1..model.njoints()).rev() {
         backward_step(model, data, i, tau);
@@ -52,7 +91,7 @@ pub fn aba<'d, S: Scalar>(
 fn forward_step_1<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, q: &[S], v: &[S]) {
     joint_placement(model, data, i, q);
     let (vi, vj) = body_velocity(model, data, i, v);
-    let inertia = Inertia::constant(&model.joints[i].inertia);
+    let inertia = data.inertias[i];
     data.v[i] = vi;
     data.c[i] = vi.cross(&vj);
     data.ia[i] = ArticulatedInertia::from_inertia(&inertia);
@@ -75,6 +114,11 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, tau: &[
     for (r, row) in d.iter_mut().enumerate().take(nv) {
         for (c, x) in row.iter_mut().enumerate().take(nv) {
             *x = joint.kind.subspace_column::<S>(r).dot(&u[c]);
+        }
+        // D = Sᵀ IA S + armature (Pinocchio's `calc_aba` with `model.armature`).
+        let arm = model.armature[joint.idx_v + r];
+        if arm != 0.0 {
+            row[r] = row[r] + S::constant(arm);
         }
     }
     let d_inv = invert_spd(&d, nv);

@@ -29,10 +29,10 @@ pub(crate) fn mass_and_first_moment<S: Scalar>(model: &Model, data: &Data<S>) ->
     let mut mass = S::zero();
     let mut first_moment = Vector3::zeros();
     for i in 1..model.njoints() {
-        let inertia = &model.joints[i].inertia;
-        let m = S::constant(inertia.mass);
+        let inertia = &data.inertias[i];
+        let m = inertia.mass;
         let world_from_joint = &data.o_mi[i];
-        first_moment += world_from_joint.rotation * Vector3::constant(inertia.first_moment.0)
+        first_moment += world_from_joint.rotation * inertia.first_moment
             + world_from_joint.translation.scale(m);
         mass = mass + m;
     }
@@ -135,6 +135,53 @@ pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &
     &data.dag
 }
 
+/// The rate of change of the centroidal momentum, `ḣg = Ag a + dAg v`
+/// (Pinocchio's `computeCentroidalMomentumTimeVariation(model, data, q, v, a)`,
+/// `data.dhg`): by one RNEA forward pass without gravity, the rate of the
+/// momentum of each body `f_i = I_i a_i + v_i ×* I_i v_i`, summed in the world
+/// frame and its moment moved to the centre of mass c,
+/// `(f, n_O - c × f)` (`ċ × h_lin` vanishes, `h_lin = m ċ`).
+///
+/// `q: [nq]`, `v: [nv]`, `a: [nv]`; returns `ḣg` `[linear; angular]` (N, N·m:
+/// the net external wrench about c minus gravity's), with c in `data.com`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`.
+pub fn centroidal_momentum_rate<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+) -> Force<S> {
+    check_q(model, q.len());
+    check_v(model, "v", v.len());
+    check_v(model, "a", a.len());
+    let mut total = Force::zero();
+    for i in 1..model.njoints() {
+        let joint = &model.joints[i];
+        joint_placement(model, data, i, q);
+        let (vi, vj) = body_velocity(model, data, i, v);
+        let a_parent = if joint.parent > 0 {
+            data.li_mi[i].act_inv_motion(&data.a[joint.parent])
+        } else {
+            Motion::zero()
+        };
+        let ai = a_parent + joint.kind.motion(&a[joint.v_range()]) + vi.cross(&vj);
+        data.v[i] = vi;
+        data.a[i] = ai;
+        let inertia = &data.inertias[i];
+        let f = inertia.mul_motion(&ai) + vi.cross_force(&inertia.mul_motion(&vi));
+        total += data.o_mi[i].act_force(&f);
+    }
+    let (mass, first_moment) = mass_and_first_moment(model, data);
+    data.com = first_moment.scale(S::one() / mass);
+    Force {
+        linear: total.linear,
+        angular: total.angular - data.com.cross(&total.linear),
+    }
+}
+
 /// `data.ag`, `data.hg` and `data.com` from the composite inertias.
 fn centroidal_map<S: Scalar>(model: &Model, data: &mut Data<S>, v: &[S]) {
     let nv = model.nv;
@@ -170,7 +217,7 @@ fn composite_inertias<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: 
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
         update_joint_jacobian(model, data, i);
-        let world = Inertia::constant(&model.joints[i].inertia).transformed(&data.o_mi[i]);
+        let world = data.inertias[i].transformed(&data.o_mi[i]);
         data.oycrb[i] = world;
         if let Some(v) = v {
             let (vi, _) = body_velocity(model, data, i, v);

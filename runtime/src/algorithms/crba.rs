@@ -2,7 +2,7 @@
 
 use super::check_q;
 use super::kinematics::joint_placement;
-use crate::{Data, Inertia, Model, Scalar};
+use crate::{Data, Model, Scalar};
 
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
 /// (Featherstone 2008 §6.2, Table 6.2; Pinocchio's `crba`, which fills only the
@@ -21,12 +21,23 @@ pub fn crba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d
     check_q(model, q.len());
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
-        data.ycrb[i] = Inertia::constant(&model.joints[i].inertia);
+        data.ycrb[i] = data.inertias[i];
     }
     for i in (1..model.njoints()).rev() {
         backward_step(model, data, i);
     }
+    add_armature_diagonal(model, &mut data.mass_matrix);
     &data.mass_matrix
+}
+
+/// `M += diag(armature)` (Pinocchio's `crba` with `model.armature`).
+pub(crate) fn add_armature_diagonal<S: Scalar>(model: &Model, m: &mut [S]) {
+    let nv = model.nv;
+    for (k, &arm) in model.armature.iter().enumerate() {
+        if arm != 0.0 {
+            m[k * nv + k] = m[k * nv + k] + S::constant(arm);
+        }
+    }
 }
 
 fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize) {

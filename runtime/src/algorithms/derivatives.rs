@@ -112,50 +112,134 @@ pub fn aba_derivatives<S: Scalar>(
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
     let ddq = aba(model, data, q, v, tau).to_vec();
-    let d = run(model, data, q, v, &ddq, None);
+    forward_derivatives(model, data, q, v, &ddq, None)
+}
+
+/// `-M⁻¹ ∂τ` at `a = ddq`, with `M⁻¹` by the tree-sparse factors, skipping the
+/// rows of `∂τ` that the tree makes zero.
+fn forward_derivatives<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    ddq: &[S],
+    fext: Option<&[Force<S>]>,
+) -> Jacobians<S> {
+    let d = run(model, data, q, v, ddq, fext);
     data.mass_matrix.copy_from_slice(&d.d_du);
     let minv = invert_mass_matrix(model, data).to_vec();
     let nv = model.nv;
-    // `data.ltdl`: D on the diagonal, Y = L⁻¹ below it (ancestor pattern), so
-    // that M⁻¹ B = Y D⁻¹ Yᵀ B, column by column over the tree.
-    let h = &data.ltdl;
-    let (related, parent) = (&data.tree.related, &data.tree.dof_parent);
-    let d_inv: Vec<S> = (0..nv).map(|k| S::one() / h[k * nv + k]).collect();
-    let mut z = vec![S::zero(); nv];
-    let mut solve = |b: &[S]| -> Vec<S> {
-        let mut out = vec![S::zero(); nv * nv];
-        for j in 0..nv {
-            z.fill(S::zero());
-            // Yᵀ b: only the rows the tree lets be nonzero, each to its ancestors.
-            for &i in &related[j] {
-                let bi = b[i * nv + j];
-                z[i] = z[i] + bi;
-                let mut k = parent[i];
-                while let Some(kk) = k {
-                    z[kk] = z[kk] + h[i * nv + kk] * bi;
-                    k = parent[kk];
-                }
-            }
-            for (zk, &dk) in z.iter_mut().zip(&d_inv) {
-                *zk = *zk * dk;
-            }
-            for i in 0..nv {
-                let mut x = z[i];
-                let mut k = parent[i];
-                while let Some(kk) = k {
-                    x = x + h[i * nv + kk] * z[kk];
-                    k = parent[kk];
-                }
-                out[i * nv + j] = -x;
-            }
-        }
-        out
-    };
+    let data = &*data;
+    let related = |j: usize| data.tree.related[j].as_slice();
+    let negate = |x: Vec<S>| x.into_iter().map(|e| -e).collect();
     Jacobians {
-        d_dq: solve(&d.d_dq),
-        d_dv: solve(&d.d_dv),
+        d_dq: negate(solve_mass(model, data, &d.d_dq, nv, related)),
+        d_dv: negate(solve_mass(model, data, &d.d_dv, nv, related)),
         d_du: minv,
     }
+}
+
+/// The derivatives of forward dynamics with external forces held fixed in
+/// their joints' frames, `a = aba_fext(q, v, tau, fext)`: `ddq_dq`, `ddq_dv`,
+/// `ddq_dtau` (= M⁻¹), each `nv x nv` row-major, `ddq_dq` in the tangent space.
+/// Matches Pinocchio's `computeABADerivatives(model, data, q, v, tau, fext)`:
+/// `-M⁻¹ ∂τ` with the derivatives of [`rnea_derivatives_fext`] at
+/// `a = aba_fext(..)`.
+///
+/// `q: [nq]`, `v: [nv]`, `tau: [nv]`; `fext: [njoints]` as in
+/// [`super::aba_fext`]. Fields of the result: `d_dq`, `d_dv`, `d_du` (= `ddq_dtau`).
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv` / `njoints`.
+pub fn aba_derivatives_fext<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    fext: &[Force<S>],
+) -> Jacobians<S> {
+    check_q(model, q.len());
+    check_v(model, "v", v.len());
+    check_v(model, "tau", tau.len());
+    check_len("fext", fext.len(), model.njoints());
+    let ddq = super::aba_fext(model, data, q, v, tau, fext).to_vec();
+    forward_derivatives(model, data, q, v, &ddq, Some(fext))
+}
+
+/// The derivative of forward dynamics with respect to the external forces,
+/// `∂a/∂fext_i = M(q)⁻¹ J_iᵀ` for each joint i, `J_i` its LOCAL joint Jacobian
+/// (Pinocchio's `getJointJacobian(.., LOCAL)`): `a = aba_fext(q, v, tau, fext)`
+/// is affine in `fext`, so this depends on `q` only, and a force model
+/// `fext(q, v, u)` chains in as `∂a/∂x += (∂a/∂fext) (∂fext/∂x)`.
+///
+/// `q: [nq]`; returns `[nv x 6 njoints]` row-major: columns `6 i .. 6 i + 6`
+/// are the wrench `[linear; angular]` on the body of joint i in its frame (N,
+/// N·m), those of the universe (i = 0) zero. `data.mass_matrix` holds `M`.
+///
+/// # Panics
+/// When `q` does not have length `nq`.
+pub fn aba_dfext<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vec<S> {
+    let (nv, cols) = (model.nv, 6 * model.njoints());
+    super::compute_joint_jacobians(model, data, q);
+    let mut b = vec![S::zero(); nv * cols];
+    for i in 1..model.njoints() {
+        let j = super::joint_jacobian(model, data, i, super::ReferenceFrame::Local);
+        for r in 0..6 {
+            for k in 0..nv {
+                b[k * cols + 6 * i + r] = j[r * nv + k];
+            }
+        }
+    }
+    super::crba(model, data, q);
+    super::minverse::factor_mass_matrix(model, data);
+    let all: Vec<usize> = (0..nv).collect();
+    solve_mass(model, data, &b, cols, |_| &all)
+}
+
+/// `M⁻¹ B` for `B: [nv x cols]` row-major, by the tree-sparse factors left in
+/// `data.ltdl` by [`invert_mass_matrix`] (`M⁻¹ = Y D⁻¹ Yᵀ`, `Y = L⁻¹`), column
+/// by column: `Yᵀ b` up the tree, `D⁻¹`, then `Y` down it. `rows(j)` lists the
+/// rows of column j that may be nonzero (all of them when unsure: a traced
+/// zero folds away anyway). Returns `[nv x cols]` row-major.
+pub(crate) fn solve_mass<'r, S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    b: &[S],
+    cols: usize,
+    rows: impl Fn(usize) -> &'r [usize],
+) -> Vec<S> {
+    let nv = model.nv;
+    let h = &data.ltdl;
+    let parent = &data.tree.dof_parent;
+    let d_inv: Vec<S> = (0..nv).map(|k| S::one() / h[k * nv + k]).collect();
+    let mut z = vec![S::zero(); nv];
+    let mut out = vec![S::zero(); nv * cols];
+    for j in 0..cols {
+        z.fill(S::zero());
+        for &i in rows(j) {
+            let bi = b[i * cols + j];
+            z[i] = z[i] + bi;
+            let mut k = parent[i];
+            while let Some(kk) = k {
+                z[kk] = z[kk] + h[i * nv + kk] * bi;
+                k = parent[kk];
+            }
+        }
+        for (zk, &dk) in z.iter_mut().zip(&d_inv) {
+            *zk = *zk * dk;
+        }
+        for i in 0..nv {
+            let mut x = z[i];
+            let mut k = parent[i];
+            while let Some(kk) = k {
+                x = x + h[i * nv + kk] * z[kk];
+                k = parent[kk];
+            }
+            out[i * cols + j] = x;
+        }
+    }
+    out
 }
 
 /// Model constants of the passes, computed once per [`Data`].
@@ -336,7 +420,7 @@ fn run<S: Scalar>(
             cols[c].da = a_parent.cross(&jc) + v_parent.cross(&dv);
             cols[c].u = (v_parent + vel[i]).cross(&jc);
         }
-        let body = Inertia::constant(&joint.inertia);
+        let body = data.inertias[i];
         let inertia = if parent > 0 {
             body.transformed(&r_mi[i])
         } else {
@@ -404,6 +488,8 @@ fn run<S: Scalar>(
         }
     }
     data.tree = tree;
+    super::crba::add_armature_diagonal(model, &mut mass);
+    super::rnea::add_armature(model, &mut data.tau, a);
     Jacobians {
         d_dq,
         d_dv,

@@ -4,10 +4,11 @@ use super::centroidal::mass_and_first_moment;
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
 use super::{check_q, check_v};
 use crate::spatial::Vector3;
-use crate::{Data, Inertia, Model, Scalar};
+use crate::{Data, Model, Scalar};
 
-/// The kinetic energy `T = ½ Σ_i v_iᵀ I_i v_i = ½ vᵀ M(q) v` of the moving bodies
-/// (Featherstone 2008 §2.15; Pinocchio's `computeKineticEnergy(model, data, q, v)`).
+/// The kinetic energy `T = ½ Σ_i v_iᵀ I_i v_i + ½ Σ_k armature_k v_k² = ½ vᵀ M(q) v`
+/// of the moving bodies and the rotors (Featherstone 2008 §2.15; Pinocchio's
+/// `computeKineticEnergy(model, data, q, v)`, which includes the armature too).
 ///
 /// `q: [nq]`, `v: [nv]`; returns T (J). Body velocities are left in `data.v`.
 ///
@@ -21,7 +22,12 @@ pub fn kinetic_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: 
         joint_placement(model, data, i, q);
         let (vi, _) = body_velocity(model, data, i, v);
         data.v[i] = vi;
-        energy = energy + Inertia::constant(&model.joints[i].inertia).kinetic_energy(&vi);
+        energy = energy + data.inertias[i].kinetic_energy(&vi);
+    }
+    for (&x, &arm) in v.iter().zip(&model.armature) {
+        if arm != 0.0 {
+            energy = energy + S::constant(0.5 * arm) * x * x;
+        }
     }
     energy
 }

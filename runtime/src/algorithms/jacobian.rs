@@ -113,22 +113,33 @@ fn jacobian_at<S: Scalar>(
     world_from_frame: &Transform<S>,
     reference: ReferenceFrame,
 ) -> Vec<S> {
+    jacobian_columns(model, joint, |col| {
+        let world = &data.j[col];
+        match reference {
+            ReferenceFrame::World => *world,
+            ReferenceFrame::LocalWorldAligned => Motion {
+                linear: world.linear - world_from_frame.translation.cross(&world.angular),
+                angular: world.angular,
+            },
+            ReferenceFrame::Local => world_from_frame.act_inv_motion(world),
+        }
+    })
+}
+
+/// A `[6 x nv]` row-major matrix whose columns are `column(k)` for the dofs k
+/// of `joint` and its ancestors, zero elsewhere.
+pub(crate) fn jacobian_columns<S: Scalar>(
+    model: &Model,
+    joint: usize,
+    column: impl Fn(usize) -> Motion<S>,
+) -> Vec<S> {
     let nv = model.nv;
     let mut out = vec![S::zero(); 6 * nv];
     let mut i = joint;
     while i > 0 {
         let j = &model.joints[i];
-        for col in j.idx_v..j.idx_v + j.kind.nv() {
-            let world = &data.j[col];
-            let twist = match reference {
-                ReferenceFrame::World => *world,
-                ReferenceFrame::LocalWorldAligned => Motion {
-                    linear: world.linear - world_from_frame.translation.cross(&world.angular),
-                    angular: world.angular,
-                },
-                ReferenceFrame::Local => world_from_frame.act_inv_motion(world),
-            };
-            for (r, x) in twist.to_array().into_iter().enumerate() {
+        for col in j.v_range() {
+            for (r, x) in column(col).to_array().into_iter().enumerate() {
                 out[r * nv + col] = x;
             }
         }

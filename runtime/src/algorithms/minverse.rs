@@ -30,20 +30,8 @@ pub fn minverse<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) ->
 /// written to `data.minv` (and the factors to `data.ltdl`).
 pub(crate) fn invert_mass_matrix<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>) -> &'d [S] {
     let nv = model.nv;
-    let parent = dof_parents(model);
-    // ancestor[i * nv + k]: dof k is dof i or one of its ancestors.
-    let mut ancestor = vec![false; nv * nv];
-    for i in 0..nv {
-        let mut k = Some(i);
-        while let Some(kk) = k {
-            ancestor[i * nv + kk] = true;
-            k = parent[kk];
-        }
-    }
-    let h = &mut data.ltdl;
-    h.copy_from_slice(&data.mass_matrix);
-    factorise(h, &parent, nv);
-    invert_unit_lower(h, &parent, &ancestor, nv);
+    let (parent, ancestor) = factor_mass_matrix(model, data);
+    let h = &data.ltdl;
     let y = |i: usize, k: usize| if i == k { S::one() } else { h[i * nv + k] };
     for i in 0..nv {
         for j in 0..=i {
@@ -63,6 +51,32 @@ pub(crate) fn invert_mass_matrix<'d, S: Scalar>(model: &Model, data: &'d mut Dat
         }
     }
     &data.minv
+}
+
+/// The tree-sparse factors of the `M` in `data.mass_matrix` into `data.ltdl`:
+/// D on the diagonal, `Y = L⁻¹` strictly below it, so that `M⁻¹ = Y D⁻¹ Yᵀ`
+/// as [`minverse`] and the solves of the derivatives and contacts use it. Returns the
+/// dof parents and the ancestor pattern (`ancestor[i * nv + k]`: dof k is dof
+/// i or one of its ancestors).
+pub(crate) fn factor_mass_matrix<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+) -> (Vec<Option<usize>>, Vec<bool>) {
+    let nv = model.nv;
+    let parent = dof_parents(model);
+    let mut ancestor = vec![false; nv * nv];
+    for i in 0..nv {
+        let mut k = Some(i);
+        while let Some(kk) = k {
+            ancestor[i * nv + kk] = true;
+            k = parent[kk];
+        }
+    }
+    let h = &mut data.ltdl;
+    h.copy_from_slice(&data.mass_matrix);
+    factorise(h, &parent, nv);
+    invert_unit_lower(h, &parent, &ancestor, nv);
+    (parent, ancestor)
 }
 
 /// The parent of each dof in the tree of dofs (`λ` of Featherstone 2008 §6.5):

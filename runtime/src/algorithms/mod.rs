@@ -2,7 +2,9 @@
 //! forward and backward passes over the joint tree.
 
 mod aba;
+mod acceleration;
 mod centroidal;
+mod contact;
 mod crba;
 mod derivatives;
 mod effects;
@@ -13,14 +15,28 @@ mod lie_group;
 mod linalg;
 mod minverse;
 mod pose_error;
+mod regressor;
 mod rnea;
 mod step;
 
-pub use aba::aba;
-pub use centroidal::{ccrba, center_of_mass, dccrba, jacobian_center_of_mass};
+pub use aba::{aba, aba_fext};
+pub use acceleration::{
+    compute_joint_jacobians_time_variation, frame_acceleration_drift,
+    frame_jacobian_time_variation, AccelerationDrift,
+};
+pub use centroidal::{
+    ccrba, center_of_mass, centroidal_momentum_rate, dccrba, jacobian_center_of_mass,
+};
+pub use contact::{
+    center_of_pressure, contact_drift, contact_dynamics, contact_inverse_dynamics,
+    contact_jacobian, contact_rows,
+};
 pub use crba::crba;
 pub(crate) use derivatives::Tree;
-pub use derivatives::{aba_derivatives, rnea_derivatives, rnea_derivatives_fext, Jacobians};
+pub use derivatives::{
+    aba_derivatives, aba_derivatives_fext, aba_dfext, rnea_derivatives, rnea_derivatives_fext,
+    Jacobians,
+};
 pub use effects::{generalized_gravity, nonlinear_effects};
 pub use energy::{kinetic_energy, potential_energy};
 pub use jacobian::{compute_joint_jacobians, frame_jacobian, joint_jacobian, ReferenceFrame};
@@ -28,6 +44,7 @@ pub use kinematics::{forward_kinematics, frame_placement, update_frame_placement
 pub use lie_group::{d_difference, d_integrate, difference, integrate, ArgumentPosition};
 pub use minverse::minverse;
 pub use pose_error::pose_error;
+pub use regressor::{joint_torque_regressor, link_parameters, set_link_parameters};
 pub use rnea::{rnea, rnea_fext};
 pub use step::{actuated_dofs, step, step_jacobians, step_linearization};
 

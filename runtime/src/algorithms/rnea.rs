@@ -80,6 +80,7 @@ fn run<'d, S: Scalar>(
     for i in (1..model.njoints()).rev() {
         backward_step(model, data, i);
     }
+    add_armature(model, &mut data.tau, a);
     &data.tau
 }
 
@@ -102,10 +103,20 @@ fn forward_step<S: Scalar>(
     };
     let range = joint.idx_v..joint.idx_v + joint.kind.nv();
     let ai = data.li_mi[i].act_inv_motion(&a_parent) + joint.kind.motion(&a[range]) + vi.cross(&vj);
-    let inertia = crate::Inertia::constant(&joint.inertia);
+    let inertia = data.inertias[i];
     data.f[i] = inertia.mul_motion(&ai) + vi.cross_force(&inertia.mul_motion(&vi));
     data.v[i] = vi;
     data.a[i] = ai;
+}
+
+/// `tau += armature ⊙ a`: the rotor inertias' share of inverse dynamics
+/// (Pinocchio's `rnea` with `model.armature`); the model's zeros fold away.
+pub(crate) fn add_armature<S: Scalar>(model: &Model, tau: &mut [S], a: &[S]) {
+    for ((t, &x), &arm) in tau.iter_mut().zip(a).zip(&model.armature) {
+        if arm != 0.0 {
+            *t = *t + S::constant(arm) * x;
+        }
+    }
 }
 
 fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize) {

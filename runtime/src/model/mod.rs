@@ -8,7 +8,10 @@ mod urdf;
 pub use joint::JointKind;
 
 mod document;
+mod setup;
 pub mod validate;
+
+pub use setup::{Contact, ContactKind};
 
 use crate::spatial::{Inertia, Transform, Vector3};
 
@@ -55,6 +58,12 @@ pub struct Frame {
     pub parent_joint: usize,
     /// Its placement in the parent joint's frame (`joint_from_frame`).
     pub placement: Transform<f64>,
+    /// For a link (BODY) frame, the link's own inertia from the URDF in the
+    /// link frame (already part of its parent joint's [`Joint::inertia`]);
+    /// zero for other frames. Pinocchio's `Frame::inertia`, kept for every
+    /// link so that a link's inertial parameters can be replaced
+    /// ([`Model::parameters`]).
+    pub inertia: Inertia<f64>,
 }
 
 /// A kinematic tree with its inertias (Pinocchio's `Model`). Joint 0 is the
@@ -73,6 +82,31 @@ pub struct Model {
     pub nv: usize,
     /// Gravity in the world frame, (0, 0, -9.81) m/s².
     pub gravity: Vector3<f64>,
+    /// Rotor inertia per velocity dof `[nv]` (kg·m² or kg), added to the
+    /// diagonal of `M(q)` by every dynamics algorithm (Pinocchio's
+    /// `model.armature`); zeros as loaded. Set it per joint with
+    /// [`Model::set_armature`].
+    pub armature: Vec<f64>,
+    /// The contact set of the generated contact functions and of `rbdgen eval`
+    /// (the runtime's contact functions take their set as an argument); empty
+    /// as loaded. See [`Model::set_contacts`].
+    pub contacts: Vec<Contact>,
+    /// Link (BODY) frames whose inertial parameters are run-time inputs of the
+    /// generated functions (a payload held by the gripper); empty as loaded.
+    /// See [`Model::set_parameters`].
+    pub parameters: Vec<usize>,
+}
+
+impl Joint {
+    /// Its entries in `v`: `idx_v..idx_v + nv`.
+    pub fn v_range(&self) -> core::ops::Range<usize> {
+        self.idx_v..self.idx_v + self.kind.nv()
+    }
+
+    /// Its entries in `q`: `idx_q..idx_q + nq`.
+    pub fn q_range(&self) -> core::ops::Range<usize> {
+        self.idx_q..self.idx_q + self.kind.nq()
+    }
 }
 
 impl Model {

@@ -152,6 +152,9 @@ impl<'a> Builder<'a> {
             nq: 0,
             nv: 0,
             gravity: Vector3([0.0, 0.0, -9.81]),
+            armature: Vec::new(),
+            contacts: Vec::new(),
+            parameters: Vec::new(),
         };
         Ok(Self {
             links,
@@ -180,9 +183,11 @@ impl<'a> Builder<'a> {
             kind: FrameKind::Body,
             parent_joint: root_joint,
             placement: Transform::identity(),
+            inertia: root_inertia,
         });
         self.visit(self.root, root_joint, Transform::identity())?;
         self.model.name = name.to_string();
+        self.model.armature = vec![0.0; self.model.nv];
         Ok(self.model)
     }
 
@@ -235,12 +240,14 @@ impl<'a> Builder<'a> {
                         kind: FrameKind::FixedJoint,
                         parent_joint: parent,
                         placement: parent_from_joint,
+                        inertia: Inertia::zero(),
                     });
                     self.model.frames.push(Frame {
                         name: child.to_string(),
                         kind: FrameKind::Body,
                         parent_joint: parent,
                         placement: parent_from_joint,
+                        inertia,
                     });
                     if parent > 0 {
                         self.model.joints[parent].inertia +=
@@ -250,15 +257,16 @@ impl<'a> Builder<'a> {
                 }
                 Some(kind) => {
                     let id = self.add_joint(&joint.name, kind, parent, parent_from_joint, inertia);
-                    for (name, kind) in [
-                        (joint.name.as_str(), FrameKind::Joint),
-                        (child, FrameKind::Body),
+                    for (name, kind, inertia) in [
+                        (joint.name.as_str(), FrameKind::Joint, Inertia::zero()),
+                        (child, FrameKind::Body, inertia),
                     ] {
                         self.model.frames.push(Frame {
                             name: name.to_string(),
                             kind,
                             parent_joint: id,
                             placement: Transform::identity(),
+                            inertia,
                         });
                     }
                     self.push_children(&mut stack, child, id, Transform::identity());

@@ -74,6 +74,29 @@ impl<S: Scalar> Inertia<S> {
         }
     }
 
+    /// The inertia of the standard inertial-parameter vector
+    /// `π = [m, h_x, h_y, h_z, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz]`: mass (kg),
+    /// first moment `h = m c` (kg·m) and rotational inertia about the frame
+    /// origin (kg·m²), in the frame it is expressed in (Pinocchio's
+    /// `Inertia::FromDynamicParameters`). `π` has length 10.
+    pub fn from_parameters(pi: &[S]) -> Self {
+        let [m, hx, hy, hz, xx, xy, yy, xz, yz, zz]: [S; 10] = core::array::from_fn(|k| pi[k]);
+        Self {
+            mass: m,
+            first_moment: Vector3([hx, hy, hz]),
+            rotational: Matrix3([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]),
+        }
+    }
+
+    /// The inertial-parameter vector `π` of [`Inertia::from_parameters`]
+    /// (Pinocchio's `Inertia::toDynamicParameters`).
+    pub fn to_parameters(&self) -> [S; 10] {
+        let (h, r) = (&self.first_moment.0, &self.rotational.0);
+        [
+            self.mass, h[0], h[1], h[2], r[0][0], r[0][1], r[1][1], r[0][2], r[1][2], r[2][2],
+        ]
+    }
+
     /// The kinetic energy `½ vᵀ I v` (J).
     pub fn kinetic_energy(&self, v: &Motion<S>) -> S {
         v.dot(&self.mul_motion(v)) * S::constant(0.5)
@@ -95,6 +118,17 @@ impl<S: Scalar> Add for Inertia<S> {
             mass: self.mass + r.mass,
             first_moment: self.first_moment + r.first_moment,
             rotational: self.rotational + r.rotational,
+        }
+    }
+}
+
+impl<S: Scalar> Sub for Inertia<S> {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        Self {
+            mass: self.mass - o.mass,
+            first_moment: self.first_moment - o.first_moment,
+            rotational: self.rotational - o.rotational,
         }
     }
 }

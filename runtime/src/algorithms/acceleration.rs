@@ -1,0 +1,196 @@
+//! Time variation of the Jacobians and the acceleration drift of frames: the
+//! `J̇ v` terms of task and contact accelerations, `ẍ = J v̇ + J̇ v`.
+//!
+//! # Which drift a contact constraint needs
+//!
+//! A frame's *spatial* acceleration (Pinocchio's `getFrameAcceleration`) is
+//! the time derivative of its twist in a fixed frame: its linear part is not
+//! the acceleration of any material point. The acceleration of the frame's
+//! origin, what a point that must not slip has zero of, is the *classical*
+//! acceleration (Pinocchio's `getFrameClassicalAcceleration`): the spatial
+//! linear part plus `ω × v`. A point contact `J_lwa v̇ + γ = 0` therefore uses
+//! the classical drift, `γ = J̇_lwa v` in LOCAL_WORLD_ALIGNED; a 6-D contact
+//! (a foot sole that neither slides nor turns) keeps the whole frame still and
+//! uses the spatial drift in LOCAL, `γ = J̇_local v`. Using the spatial linear
+//! part for a point contact leaves out `ω × v`, and the foot slides whenever
+//! its body turns.
+
+use super::check_v;
+use super::jacobian::{jacobian_columns, update_joint_jacobian, ReferenceFrame};
+use super::kinematics::{body_velocity, frame_placement, joint_placement};
+use crate::spatial::Motion;
+use crate::{Data, Model, Scalar};
+
+/// The world-frame joint Jacobian and its time variation along `v`: column k
+/// of `J` is `world_from_joint · S_k` (as [`super::compute_joint_jacobians`]),
+/// and column k of `J̇` is `v_i × J_k` for the world twist `v_i` of the body of
+/// its joint i (Pinocchio's `computeJointJacobiansTimeVariation(model, data, q, v)`,
+/// `data.dJ`).
+///
+/// `q: [nq]`, `v: [nv]`; returns the `nv` columns of `J̇`, also left in
+/// `data.dj`, with `J` in `data.j`, the world twists in `data.ov` and the body
+/// twists in `data.v`. [`frame_jacobian_time_variation`] reads them.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`.
+pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+) -> &'d [Motion<S>] {
+    super::check_q(model, q.len());
+    check_v(model, "v", v.len());
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+        update_joint_jacobian(model, data, i);
+        let (vi, _) = body_velocity(model, data, i, v);
+        data.v[i] = vi;
+        data.ov[i] = data.o_mi[i].act_motion(&vi);
+        let joint = &model.joints[i];
+        for col in joint.v_range() {
+            data.dj[col] = data.ov[i].cross(&data.j[col]);
+        }
+    }
+    &data.dj
+}
+
+/// The time variation `J̇` of a frame's Jacobian in `reference`, so that the
+/// frame's acceleration is `J v̇ + J̇ v` (Pinocchio's
+/// `getFrameJacobianTimeVariation(model, data, frame, rf)`); run
+/// [`compute_joint_jacobians_time_variation`] first.
+///
+/// With `p` the frame's origin and `ω`, `ṗ` its angular velocity and the
+/// velocity of its origin (world axes), and the world columns `J_k`, `J̇_k`:
+/// WORLD is `J̇_k`; LOCAL_WORLD_ALIGNED is `(J̇_k.lin - ṗ × J_k.ang - p × J̇_k.ang,
+/// J̇_k.ang)`, the derivative of its `J_k.lin - p × J_k.ang`; LOCAL is
+/// `F_from_world (J̇_k - v_F × J_k)` for the frame's world twist `v_F`.
+///
+/// Returns `J̇: [6 x nv]` row-major, rows `[linear; angular]`; zero outside the
+/// chain from the frame's joint to the root.
+///
+/// # Panics
+/// When `frame` is not a frame index of the model.
+pub fn frame_jacobian_time_variation<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    frame: usize,
+    reference: ReferenceFrame,
+) -> Vec<S> {
+    let placement = frame_placement(model, data, frame);
+    let joint = model.frames[frame].parent_joint;
+    let twist = if joint > 0 {
+        data.ov[joint]
+    } else {
+        Motion::zero()
+    };
+    let p = placement.translation;
+    let p_dot = twist.linear + twist.angular.cross(&p);
+    jacobian_columns(model, joint, |col| {
+        let (j, dj) = (&data.j[col], &data.dj[col]);
+        match reference {
+            ReferenceFrame::World => *dj,
+            ReferenceFrame::LocalWorldAligned => Motion {
+                linear: dj.linear - p_dot.cross(&j.angular) - p.cross(&dj.angular),
+                angular: dj.angular,
+            },
+            ReferenceFrame::Local => placement.act_inv_motion(&(*dj - twist.cross(j))),
+        }
+    })
+}
+
+/// The acceleration of a frame at zero joint acceleration, `J̇ v`, in the three
+/// forms a controller uses; see [`frame_acceleration_drift`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AccelerationDrift<S> {
+    /// The spatial acceleration in the frame's own axes (Pinocchio's
+    /// `getFrameAcceleration(.., LOCAL)`): `J̇_local v`, the drift of a 6-D contact.
+    pub local: Motion<S>,
+    /// The same spatial acceleration with its two parts rotated into world
+    /// axes (Pinocchio's `getFrameAcceleration(.., LOCAL_WORLD_ALIGNED)`); this
+    /// is not `J̇_lwa v`.
+    pub local_world_aligned: Motion<S>,
+    /// The classical acceleration in world axes (Pinocchio's
+    /// `getFrameClassicalAcceleration(.., LOCAL_WORLD_ALIGNED)`): linear part
+    /// `R (a_lin + ω × v_lin)`, the acceleration of the frame's origin, and the
+    /// angular part of `local_world_aligned`. It equals `J̇_lwa v`: the drift
+    /// of a point contact.
+    pub classical_local_world_aligned: Motion<S>,
+}
+
+/// The acceleration drift of a frame: its acceleration at `v̇ = 0`, by a
+/// forward pass of velocities and velocity-product accelerations without
+/// gravity (Featherstone 2008 §5.3; Pinocchio's `forwardKinematics(model, data,
+/// q, v, 0)` then `getFrameAcceleration` and `getFrameClassicalAcceleration`).
+/// The module documentation says which one a contact constraint needs.
+///
+/// `q: [nq]`, `v: [nv]`; returns the drift in m/s² and rad/s², each
+/// `[linear; angular]`. Body twists are left in `data.v`, the drift of each
+/// body in `data.a`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`, or `frame` is not a frame
+/// index of the model.
+pub fn frame_acceleration_drift<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    frame: usize,
+) -> AccelerationDrift<S> {
+    drift_pass(model, data, q, v);
+    frame_drift(model, data, frame)
+}
+
+/// Placements, body twists and velocity-product accelerations of every body
+/// (`data.o_mi`, `data.v`, `data.a`), at zero joint acceleration and without
+/// gravity.
+pub(crate) fn drift_pass<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: &[S]) {
+    super::check_q(model, q.len());
+    check_v(model, "v", v.len());
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+        let (vi, vj) = body_velocity(model, data, i, v);
+        let parent = model.joints[i].parent;
+        let a_parent = if parent > 0 {
+            data.li_mi[i].act_inv_motion(&data.a[parent])
+        } else {
+            Motion::zero()
+        };
+        data.a[i] = a_parent + vi.cross(&vj);
+        data.v[i] = vi;
+    }
+}
+
+/// A frame's drift from the bodies' in `data` ([`drift_pass`]).
+pub(crate) fn frame_drift<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    frame: usize,
+) -> AccelerationDrift<S> {
+    let f = &model.frames[frame];
+    if f.parent_joint == 0 {
+        let zero = Motion::zero();
+        return AccelerationDrift {
+            local: zero,
+            local_world_aligned: zero,
+            classical_local_world_aligned: zero,
+        };
+    }
+    let joint_from_frame = crate::Transform::constant(&f.placement);
+    let a = joint_from_frame.act_inv_motion(&data.a[f.parent_joint]);
+    let v = joint_from_frame.act_inv_motion(&data.v[f.parent_joint]);
+    let r = frame_placement(model, data, frame).rotation;
+    let classical = a.linear + v.angular.cross(&v.linear);
+    AccelerationDrift {
+        local: a,
+        local_world_aligned: Motion {
+            linear: r * a.linear,
+            angular: r * a.angular,
+        },
+        classical_local_world_aligned: Motion {
+            linear: r * classical,
+            angular: r * a.angular,
+        },
+    }
+}

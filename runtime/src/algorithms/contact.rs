@@ -1,0 +1,275 @@
+//! Rigid contacts: the stacked contact Jacobian and drift, forward dynamics
+//! under contact constraints, the inverse-dynamics residual of a whole-body
+//! controller, and the centre of pressure of contact forces.
+//!
+//! A contact set is a slice of [`Contact`]s. Rows are stacked in its order: a
+//! point contact gives 3 rows (the linear velocity of the frame's origin in
+//! world axes, LOCAL_WORLD_ALIGNED), a 6-D contact 6 rows (the frame's twist in
+//! its own axes, LOCAL). The drift `γ = J̇ v` of each is the one its constraint
+//! needs: classical for a point, spatial for a 6-D contact (see
+//! [`super::acceleration`]). Forces `λ` are the forces the environment applies
+//! on the robot, in the same rows' frames.
+
+use super::acceleration::{drift_pass, frame_drift};
+use super::crba::crba;
+use super::derivatives::solve_mass;
+use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
+use super::kinematics::frame_placement;
+use super::minverse::factor_mass_matrix;
+use super::{check_len, check_v, forward_kinematics, nonlinear_effects, rnea};
+use crate::spatial::Vector3;
+use crate::{Contact, ContactKind, Data, Model, Scalar};
+
+/// The number of constraint rows of `contacts`: 3 per point, 6 per 6-D contact.
+pub fn contact_rows(contacts: &[Contact]) -> usize {
+    contacts.iter().map(|c| c.kind.rows()).sum()
+}
+
+/// The stacked contact Jacobian `J_c(q)`: for each contact in order, the 3
+/// linear rows of its frame's LOCAL_WORLD_ALIGNED Jacobian (a point) or the 6
+/// rows of its LOCAL Jacobian (a 6-D contact) (Pinocchio's `getFrameJacobian`
+/// after `computeJointJacobians`, rows of `getConstraintsJacobian` for
+/// `CONTACT_3D` / `CONTACT_6D`).
+///
+/// `q: [nq]`; returns `J_c: [nc x nv]` row-major, `nc =` [`contact_rows`].
+///
+/// # Panics
+/// When `q` does not have length `nq` or a contact's frame is not a frame index.
+pub fn contact_jacobian<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    contacts: &[Contact],
+) -> Vec<S> {
+    compute_joint_jacobians(model, data, q);
+    let nv = model.nv;
+    let mut out = Vec::with_capacity(contact_rows(contacts) * nv);
+    for c in contacts {
+        let (reference, rows) = match c.kind {
+            ContactKind::Point => (ReferenceFrame::LocalWorldAligned, 3),
+            ContactKind::Frame6d => (ReferenceFrame::Local, 6),
+        };
+        out.extend_from_slice(&frame_jacobian(model, data, c.frame, reference)[..rows * nv]);
+    }
+    out
+}
+
+/// The stacked contact drift `γ = J̇_c v`: for each contact in order, the
+/// linear part of its frame's classical acceleration in world axes at `v̇ = 0`
+/// (a point) or its spatial acceleration in its own axes at `v̇ = 0` (a 6-D
+/// contact) (Pinocchio's `getFrameClassicalAcceleration(.., LOCAL_WORLD_ALIGNED)`
+/// / `getFrameAcceleration(.., LOCAL)` after `forwardKinematics(q, v, 0)`).
+/// The contact constraints read `J_c v̇ + γ = 0`.
+///
+/// `q: [nq]`, `v: [nv]`; returns `γ: [nc]` (m/s², rad/s²).
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`, or a contact's frame is
+/// not a frame index.
+pub fn contact_drift<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    contacts: &[Contact],
+) -> Vec<S> {
+    drift_pass(model, data, q, v);
+    let mut out = Vec::with_capacity(contact_rows(contacts));
+    for c in contacts {
+        let drift = frame_drift(model, data, c.frame);
+        match c.kind {
+            ContactKind::Point => {
+                out.extend_from_slice(&drift.classical_local_world_aligned.linear.0)
+            }
+            ContactKind::Frame6d => out.extend_from_slice(&drift.local.to_array()),
+        }
+    }
+    out
+}
+
+/// Forward dynamics under rigid contacts: `(v̇, λ)` solving
+///
+/// ```text
+/// [ M    J_cᵀ ] [ v̇ ]   [ τ - h ]
+/// [ J_c  -μ I ] [ -λ ] = [ -γ    ]
+/// ```
+///
+/// with `M`, `h`, `J_c`, `γ` at `(q, v)` ([`contact_jacobian`],
+/// [`contact_drift`]) and `μ = damping` (Pinocchio's
+/// `forwardDynamics(model, data, q, v, tau, J, gamma, inv_damping)`; with `μ = 0`
+/// its rigid-contact `constraintDynamics`). So `M v̇ + h = τ + J_cᵀ λ` and
+/// `J_c v̇ + γ = -μ λ`: zero contact acceleration for `μ = 0`.
+///
+/// By the tree-sparse factors of `M` (Featherstone 2008 §6.5): `v̇_free =
+/// M⁻¹ (τ - h)`, `X = M⁻¹ J_cᵀ`, the contact-space operator
+/// `Λ = J_c X + μ I` factored as `L D Lᵀ` without pivoting (Cholesky without
+/// square roots: no branch on values), `λ = -Λ⁻¹ (J_c v̇_free + γ)` and
+/// `v̇ = v̇_free + X λ`. `Λ` is positive definite when `J_c` has full row
+/// rank; for a rank-deficient set (more constrained rows than independent
+/// motions: two 6-D contacts on one rigid body, four point contacts on one
+/// link) it is singular, and `damping > 0` (1e-12 to 1e-6 relative to
+/// `M`'s scale) gives the least-squares-like regularised solution instead of
+/// non-finite numbers.
+///
+/// `q: [nq]`, `v: [nv]`, `tau: [nv]`, `damping` (≥ 0, in the units of `Λ`,
+/// 1/kg for a point contact); returns `(v̇: [nv], λ: [nc])` (N for point rows,
+/// N and N·m for 6-D rows in the contact frame). `data.mass_matrix` holds `M`.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv`, or a contact's frame is
+/// not a frame index.
+pub fn contact_dynamics<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    contacts: &[Contact],
+    damping: S,
+) -> (Vec<S>, Vec<S>) {
+    check_v(model, "tau", tau.len());
+    let (nv, nc) = (model.nv, contact_rows(contacts));
+    let jc = contact_jacobian(model, data, q, contacts);
+    let gamma = contact_drift(model, data, q, v, contacts);
+    let h = nonlinear_effects(model, data, q, v).to_vec();
+    crba(model, data, q);
+    factor_mass_matrix(model, data);
+    let all: Vec<usize> = (0..nv).collect();
+    let rhs: Vec<S> = tau.iter().zip(&h).map(|(&t, &h)| t - h).collect();
+    let mut ddq = solve_mass(model, data, &rhs, 1, |_| &all);
+    // X = M⁻¹ J_cᵀ, nv x nc.
+    let jt: Vec<S> = (0..nv * nc).map(|k| jc[(k % nc) * nv + k / nc]).collect();
+    let x = solve_mass(model, data, &jt, nc, |_| &all);
+    let mut lambda_op = vec![S::zero(); nc * nc];
+    for r in 0..nc {
+        for c in 0..=r {
+            let mut s = if r == c { damping } else { S::zero() };
+            for k in 0..nv {
+                s = s + jc[r * nv + k] * x[k * nc + c];
+            }
+            lambda_op[r * nc + c] = s;
+            lambda_op[c * nc + r] = s;
+        }
+    }
+    let mut b: Vec<S> = (0..nc)
+        .map(|r| {
+            let jv = (0..nv).fold(S::zero(), |s, k| s + jc[r * nv + k] * ddq[k]);
+            -(jv + gamma[r])
+        })
+        .collect();
+    solve_ldlt(&mut lambda_op, &mut b, nc);
+    let lambda = b;
+    for (k, a) in ddq.iter_mut().enumerate() {
+        *a = (0..nc).fold(*a, |s, c| s + x[k * nc + c] * lambda[c]);
+    }
+    (ddq, lambda)
+}
+
+/// Solves `A x = b` in place for a symmetric positive definite `A: [n x n]`
+/// (row-major, both triangles) by `A = L D Lᵀ` without pivoting; `b` becomes x.
+fn solve_ldlt<S: Scalar>(a: &mut [S], b: &mut [S], n: usize) {
+    for j in 0..n {
+        for k in 0..j {
+            let l = a[j * n + k];
+            a[j * n + j] = a[j * n + j] - l * l * a[k * n + k];
+        }
+        let d_inv = S::one() / a[j * n + j];
+        for i in j + 1..n {
+            let mut s = a[i * n + j];
+            for k in 0..j {
+                s = s - a[i * n + k] * a[j * n + k] * a[k * n + k];
+            }
+            a[i * n + j] = s * d_inv;
+        }
+    }
+    for i in 0..n {
+        for k in 0..i {
+            b[i] = b[i] - a[i * n + k] * b[k];
+        }
+    }
+    for (i, x) in b.iter_mut().enumerate() {
+        *x = *x / a[i * n + i];
+    }
+    for i in (0..n).rev() {
+        for k in i + 1..n {
+            b[i] = b[i] - a[k * n + i] * b[k];
+        }
+    }
+}
+
+/// The residual of the whole-body equation of motion,
+/// `rnea(q, v, v̇) - J_cᵀ λ = M v̇ + h - J_cᵀ λ`: the joint torques `S τ` that
+/// `(v̇, λ)` demand. For a floating base its first 6 entries (the free-flyer's
+/// rows) must vanish, since no actuator acts there: the underactuation check
+/// of a whole-body controller's `(v̇, λ)`. For [`contact_dynamics`]'s output
+/// it returns `τ`.
+///
+/// `q: [nq]`, `v: [nv]`, `ddq: [nv]`, `lambda: [nc]` in the rows of
+/// [`contact_jacobian`]; returns `[nv]` (N·m, N).
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nv` / `nc`.
+pub fn contact_inverse_dynamics<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    ddq: &[S],
+    lambda: &[S],
+    contacts: &[Contact],
+) -> Vec<S> {
+    let nv = model.nv;
+    let nc = contact_rows(contacts);
+    check_len("lambda", lambda.len(), nc);
+    let jc = contact_jacobian(model, data, q, contacts);
+    let mut tau = rnea(model, data, q, v, ddq).to_vec();
+    for (k, t) in tau.iter_mut().enumerate() {
+        *t = (0..nc).fold(*t, |s, r| s - jc[r * nv + k] * lambda[r]);
+    }
+    tau
+}
+
+/// The centre of pressure (the zero-moment point) of the contact forces on
+/// the horizontal plane `z = height` of the world: the point of that plane
+/// about which the horizontal moments of the forces vanish,
+/// `x = (z f_x - n_y) / f_z`, `y = (z f_y + n_x) / f_z`, with `(f, n)` the
+/// total force and moment about the world origin (Vukobratović's ZMP when the
+/// forces are those of a walking robot's feet on flat ground).
+///
+/// `q: [nq]`; `lambda: [nc]` forces on the robot in the rows of
+/// [`contact_jacobian`] (world axes for a point, the frame's axes for a 6-D
+/// contact, moment about its origin); `height` (m). Returns `[x, y]` (m) in
+/// the world. Non-finite when the total vertical force is zero.
+///
+/// # Panics
+/// When a slice length does not match `nq` / `nc`.
+pub fn center_of_pressure<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    contacts: &[Contact],
+    lambda: &[S],
+    height: S,
+) -> [S; 2] {
+    check_len("lambda", lambda.len(), contact_rows(contacts));
+    forward_kinematics(model, data, q);
+    let mut f = Vector3::zeros();
+    let mut n = Vector3::zeros();
+    let mut row = 0;
+    for c in contacts {
+        let placement = frame_placement(model, data, c.frame);
+        let l = &lambda[row..row + c.kind.rows()];
+        let (force, moment) = match c.kind {
+            ContactKind::Point => (Vector3([l[0], l[1], l[2]]), Vector3::zeros()),
+            ContactKind::Frame6d => (
+                placement.rotation * Vector3([l[0], l[1], l[2]]),
+                placement.rotation * Vector3([l[3], l[4], l[5]]),
+            ),
+        };
+        f += force;
+        n += placement.translation.cross(&force) + moment;
+        row += c.kind.rows();
+    }
+    let [fx, fy, fz] = f.0;
+    [(height * fx - n.0[1]) / fz, (height * fy + n.0[0]) / fz]
+}

@@ -1,0 +1,221 @@
+//! The whole-body control quantities (armature, external forces in forward
+//! dynamics, Jacobian time variation and acceleration drifts, centroidal
+//! momentum rate, torque regressor, contact Jacobian, drift and dynamics)
+//! against Pinocchio's values in `tests/reference/wbc/`, each made with a
+//! random armature and a contact set written in its header.
+
+mod common;
+
+use common::{assert_close, flat, Reference};
+use rbdgen_runtime::{
+    aba, aba_derivatives, aba_derivatives_fext, aba_fext, centroidal_momentum_rate,
+    compute_joint_jacobians_time_variation, contact_drift, contact_dynamics, contact_jacobian,
+    crba, frame_acceleration_drift, frame_jacobian_time_variation, joint_torque_regressor,
+    kinetic_energy, minverse, rnea, rnea_derivatives, rnea_fext, ContactKind, Data, Force,
+    FrameKind, ReferenceFrame,
+};
+use serde_json::Value;
+
+const TOL: f64 = 1e-8;
+
+const FILES: [&str; 5] = [
+    "wbc/go2_z1_floating",
+    "wbc/go2_z1_floating_gripper",
+    "wbc/go2_floating",
+    "wbc/z1_fixed",
+    "wbc/double_pendulum_continuous_fixed",
+];
+
+/// The reference with its header's armature and contact set applied.
+fn load(name: &str) -> Reference {
+    let mut r = Reference::load(name);
+    let header = r.json["model"].clone();
+    if let Some(arm) = header.get("armature") {
+        r.model.armature = flat(arm);
+        assert!(
+            r.model.armature.iter().any(|&a| a > 0.0),
+            "{name}: armature"
+        );
+    }
+    if let Some(contacts) = header.get("contacts").and_then(Value::as_array) {
+        let set: Vec<(&str, ContactKind)> = contacts
+            .iter()
+            .map(|c| {
+                let kind = ContactKind::from_name(c["type"].as_str().unwrap()).unwrap();
+                (c["frame"].as_str().unwrap(), kind)
+            })
+            .collect();
+        r.model.set_contacts(&set).unwrap();
+    }
+    r
+}
+
+fn fext_of(s: &Value) -> Vec<Force<f64>> {
+    s["fext"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| Force::from_slice(&flat(w)))
+        .collect()
+}
+
+#[test]
+fn armature_and_fext_against_pinocchio() {
+    for name in FILES {
+        let r = load(name);
+        let model = &r.model;
+        let mut data = Data::<f64>::new(model);
+        for (k, s) in r.states().iter().enumerate() {
+            let tag = |what: &str| format!("{name} state {k} {what}");
+            let (q, v, a, tau) = (flat(&s["q"]), flat(&s["v"]), flat(&s["a"]), flat(&s["tau"]));
+            let fext = fext_of(s);
+            assert_close(
+                &tag("rnea"),
+                rnea(model, &mut data, &q, &v, &a),
+                &flat(&s["rnea"]),
+                TOL,
+            );
+            assert_close(
+                &tag("crba"),
+                crba(model, &mut data, &q),
+                &flat(&s["crba"]),
+                TOL,
+            );
+            assert_close(
+                &tag("aba"),
+                aba(model, &mut data, &q, &v, &tau),
+                &flat(&s["aba"]),
+                TOL,
+            );
+            assert_close(
+                &tag("minv"),
+                minverse(model, &mut data, &q),
+                &flat(&s["minv"]),
+                TOL,
+            );
+            let t = kinetic_energy(model, &mut data, &q, &v);
+            assert_close(
+                &tag("kinetic_energy"),
+                &[t],
+                &flat(&s["kinetic_energy"]),
+                TOL,
+            );
+            let d = rnea_derivatives(model, &mut data, &q, &v, &a);
+            let rd = &s["rnea_derivatives"];
+            assert_close(&tag("dtau_dq"), &d.d_dq, &flat(&rd["dtau_dq"]), TOL);
+            assert_close(&tag("dtau_da"), &d.d_du, &flat(&rd["dtau_da"]), TOL);
+            let d = aba_derivatives(model, &mut data, &q, &v, &tau);
+            let ad = &s["aba_derivatives"];
+            assert_close(&tag("ddq_dq"), &d.d_dq, &flat(&ad["ddq_dq"]), TOL);
+            assert_close(&tag("ddq_dv"), &d.d_dv, &flat(&ad["ddq_dv"]), TOL);
+            assert_close(&tag("ddq_dtau"), &d.d_du, &flat(&ad["ddq_dtau"]), TOL);
+            assert_close(
+                &tag("rnea_fext"),
+                rnea_fext(model, &mut data, &q, &v, &a, &fext),
+                &flat(&s["rnea_fext"]),
+                TOL,
+            );
+            assert_close(
+                &tag("aba_fext"),
+                aba_fext(model, &mut data, &q, &v, &tau, &fext),
+                &flat(&s["aba_fext"]),
+                TOL,
+            );
+            let d = aba_derivatives_fext(model, &mut data, &q, &v, &tau, &fext);
+            let ad = &s["aba_derivatives_fext"];
+            assert_close(&tag("fext ddq_dq"), &d.d_dq, &flat(&ad["ddq_dq"]), TOL);
+            assert_close(&tag("fext ddq_dv"), &d.d_dv, &flat(&ad["ddq_dv"]), TOL);
+            assert_close(&tag("fext ddq_dtau"), &d.d_du, &flat(&ad["ddq_dtau"]), TOL);
+        }
+    }
+}
+
+#[test]
+fn frame_accelerations_against_pinocchio() {
+    for name in FILES {
+        let r = load(name);
+        let model = &r.model;
+        let mut data = Data::<f64>::new(model);
+        for (k, s) in r.states().iter().enumerate() {
+            let (q, v) = (flat(&s["q"]), flat(&s["v"]));
+            compute_joint_jacobians_time_variation(model, &mut data, &q, &v);
+            let mut drift_data = Data::<f64>::new(model);
+            for (frame, value) in s["frames"].as_object().unwrap() {
+                let tag = |what: &str| format!("{name} state {k} {frame} {what}");
+                let id = model.frame_id(frame, FrameKind::Body).unwrap();
+                for (reference, key) in [
+                    (ReferenceFrame::Local, "jacobian_time_variation_local"),
+                    (ReferenceFrame::World, "jacobian_time_variation_world"),
+                    (
+                        ReferenceFrame::LocalWorldAligned,
+                        "jacobian_time_variation_local_world_aligned",
+                    ),
+                ] {
+                    let ours = frame_jacobian_time_variation(model, &data, id, reference);
+                    assert_close(&tag(key), &ours, &flat(&value[key]), TOL);
+                }
+                let drift = frame_acceleration_drift(model, &mut drift_data, &q, &v, id);
+                for (ours, key) in [
+                    (drift.local, "acceleration_drift_local"),
+                    (
+                        drift.local_world_aligned,
+                        "acceleration_drift_local_world_aligned",
+                    ),
+                    (
+                        drift.classical_local_world_aligned,
+                        "classical_acceleration_drift_local_world_aligned",
+                    ),
+                ] {
+                    assert_close(&tag(key), &ours.to_array(), &flat(&value[key]), TOL);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn centroidal_rate_and_regressor_against_pinocchio() {
+    for name in FILES {
+        let r = load(name);
+        let model = &r.model;
+        let mut data = Data::<f64>::new(model);
+        for (k, s) in r.states().iter().enumerate() {
+            let tag = |what: &str| format!("{name} state {k} {what}");
+            let (q, v, a) = (flat(&s["q"]), flat(&s["v"]), flat(&s["a"]));
+            let dhg = centroidal_momentum_rate(model, &mut data, &q, &v, &a);
+            assert_close(&tag("dhg"), &dhg.to_array(), &flat(&s["dhg"]), TOL);
+            let y = joint_torque_regressor(model, &mut data, &q, &v, &a);
+            assert_close(&tag("regressor"), &y, &flat(&s["regressor"]), TOL);
+        }
+    }
+}
+
+#[test]
+fn contacts_against_pinocchio() {
+    for name in FILES {
+        let r = load(name);
+        let model = &r.model;
+        if model.contacts.is_empty() {
+            continue;
+        }
+        let mut data = Data::<f64>::new(model);
+        for (k, s) in r.states().iter().enumerate() {
+            let tag = |what: &str| format!("{name} state {k} {what}");
+            let (q, v, tau) = (flat(&s["q"]), flat(&s["v"]), flat(&s["tau"]));
+            let c = &model.contacts;
+            let j = contact_jacobian(model, &mut data, &q, c);
+            assert_close(
+                &tag("contact_jacobian"),
+                &j,
+                &flat(&s["contact_jacobian"]),
+                TOL,
+            );
+            let g = contact_drift(model, &mut data, &q, &v, c);
+            assert_close(&tag("contact_drift"), &g, &flat(&s["contact_drift"]), TOL);
+            let (ddq, lambda) = contact_dynamics(model, &mut data, &q, &v, &tau, c, 0.0);
+            let cd = &s["contact_dynamics"];
+            assert_close(&tag("contact ddq"), &ddq, &flat(&cd["ddq"]), TOL);
+            assert_close(&tag("contact lambda"), &lambda, &flat(&cd["lambda"]), TOL);
+        }
+    }
+}
