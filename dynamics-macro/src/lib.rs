@@ -9,7 +9,7 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
-use rbdgen_symbolic::{macro_module, Function, Options, ScalarType};
+use rbdgen_symbolic::{macro_module, ContactKind, Function, Model, Options, ScalarType};
 
 /// Generates a module of rigid-body dynamics functions from a URDF.
 ///
@@ -28,6 +28,21 @@ use rbdgen_symbolic::{macro_module, Function, Options, ScalarType};
 ///   `rbdgen_symbolic::Function`, listed in the README); all by default.
 /// - `scalar = f32`: single-precision code (`f32` arrays, `libm::sinf`, ...)
 ///   for microcontrollers; `f64` by default.
+/// - `armature = [JOINT: VALUE, ...]`: rotor inertia (kg·m², kg) of each dof of
+///   the named joints, on the diagonal of `M` in every dynamics function
+///   (Pinocchio's `model.armature`); zero by default.
+/// - `contacts = [LINK: point | 6d, ...]`: the contact set of `contact_jacobian`,
+///   `contact_drift`, `contact_dynamics`, `contact_inverse_dynamics` and
+///   `center_of_pressure` (rows in this order: 3 per point, 6 per 6-D contact).
+/// - `parameters = [LINK, ...]`: links whose inertial parameters become the
+///   run-time argument `pi: &[[f64; 10]; NPARAMETERS]` of every function that
+///   reads inertias (a payload; `LINK_PARAMETERS` holds the URDF's values).
+/// - `frames = [LINK, ...]`: the link frames of the `Frame` enum and of the
+///   per-frame functions (all by default).
+///
+/// Names may be identifiers or string literals. An unknown joint or link, a
+/// negative armature, a contact or parameter on a link welded to the world is
+/// a compile error spanned on that item.
 ///
 /// A missing or malformed file is a compile error on the path literal, whose
 /// message starts with the path as written. Editing the URDF triggers a rebuild.
@@ -49,6 +64,69 @@ struct Args {
     floating_base: bool,
     functions: Option<Vec<(Function, Span)>>,
     scalar: ScalarType,
+    armature: Vec<(String, f64, Span)>,
+    contacts: Vec<(String, ContactKind, Span)>,
+    parameters: Vec<(String, Span)>,
+    frames: Option<Vec<(String, Span)>>,
+}
+
+/// A joint or link name: an identifier or a string literal.
+fn parse_name(input: ParseStream) -> syn::Result<(String, Span)> {
+    if input.peek(LitStr) {
+        let s: LitStr = input.parse()?;
+        Ok((s.value(), s.span()))
+    } else {
+        let id: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+        Ok((id.to_string(), id.span()))
+    }
+}
+
+/// `[ITEM, ...]` with `item` parsing one entry.
+fn parse_list<T>(
+    input: ParseStream,
+    item: fn(ParseStream) -> syn::Result<T>,
+) -> syn::Result<Vec<T>> {
+    input.parse::<Token![=]>()?;
+    let content;
+    syn::bracketed!(content in input);
+    Ok(content
+        .parse_terminated(item, Token![,])?
+        .into_iter()
+        .collect())
+}
+
+/// `JOINT: VALUE`, the value a (signed) number.
+fn parse_armature(input: ParseStream) -> syn::Result<(String, f64, Span)> {
+    let (name, span) = parse_name(input)?;
+    input.parse::<Token![:]>()?;
+    let negative = input.parse::<Option<Token![-]>>()?.is_some();
+    let lit: syn::Lit = input.parse()?;
+    let value = match &lit {
+        syn::Lit::Float(f) => f.base10_parse::<f64>()?,
+        syn::Lit::Int(i) => i.base10_parse::<f64>()?,
+        _ => {
+            return Err(syn::Error::new(
+                lit.span(),
+                "expected a number (kg·m² or kg)",
+            ))
+        }
+    };
+    Ok((name, if negative { -value } else { value }, span))
+}
+
+/// `LINK: point` or `LINK: 6d`.
+fn parse_contact(input: ParseStream) -> syn::Result<(String, ContactKind, Span)> {
+    let (name, span) = parse_name(input)?;
+    input.parse::<Token![:]>()?;
+    let kind: proc_macro2::TokenTree = input.parse()?;
+    let text = kind.to_string();
+    let kind = ContactKind::from_name(&text).ok_or_else(|| {
+        syn::Error::new(
+            kind.span(),
+            format!("unknown contact type `{text}`; expected `point` or `6d`"),
+        )
+    })?;
+    Ok((name, kind, span))
 }
 
 impl Parse for Args {
@@ -66,6 +144,8 @@ impl Parse for Args {
         let mut floating_base = false;
         let mut functions = None;
         let mut scalar = ScalarType::F64;
+        let (mut armature, mut contacts, mut parameters, mut frames) =
+            (Vec::new(), Vec::new(), Vec::new(), None);
         while input.parse::<Option<Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -98,11 +178,17 @@ impl Parse for Args {
                         syn::Error::new(ty.span(), format!("unknown scalar `{ty}`; expected `f64` or `f32`"))
                     })?;
                 }
+                "armature" => armature = parse_list(input, parse_armature)?,
+                "contacts" => contacts = parse_list(input, parse_contact)?,
+                "parameters" => parameters = parse_list(input, parse_name)?,
+                "frames" => frames = Some(parse_list(input, parse_name)?),
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
-                        "unknown option `{other}`; expected `floating_base`, `functions = [...]` or `scalar = f32`"
+                        "unknown option `{other}`; expected `floating_base`, `functions = [...]`, \
+                         `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]` \
+                         or `frames = [...]`"
                     ),
                     ))
                 }
@@ -115,8 +201,38 @@ impl Parse for Args {
             floating_base,
             functions,
             scalar,
+            armature,
+            contacts,
+            parameters,
+            frames,
         })
     }
+}
+
+/// Each armature, contact, parameter and frame name against the model, so that
+/// a bad one is an error spanned on it (`Err(message)`: the URDF itself).
+fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>> {
+    let mut model =
+        Model::from_urdf_str(urdf, args.floating_base).map_err(|e| Err(e.to_string()))?;
+    let at =
+        |span: Span| move |e: rbdgen_symbolic::ModelError| Ok(syn::Error::new(span, e.to_string()));
+    for (name, value, span) in &args.armature {
+        model.set_armature(name, *value).map_err(at(*span))?;
+    }
+    let mut contacts = Vec::new();
+    for (name, kind, span) in &args.contacts {
+        contacts.push((name.as_str(), *kind));
+        model.set_contacts(&contacts).map_err(at(*span))?;
+    }
+    let mut links = Vec::new();
+    for (name, span) in &args.parameters {
+        links.push(name.as_str());
+        model.set_parameters(&links).map_err(at(*span))?;
+    }
+    for (name, span) in args.frames.iter().flatten() {
+        model.link_frame(name).map_err(at(*span))?;
+    }
+    Ok(())
 }
 
 fn expand(args: &Args) -> syn::Result<TokenStream> {
@@ -133,8 +249,27 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
         source_name: relative.clone(),
         scalar: args.scalar,
         std: true,
+        armature: args
+            .armature
+            .iter()
+            .map(|(n, a, _)| (n.clone(), *a))
+            .collect(),
+        contacts: args
+            .contacts
+            .iter()
+            .map(|(n, k, _)| (n.clone(), *k))
+            .collect(),
+        parameters: args.parameters.iter().map(|(n, _)| n.clone()).collect(),
+        frames: args
+            .frames
+            .as_ref()
+            .map(|f| f.iter().map(|(n, _)| n.clone()).collect()),
         ..Options::default()
     };
+    check_names(args, &urdf).map_err(|e| match e {
+        Ok(e) => e,
+        Err(msg) => error(msg),
+    })?;
     if let Some(list) = &args.functions {
         options.functions = list.iter().map(|(f, _)| *f).collect();
     }

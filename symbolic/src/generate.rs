@@ -8,7 +8,7 @@ use std::path::Path;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use rbdgen_runtime::{Data, Model, ModelError};
+use rbdgen_runtime::{ContactKind, Data, Model, ModelError};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
@@ -20,7 +20,7 @@ use crate::simplify::{simplify, Limits};
 use crate::trace::{trace, Expr, Traced};
 
 /// What to generate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// Give the root link a free-flyer joint (Pinocchio's `JointModelFreeFlyer`).
     pub floating_base: bool,
@@ -39,6 +39,19 @@ pub struct Options {
     /// that have it (`-C target-cpu=native`). Without `std` (the default, for
     /// `no_std` crates) they are a product and a sum.
     pub std: bool,
+    /// Armature (rotor inertia) per joint name, folded into every dynamics
+    /// function as `model.armature` ([`Model::set_armature`]); none by default.
+    pub armature: Vec<(String, f64)>,
+    /// The contact set of the contact functions, link frame names in order
+    /// ([`Model::set_contacts`]); empty by default, and then the contact
+    /// functions are not part of the default set.
+    pub contacts: Vec<(String, ContactKind)>,
+    /// Links whose inertial parameters are run-time inputs (`pi`) of every
+    /// function that reads inertias ([`Model::set_parameters`]); none by default.
+    pub parameters: Vec<String>,
+    /// The link frames of the per-frame functions and of the `Frame` enum
+    /// (all link frames when `None`).
+    pub frames: Option<Vec<String>>,
 }
 
 impl Default for Options {
@@ -50,8 +63,57 @@ impl Default for Options {
             scalar: ScalarType::F64,
             simplify: false,
             std: false,
+            armature: Vec::new(),
+            contacts: Vec::new(),
+            parameters: Vec::new(),
+            frames: None,
         }
     }
+}
+
+/// The model of `urdf` with the options' armature, contacts and run-time
+/// parameters set: the model every function of the module is traced on.
+///
+/// # Errors
+/// [`GenerateError::Model`] for a URDF that does not make a model, or an
+/// unknown joint or link name, a negative armature, a contact or a parameter
+/// on a link welded to the universe; [`GenerateError::Frames`] for an
+/// unknown frame in `options.frames`.
+pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError> {
+    let mut model = Model::from_urdf_str(urdf, options.floating_base)?;
+    for (joint, value) in &options.armature {
+        model.set_armature(joint, *value)?;
+    }
+    let contacts: Vec<(&str, ContactKind)> = options
+        .contacts
+        .iter()
+        .map(|(name, kind)| (name.as_str(), *kind))
+        .collect();
+    model.set_contacts(&contacts)?;
+    let links: Vec<&str> = options.parameters.iter().map(String::as_str).collect();
+    model.set_parameters(&links)?;
+    for name in options.frames.iter().flatten() {
+        model.link_frame(name)?;
+    }
+    Ok(model)
+}
+
+/// The functions of `options` for `model`: the default set when all are
+/// asked for (the contact functions only with a contact set).
+///
+/// # Errors
+/// [`GenerateError::NoContacts`] for a contact function named without a
+/// contact set.
+fn functions_for(model: &Model, options: &Options) -> Result<Vec<Function>, GenerateError> {
+    if options.functions.len() == Function::ALL.len() {
+        return Ok(Function::default_set(model));
+    }
+    if model.contacts.is_empty() {
+        if let Some(f) = options.functions.iter().find(|f| f.needs_contacts()) {
+            return Err(GenerateError::NoContacts(f.name()));
+        }
+    }
+    Ok(options.functions.iter().copied().collect())
 }
 
 /// Why code could not be generated.
@@ -69,6 +131,9 @@ pub enum GenerateError {
         /// What went wrong.
         reason: String,
     },
+    /// A contact function was asked for without a contact set.
+    #[error("`{0}` needs a contact set: give `contacts = [LINK: point | 6d, ...]` (CLI `--contacts LINK:point,...`)")]
+    NoContacts(&'static str),
     /// The token stream did not parse as a Rust file (an internal error).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
@@ -164,7 +229,7 @@ pub fn generate_module(
     options: &Options,
     mut progress: impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
-    let model = Model::from_urdf_str(urdf, options.floating_base)?;
+    let model = build_model(urdf, options)?;
     let ty = options.scalar.ty();
     let (nq, nv) = (
         Literal::usize_unsuffixed(model.nq),
@@ -173,7 +238,7 @@ pub fn generate_module(
     let mut items = Vec::new();
     let mut op_counts = BTreeMap::new();
     let mut op_counts_traced = BTreeMap::new();
-    for &function in &options.functions {
+    for function in functions_for(&model, options)? {
         progress(Progress::Start(function));
         let (item, traced, counts) = emit_function(&model, function, options)?;
         progress(Progress::Done(function, counts));
@@ -190,7 +255,8 @@ pub fn generate_module(
         .into_iter()
         .map(|x| options.scalar.literal(x));
     let gravity = model.gravity.0.map(|g| options.scalar.literal(g));
-    let frames = frame_enum(&model);
+    let frames = frame_enum(&model, options);
+    let setup = setup_constants(&model, options.scalar);
     let actuated: Vec<Literal> = rbdgen_runtime::actuated_dofs(&model)
         .into_iter()
         .map(Literal::usize_unsuffixed)
@@ -221,6 +287,7 @@ pub fn generate_module(
         /// one at `(ACTUATED_DOFS[k], k)`, so `tau = S u`.
         pub const ACTUATED_DOFS: [usize; NU] = [#(#actuated),*];
 
+        #setup
         #frames
         #(#items)*
         #mul_add
@@ -230,6 +297,63 @@ pub fn generate_module(
         op_counts,
         op_counts_traced,
     })
+}
+
+/// The constants of the options that change the model: `ARMATURE` when
+/// there is one, the contact set (`NC`, `CONTACTS`), the run-time parameters'
+/// links and their URDF values (`NPARAMETERS`, `PARAMETER_LINKS`,
+/// `LINK_PARAMETERS`). Nothing for a plain model.
+fn setup_constants(model: &Model, scalar: ScalarType) -> TokenStream {
+    let ty = scalar.ty();
+    let mut out = TokenStream::new();
+    if model.armature.iter().any(|&a| a != 0.0) {
+        let arm = model.armature.iter().map(|&a| scalar.literal(a));
+        out.extend(quote! {
+            /// Rotor inertia per dof (kg·m², kg), on the diagonal of `M` in every dynamics
+            /// function (Pinocchio's `model.armature`).
+            pub const ARMATURE: [#ty; NV] = [#(#arm),*];
+        });
+    }
+    if !model.contacts.is_empty() {
+        let nc = Literal::usize_unsuffixed(model.nc());
+        let n = Literal::usize_unsuffixed(model.contacts.len());
+        let list = model.contacts.iter().map(|c| {
+            let (name, rows) = (&model.frames[c.frame].name, c.kind.rows());
+            quote!((#name, #rows))
+        });
+        out.extend(quote! {
+            /// Rows of the contact set: 3 per point contact, 6 per 6-D contact.
+            pub const NC: usize = #nc;
+            /// The contact set, in row order: the link frame and its rows (3: a point, the
+            /// linear velocity of its origin in world axes; 6: the whole frame, in its own axes).
+            pub const CONTACTS: [(&str, usize); #n] = [#(#list),*];
+        });
+    }
+    if !model.parameters.is_empty() {
+        let n = Literal::usize_unsuffixed(model.parameters.len());
+        let names = model
+            .parameters
+            .iter()
+            .map(|&f| model.frames[f].name.as_str());
+        let values = model.parameters.iter().map(|&f| {
+            let p = model.frames[f]
+                .inertia
+                .to_parameters()
+                .map(|x| scalar.literal(x));
+            quote!([#(#p),*])
+        });
+        out.extend(quote! {
+            /// Number of links whose inertial parameters are the argument `pi`.
+            pub const NPARAMETERS: usize = #n;
+            /// The links whose inertial parameters are the argument `pi`, in order.
+            pub const PARAMETER_LINKS: [&str; NPARAMETERS] = [#(#names),*];
+            /// The URDF's parameters of those links, `[m, m c_x, m c_y, m c_z, I_xx, I_xy, I_yy,
+            /// I_xz, I_yz, I_zz]` in the link frame, `I` about its origin (kg, kg·m, kg·m²): pass
+            /// them as `pi` for the robot as modelled, plus a payload's for a grasped object.
+            pub const LINK_PARAMETERS: [[#ty; 10]; NPARAMETERS] = [#(#values),*];
+        });
+    }
+    out
 }
 
 /// The module's `mul_add(a, b, c) = a * b + c`, which emission fuses products
@@ -303,6 +427,28 @@ pub fn command_line_options(options: &Options) -> String {
     if options.simplify {
         args.push("--simplify".to_string());
     }
+    if !options.armature.is_empty() {
+        let list: Vec<String> = options
+            .armature
+            .iter()
+            .map(|(j, a)| format!("{j}={a:?}"))
+            .collect();
+        args.push(format!("--armature {}", list.join(",")));
+    }
+    if !options.contacts.is_empty() {
+        let list: Vec<String> = options
+            .contacts
+            .iter()
+            .map(|(f, k)| format!("{f}:{}", k.name()))
+            .collect();
+        args.push(format!("--contacts {}", list.join(",")));
+    }
+    if !options.parameters.is_empty() {
+        args.push(format!("--parameters {}", options.parameters.join(",")));
+    }
+    if let Some(frames) = &options.frames {
+        args.push(format!("--frames {}", frames.join(",")));
+    }
     args.join(" ")
 }
 
@@ -319,7 +465,7 @@ fn header_doc(
         "fixed base"
     };
     let name = header_name(&options.source_name);
-    let functions: Vec<&str> = options.functions.iter().map(|f| f.name()).collect();
+    let functions: Vec<&str> = op_counts.keys().map(|f| f.name()).collect();
     let mut regenerate = format!("rbdgen generate {name}");
     for arg in command_line_options(options)
         .split(' ')
@@ -440,6 +586,9 @@ fn dim_tokens(dim: Dim) -> TokenStream {
         Dim::TwoNv => quote!(2 * NV),
         Dim::Placement => quote!(16),
         Dim::Scalar => quote!(1),
+        Dim::Contacts => quote!(NC),
+        Dim::Parameters => quote!(10 * NPARAMETERS),
+        Dim::Regressor => quote!(10 * (NJOINTS - 1)),
     }
 }
 
@@ -483,18 +632,19 @@ fn emit_function(
     let scalar = options.scalar;
     let ty = scalar.ty();
     let spec = function.spec();
-    let args: Vec<(&str, usize)> = spec.args.iter().map(|(n, d)| (*n, d.len(model))).collect();
+    let fargs = function.args(model);
+    let args: Vec<(&str, usize)> = fargs.iter().map(|(n, d)| (*n, d.len(model))).collect();
     let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
-    let row_len: Vec<Option<usize>> = spec.args.iter().map(|(_, d)| d.row_len()).collect();
+    let row_len: Vec<Option<usize>> = fargs.iter().map(|(_, d)| d.row_len()).collect();
     let shape = output_shape(&spec.output, model);
     let math = quote!(libm);
-    let params: Vec<TokenStream> = spec
-        .args
+    let params: Vec<TokenStream> = fargs
         .iter()
         .map(|(n, d)| {
             let n = Ident::new(n, Span::call_site());
             match d {
                 Dim::Wrenches => quote!(#n: &[[#ty; 6]; NJOINTS]),
+                Dim::Parameters => quote!(#n: &[[#ty; 10]; NPARAMETERS]),
                 Dim::Placement => quote!(#n: &[[#ty; 4]; 4]),
                 Dim::Scalar => quote!(#n: #ty),
                 _ => {
@@ -504,8 +654,7 @@ fn emit_function(
             }
         })
         .collect();
-    let names: Vec<Ident> = spec
-        .args
+    let names: Vec<Ident> = fargs
         .iter()
         .map(|(n, _)| Ident::new(n, Span::call_site()))
         .collect();
@@ -516,7 +665,7 @@ fn emit_function(
         |frame: Option<usize>, prefix: String| -> Result<TokenStream, GenerateError> {
             let mut traced = trace(&lens, |x| {
                 let mut data = Data::<Expr>::new(model);
-                (spec.trace)(model, &mut data, x, frame)
+                function.evaluate(model, &mut data, x, frame)
             });
             check(model, &traced, spec.name, scalar)?;
             traced_counts += traced.graph.op_counts(&traced.outputs);
@@ -551,7 +700,7 @@ fn emit_function(
     let body = if spec.per_frame {
         let mut taken = BTreeSet::new();
         let mut arms = Vec::new();
-        for (id, frame) in model.body_frames() {
+        for (id, frame) in selected_frames(model, options) {
             let variant = variant_name(&frame.name, &mut taken);
             let block = emit_one(Some(id), format!("{}_{variant}_part", spec.name))?;
             arms.push(quote!(Frame::#variant => #block));
@@ -617,10 +766,27 @@ fn variant_name(name: &str, taken: &mut BTreeSet<String>) -> Ident {
     Ident::new(&candidate, Span::call_site())
 }
 
-fn frame_enum(model: &Model) -> TokenStream {
-    let mut taken = BTreeSet::new();
-    let frames: Vec<(Ident, &str)> = model
+/// The link frames of the `Frame` enum and of the per-frame functions: those
+/// of `options.frames` (in model order), else every link frame.
+fn selected_frames<'m>(
+    model: &'m Model,
+    options: &Options,
+) -> Vec<(usize, &'m rbdgen_runtime::Frame)> {
+    model
         .body_frames()
+        .filter(|(_, f)| {
+            options
+                .frames
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|n| *n == f.name))
+        })
+        .collect()
+}
+
+fn frame_enum(model: &Model, options: &Options) -> TokenStream {
+    let mut taken = BTreeSet::new();
+    let frames: Vec<(Ident, &str)> = selected_frames(model, options)
+        .into_iter()
         .map(|(_, f)| (variant_name(&f.name, &mut taken), f.name.as_str()))
         .collect();
     let n = Literal::usize_unsuffixed(frames.len());

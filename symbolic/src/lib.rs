@@ -19,8 +19,9 @@ pub use cost_reference::{rnea_mul_reference, RNEA_MULS_PER_JOINT};
 pub use emit::ScalarType;
 pub use functions::{Dim, Function, Output, Spec};
 pub use generate::{
-    command_line_options, generate, generate_module, generate_tokens, macro_module, sha256_hex,
-    GenerateError, Module, Options, Progress,
+    build_model, command_line_options, generate, generate_module, generate_tokens, macro_module,
+    sha256_hex, GenerateError, Module, Options, Progress,
 };
 pub use graph::{Graph, Node, NodeId, OpCounts};
+pub use rbdgen_runtime::{ContactKind, Model, ModelError};
 pub use trace::{at_zero, fresh_inputs, jacobian, trace, Expr, Traced};

@@ -12,12 +12,16 @@
 //! other.
 
 use rbdgen_runtime::{
-    aba, aba_derivatives, actuated_dofs, ccrba, center_of_mass, compute_joint_jacobians, crba,
-    d_difference, d_integrate, dccrba, difference, forward_kinematics, frame_jacobian,
-    frame_placement, generalized_gravity, integrate, jacobian_center_of_mass, kinetic_energy,
-    minverse, nonlinear_effects, pose_error, potential_energy, rnea, rnea_derivatives,
-    rnea_derivatives_fext, rnea_fext, step_linearization, ArgumentPosition, Data, Force, Matrix3,
-    Model, ReferenceFrame, Transform, Vector3,
+    aba, aba_derivatives, aba_derivatives_fext, aba_dfext, aba_fext, actuated_dofs, ccrba,
+    center_of_mass, center_of_pressure, centroidal_momentum_rate, compute_joint_jacobians,
+    compute_joint_jacobians_time_variation, contact_drift, contact_dynamics,
+    contact_inverse_dynamics, contact_jacobian, contact_rows, crba, d_difference, d_integrate,
+    dccrba, difference, forward_kinematics, frame_acceleration_drift, frame_jacobian,
+    frame_jacobian_time_variation, frame_placement, generalized_gravity, integrate,
+    jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, minverse, nonlinear_effects,
+    pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
+    set_link_parameters, step_linearization, ArgumentPosition, Data, Force, Matrix3, Model,
+    ReferenceFrame, Transform, Vector3,
 };
 
 use crate::trace::Expr;
@@ -81,11 +85,39 @@ pub enum Function {
     DDifferenceDq0,
     /// `d_difference_dq1(q0, q1)`: Pinocchio's `dDifference(.., ARG1)`.
     DDifferenceDq1,
+    /// `aba_fext(q, v, tau, fext) -> a`.
+    AbaFext,
+    /// `aba_derivatives_fext(q, v, tau, fext) -> (ddq_dq, ddq_dv, ddq_dtau)`.
+    AbaDerivativesFext,
+    /// `aba_dfext(q) -> ∂a/∂fext` (NV x 6 NJOINTS).
+    AbaDfext,
+    /// `frame_jacobian_time_variation_local(q, v, frame) -> J̇` (6 x nv, LOCAL).
+    FrameJacobianTimeVariationLocal,
+    /// `frame_jacobian_time_variation_world(q, v, frame) -> J̇` (6 x nv, WORLD).
+    FrameJacobianTimeVariationWorld,
+    /// `frame_jacobian_time_variation_local_world_aligned(q, v, frame) -> J̇`.
+    FrameJacobianTimeVariationLocalWorldAligned,
+    /// `frame_acceleration_drift(q, v, frame) -> (local, local_world_aligned, classical)`.
+    FrameAccelerationDrift,
+    /// `centroidal_momentum_rate(q, v, a) -> dhg`.
+    CentroidalMomentumRate,
+    /// `joint_torque_regressor(q, v, a) -> Y`.
+    JointTorqueRegressor,
+    /// `contact_jacobian(q) -> J_c` (NC x NV).
+    ContactJacobian,
+    /// `contact_drift(q, v) -> γ` (NC).
+    ContactDrift,
+    /// `contact_dynamics(q, v, tau, damping) -> (a, λ)`.
+    ContactDynamics,
+    /// `contact_inverse_dynamics(q, v, a, lambda) -> tau`.
+    ContactInverseDynamics,
+    /// `center_of_pressure(q, lambda, height) -> [x, y]`.
+    CenterOfPressure,
 }
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 28] = [
+    pub const ALL: [Function; 42] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
@@ -114,6 +146,20 @@ impl Function {
         Function::DIntegrateDv,
         Function::DDifferenceDq0,
         Function::DDifferenceDq1,
+        Function::AbaFext,
+        Function::AbaDerivativesFext,
+        Function::AbaDfext,
+        Function::FrameJacobianTimeVariationLocal,
+        Function::FrameJacobianTimeVariationWorld,
+        Function::FrameJacobianTimeVariationLocalWorldAligned,
+        Function::FrameAccelerationDrift,
+        Function::CentroidalMomentumRate,
+        Function::JointTorqueRegressor,
+        Function::ContactJacobian,
+        Function::ContactDrift,
+        Function::ContactDynamics,
+        Function::ContactInverseDynamics,
+        Function::CenterOfPressure,
     ];
 
     /// The generated function's name, as the runtime's.
@@ -124,6 +170,85 @@ impl Function {
     /// The function called `name`.
     pub fn from_name(name: &str) -> Option<Function> {
         Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Whether the function is defined by a contact set (`Model::contacts`):
+    /// it cannot be generated without one.
+    pub fn needs_contacts(self) -> bool {
+        matches!(
+            self,
+            Function::ContactJacobian
+                | Function::ContactDrift
+                | Function::ContactDynamics
+                | Function::ContactInverseDynamics
+                | Function::CenterOfPressure
+        )
+    }
+
+    /// The functions generated when none are named: all of them, but those
+    /// that need a contact set when `model` has none.
+    pub fn default_set(model: &Model) -> Vec<Function> {
+        Self::ALL
+            .into_iter()
+            .filter(|f| !f.needs_contacts() || !model.contacts.is_empty())
+            .collect()
+    }
+
+    /// Whether the function reads the bodies' inertias, so that it takes the
+    /// run-time inertial parameters of `Model::parameters` when there are any.
+    pub fn reads_inertias(self) -> bool {
+        !matches!(
+            self,
+            Function::FramePlacement
+                | Function::FrameJacobianLocal
+                | Function::FrameJacobianWorld
+                | Function::FrameJacobianLocalWorldAligned
+                | Function::PoseError
+                | Function::Integrate
+                | Function::Difference
+                | Function::DIntegrateDq
+                | Function::DIntegrateDv
+                | Function::DDifferenceDq0
+                | Function::DDifferenceDq1
+                | Function::FrameJacobianTimeVariationLocal
+                | Function::FrameJacobianTimeVariationWorld
+                | Function::FrameJacobianTimeVariationLocalWorldAligned
+                | Function::FrameAccelerationDrift
+                | Function::JointTorqueRegressor
+                | Function::ContactJacobian
+                | Function::ContactDrift
+                | Function::CenterOfPressure
+        )
+    }
+
+    /// The arguments of the function for `model`: the table's, then `pi`
+    /// (the inertial parameters of `model.parameters`, [`Dim::Parameters`])
+    /// when the model has run-time parameters and the function reads inertias.
+    pub fn args(self, model: &Model) -> Vec<(&'static str, Dim)> {
+        let mut args = self.spec().args.to_vec();
+        if !model.parameters.is_empty() && self.reads_inertias() {
+            args.push(("pi", Dim::Parameters));
+        }
+        args
+    }
+
+    /// Runs the function's generic algorithm on `x` (one `Vec` per argument of
+    /// [`Function::args`]) for a frame index of per-frame functions: sets the
+    /// run-time parameters from `pi` when it is there, then calls the table's
+    /// trace. Returns the outputs flattened row-major.
+    pub fn evaluate(
+        self,
+        model: &Model,
+        data: &mut Data<Expr>,
+        x: &[Vec<Expr>],
+        frame: Option<usize>,
+    ) -> Vec<Expr> {
+        let spec = self.spec();
+        let n = spec.args.len();
+        if x.len() > n {
+            set_link_parameters(model, data, &x[n]);
+        }
+        (spec.trace)(model, data, &x[..n], frame)
     }
 }
 
@@ -150,6 +275,15 @@ pub enum Dim {
     Placement,
     /// A scalar argument `f64` (a step size), traced as one input.
     Scalar,
+    /// `NC`: the rows of the contact set (`Model::contacts`): 3 per point, 6
+    /// per 6-D contact.
+    Contacts,
+    /// The inertial parameters of the links of `Model::parameters`: an
+    /// argument `&[[f64; 10]; NPARAMETERS]`, traced flat.
+    Parameters,
+    /// `10 * (NJOINTS - 1)`: the inertial parameters of every joint's body
+    /// (the columns of the torque regressor).
+    Regressor,
 }
 
 impl Dim {
@@ -164,6 +298,9 @@ impl Dim {
             Dim::TwoNv => 2 * model.nv,
             Dim::Placement => 16,
             Dim::Scalar => 1,
+            Dim::Contacts => contact_rows(&model.contacts),
+            Dim::Parameters => 10 * model.parameters.len(),
+            Dim::Regressor => 10 * (model.njoints() - 1),
         }
     }
 
@@ -175,8 +312,15 @@ impl Dim {
         match self {
             Dim::Wrenches => Some(6),
             Dim::Placement => Some(4),
+            Dim::Parameters => Some(10),
             Dim::Scalar => Some(0),
-            Dim::Nq | Dim::Nv | Dim::Fixed(_) | Dim::Nu | Dim::TwoNv => None,
+            Dim::Nq
+            | Dim::Nv
+            | Dim::Fixed(_)
+            | Dim::Nu
+            | Dim::TwoNv
+            | Dim::Contacts
+            | Dim::Regressor => None,
         }
     }
 }
@@ -477,8 +621,7 @@ impl Function {
                     "Pinocchio's. Returns `tau: [NV]`.",
                 ],
                 trace: |m, d, x, _| {
-                    let fext: Vec<Force<Expr>> = x[3].chunks(6).map(Force::from_slice).collect();
-                    rnea_fext(m, d, &x[0], &x[1], &x[2], &fext).to_vec()
+                    rnea_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3])).to_vec()
                 },
             },
             Function::RneaDerivatives => Spec {
@@ -539,8 +682,7 @@ impl Function {
                     "on the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored.",
                 ],
                 trace: |m, d, x, _| {
-                    let fext: Vec<Force<Expr>> = x[3].chunks(6).map(Force::from_slice).collect();
-                    let j = rnea_derivatives_fext(m, d, &x[0], &x[1], &x[2], &fext);
+                    let j = rnea_derivatives_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3]));
                     [j.d_dq, j.d_dv, j.d_du].concat()
                 },
             },
@@ -693,6 +835,251 @@ impl Function {
                 ],
                 trace: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg1),
             },
+            Function::AbaFext => Spec {
+                name: "aba_fext",
+                args: &[
+                    ("q", Dim::Nq),
+                    ("v", Dim::Nv),
+                    ("tau", Dim::Nv),
+                    ("fext", Dim::Wrenches),
+                ],
+                per_frame: false,
+                output: Output::Vector(Dim::Nv),
+                doc: &[
+                    "Forward dynamics with external forces, `a = M(q)⁻¹ (tau - h(q, v) + Σ J_iᵀ fext_i)`,",
+                    "by the articulated-body algorithm (Featherstone 2008 §7.3; Pinocchio's",
+                    "`aba(model, data, q, v, tau, fext)`).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `tau: [NV]`; `fext[i]`: the wrench `[linear; angular]` (N, N·m) on",
+                    "the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored. Returns",
+                    "`a: [NV]`. `rnea_fext(q, v, aba_fext(q, v, tau, fext), fext) = tau`.",
+                ],
+                trace: |m, d, x, _| aba_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3])).to_vec(),
+            },
+            Function::AbaDerivativesFext => Spec {
+                name: "aba_derivatives_fext",
+                args: &[
+                    ("q", Dim::Nq),
+                    ("v", Dim::Nv),
+                    ("tau", Dim::Nv),
+                    ("fext", Dim::Wrenches),
+                ],
+                per_frame: false,
+                output: THREE_SQUARE,
+                doc: &[
+                    "The derivatives of forward dynamics with external forces held fixed in their joints'",
+                    "frames, `a = aba_fext(q, v, tau, fext)`: `(ddq_dq, ddq_dv, ddq_dtau)`, each `[NV x NV]`,",
+                    "`ddq_dq` in the tangent space, `ddq_dtau = M(q)⁻¹`. Matches Pinocchio's",
+                    "`computeABADerivatives(model, data, q, v, tau, fext)`; the runtime's",
+                    "`aba_derivatives_fext`, traced.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `fext: [[6]; NJOINTS]` as in `aba_fext`.",
+                ],
+                trace: |m, d, x, _| {
+                    let j = aba_derivatives_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3]));
+                    [j.d_dq, j.d_dv, j.d_du].concat()
+                },
+            },
+            Function::AbaDfext => Spec {
+                name: "aba_dfext",
+                args: &[("q", Dim::Nq)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Nv, Dim::Wrenches),
+                doc: &[
+                    "The derivative of forward dynamics with respect to the external forces,",
+                    "`∂a/∂fext_i = M(q)⁻¹ J_iᵀ` with `J_i` joint i's LOCAL Jacobian (the runtime's",
+                    "`aba_dfext`): `aba_fext` is affine in `fext`, so a force model `fext(q, v, u)` chains in",
+                    "as `∂a/∂x += aba_dfext(q) ∂fext/∂x`.",
+                    "",
+                    "`q: [NQ]`; returns `[NV x 6 NJOINTS]`: columns `6 i .. 6 i + 6` for the wrench",
+                    "`[linear; angular]` on joint i's body in its frame, zero for the universe (i = 0).",
+                ],
+                trace: |m, d, x, _| aba_dfext(m, d, &x[0]),
+            },
+            Function::FrameJacobianTimeVariationLocal => Spec {
+                name: "frame_jacobian_time_variation_local",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: true,
+                output: Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                doc: &[
+                    "The time variation `J̇` of a link frame's LOCAL Jacobian along `v` (Pinocchio's",
+                    "`computeJointJacobiansTimeVariation` + `getFrameJacobianTimeVariation(.., LOCAL)`):",
+                    "the frame's spatial acceleration in its own axes is `J v̇ + J̇ v`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `J̇: [6 x NV]`, rows `[linear; angular]`.",
+                ],
+                trace: |m, d, x, frame| trace_jacobian_time_variation(m, d, x, frame, ReferenceFrame::Local),
+            },
+            Function::FrameJacobianTimeVariationWorld => Spec {
+                name: "frame_jacobian_time_variation_world",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: true,
+                output: Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                doc: &[
+                    "The time variation `J̇` of a link frame's WORLD Jacobian along `v` (Pinocchio's",
+                    "`computeJointJacobiansTimeVariation` + `getFrameJacobianTimeVariation(.., WORLD)`).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `J̇: [6 x NV]`, rows `[linear; angular]`.",
+                ],
+                trace: |m, d, x, frame| trace_jacobian_time_variation(m, d, x, frame, ReferenceFrame::World),
+            },
+            Function::FrameJacobianTimeVariationLocalWorldAligned => Spec {
+                name: "frame_jacobian_time_variation_local_world_aligned",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: true,
+                output: Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                doc: &[
+                    "The time variation `J̇` of a link frame's LOCAL_WORLD_ALIGNED Jacobian along `v`",
+                    "(Pinocchio's `getFrameJacobianTimeVariation(.., LOCAL_WORLD_ALIGNED)`): its linear",
+                    "rows give the acceleration of the frame's origin, `p̈ = J v̇ + J̇ v` (the classical",
+                    "acceleration a point contact needs).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `J̇: [6 x NV]`, rows `[linear; angular]`.",
+                ],
+                trace: |m, d, x, frame| {
+                    trace_jacobian_time_variation(m, d, x, frame, ReferenceFrame::LocalWorldAligned)
+                },
+            },
+            Function::FrameAccelerationDrift => Spec {
+                name: "frame_acceleration_drift",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: true,
+                output: Output::Tuple(&[
+                    Output::Vector(Dim::Fixed(6)),
+                    Output::Vector(Dim::Fixed(6)),
+                    Output::Vector(Dim::Fixed(6)),
+                ]),
+                doc: &[
+                    "The acceleration of a link frame at `v̇ = 0` (`J̇ v`), as `(local, local_world_aligned,",
+                    "classical)`: the spatial acceleration in the frame's axes (Pinocchio's",
+                    "`getFrameAcceleration(.., LOCAL)`, `= J̇_local v`: a 6-D contact's drift), the same",
+                    "rotated into world axes (`getFrameAcceleration(.., LOCAL_WORLD_ALIGNED)`, not",
+                    "`J̇_lwa v`), and the classical acceleration in world axes",
+                    "(`getFrameClassicalAcceleration(.., LOCAL_WORLD_ALIGNED)`: linear part `+ ω × v`,",
+                    "`= J̇_lwa v`: the drift a point contact needs), after `forwardKinematics(q, v, 0)`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns three `[6]`, `[linear; angular]` (m/s², rad/s²).",
+                ],
+                trace: |m, d, x, frame| {
+                    let frame = frame.expect("per-frame function");
+                    let a = frame_acceleration_drift(m, d, &x[0], &x[1], frame);
+                    [a.local, a.local_world_aligned, a.classical_local_world_aligned]
+                        .iter()
+                        .flat_map(|m| m.to_array())
+                        .collect()
+                },
+            },
+            Function::CentroidalMomentumRate => Spec {
+                name: "centroidal_momentum_rate",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv)],
+                per_frame: false,
+                output: Output::Vector(Dim::Fixed(6)),
+                doc: &[
+                    "The rate of change of the centroidal momentum `ḣg = Ag a + dAg v` (Pinocchio's",
+                    "`computeCentroidalMomentumTimeVariation`, `dhg`), by one RNEA forward pass without",
+                    "gravity: the net external wrench about the centre of mass minus gravity's.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `ḣg: [6]`, `[linear; angular]` (N, N·m).",
+                ],
+                trace: |m, d, x, _| centroidal_momentum_rate(m, d, &x[0], &x[1], &x[2]).to_array().to_vec(),
+            },
+            Function::JointTorqueRegressor => Spec {
+                name: "joint_torque_regressor",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Nv, Dim::Regressor),
+                doc: &[
+                    "The joint torque regressor `Y(q, v, a)`: `rnea(q, v, a) = Y π + armature ⊙ a` for `π` the",
+                    "inertial parameters of every joint's body in its frame, 10 per joint id 1.. in order,",
+                    "`[m, m c_x, m c_y, m c_z, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz]`, `I` about the joint",
+                    "frame's origin (Pinocchio's `computeJointTorqueRegressor`, `toDynamicParameters`).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `Y: [NV x 10 (NJOINTS - 1)]`.",
+                ],
+                trace: |m, d, x, _| joint_torque_regressor(m, d, &x[0], &x[1], &x[2]),
+            },
+            Function::ContactJacobian => Spec {
+                name: "contact_jacobian",
+                args: &[("q", Dim::Nq)],
+                per_frame: false,
+                output: Output::Matrix(Dim::Contacts, Dim::Nv),
+                doc: &[
+                    "The stacked Jacobian `J_c(q)` of the contact set `CONTACTS`, in its order: 3 rows per",
+                    "point contact (the linear rows of the frame's LOCAL_WORLD_ALIGNED Jacobian), 6 per",
+                    "6-D contact (its LOCAL Jacobian) (Pinocchio's `getFrameJacobian`, the rows of",
+                    "`getConstraintsJacobian` for `CONTACT_3D` / `CONTACT_6D`).",
+                    "",
+                    "`q: [NQ]`; returns `J_c: [NC x NV]`.",
+                ],
+                trace: |m, d, x, _| contact_jacobian(m, d, &x[0], &m.contacts),
+            },
+            Function::ContactDrift => Spec {
+                name: "contact_drift",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Vector(Dim::Contacts),
+                doc: &[
+                    "The stacked contact drift `γ = J̇_c v` of `CONTACTS`: the classical acceleration of a",
+                    "point contact's origin in world axes, the spatial acceleration of a 6-D contact in its",
+                    "own axes, at `v̇ = 0` (Pinocchio's `getFrameClassicalAcceleration(.., LOCAL_WORLD_ALIGNED)`",
+                    "/ `getFrameAcceleration(.., LOCAL)`). The constraints read `J_c v̇ + γ = 0`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns `γ: [NC]` (m/s², rad/s²).",
+                ],
+                trace: |m, d, x, _| contact_drift(m, d, &x[0], &x[1], &m.contacts),
+            },
+            Function::ContactDynamics => Spec {
+                name: "contact_dynamics",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("tau", Dim::Nv), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Tuple(&[Output::Vector(Dim::Nv), Output::Vector(Dim::Contacts)]),
+                doc: &[
+                    "Forward dynamics under the rigid contacts `CONTACTS`: `(a, λ)` solving",
+                    "`[M J_cᵀ; J_c -μ I] [a; -λ] = [tau - h; -γ]` (Pinocchio's",
+                    "`forwardDynamics(model, data, q, v, tau, J_c, γ, μ)`), so that `M a + h = tau + J_cᵀ λ`",
+                    "and `J_c a + γ = -μ λ`. By the tree-sparse factors of `M` and an `L D Lᵀ` of the",
+                    "contact-space operator `J_c M⁻¹ J_cᵀ + μ I` (no pivoting, no branch): pass",
+                    "`damping = μ = 0` for rigid contacts, a small `μ > 0` for a rank-deficient set.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `damping` ≥ 0; returns `(a: [NV], λ: [NC])`, λ the",
+                    "force on the robot in the contact rows' frames (N; N·m for 6-D rows).",
+                ],
+                trace: |m, d, x, _| {
+                    let (a, l) = contact_dynamics(m, d, &x[0], &x[1], &x[2], &m.contacts, x[3][0]);
+                    [a, l].concat()
+                },
+            },
+            Function::ContactInverseDynamics => Spec {
+                name: "contact_inverse_dynamics",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv), ("lambda", Dim::Contacts)],
+                per_frame: false,
+                output: Output::Vector(Dim::Nv),
+                doc: &[
+                    "The residual of the whole-body equation of motion, `rnea(q, v, a) - J_cᵀ λ`: the",
+                    "torques that `(a, λ)` demand on `CONTACTS`. With a floating base its first 6 entries",
+                    "must vanish (nothing actuates the free-flyer): the underactuation check of a",
+                    "whole-body controller. For `contact_dynamics`'s `(a, λ)` it returns `tau`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`, `lambda: [NC]`; returns `[NV]` (N·m, N).",
+                ],
+                trace: |m, d, x, _| contact_inverse_dynamics(m, d, &x[0], &x[1], &x[2], &x[3], &m.contacts),
+            },
+            Function::CenterOfPressure => Spec {
+                name: "center_of_pressure",
+                args: &[("q", Dim::Nq), ("lambda", Dim::Contacts), ("height", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Vector(Dim::Fixed(2)),
+                doc: &[
+                    "The centre of pressure (zero-moment point) of the contact forces `lambda` of",
+                    "`CONTACTS` on the horizontal plane `z = height`: `x = (z f_x - n_y) / f_z`,",
+                    "`y = (z f_y + n_x) / f_z` for the total force f and moment n about the world origin",
+                    "(the runtime's `center_of_pressure`).",
+                    "",
+                    "`q: [NQ]`, `lambda: [NC]` (as `contact_dynamics` returns it), `height` (m); returns",
+                    "`[x, y]` (m), world frame.",
+                ],
+                trace: |m, d, x, _| center_of_pressure(m, d, &x[0], &m.contacts, &x[1], x[2][0]).to_vec(),
+            },
         }
     }
 }
@@ -707,6 +1094,23 @@ fn trace_frame_jacobian(
 ) -> Vec<Expr> {
     compute_joint_jacobians(model, data, &x[0]);
     frame_jacobian(model, data, frame.expect("per-frame function"), reference)
+}
+
+/// The Jacobian time variations' trace: `J` and `J̇`, then one frame's in `reference`.
+fn trace_jacobian_time_variation(
+    model: &Model,
+    data: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+    frame: Option<usize>,
+    reference: ReferenceFrame,
+) -> Vec<Expr> {
+    compute_joint_jacobians_time_variation(model, data, &x[0], &x[1]);
+    frame_jacobian_time_variation(model, data, frame.expect("per-frame function"), reference)
+}
+
+/// A flat `[6 * NJOINTS]` argument as one wrench per joint id.
+fn wrenches(x: &[Expr]) -> Vec<Force<Expr>> {
+    x.chunks(6).map(Force::from_slice).collect()
 }
 
 /// Three `[NV x NV]` matrices.
