@@ -35,18 +35,30 @@ use criterion::{BenchmarkGroup, BenchmarkId, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rbdgen::runtime::{
-    aba, aba_derivatives, actuated_dofs, ccrba, center_of_mass, compute_joint_jacobians, crba,
-    d_difference, d_integrate, dccrba, difference, forward_kinematics, frame_jacobian,
-    frame_placement, generalized_gravity, integrate, jacobian_center_of_mass, kinetic_energy,
-    minverse, nonlinear_effects, pose_error, potential_energy, rnea, rnea_derivatives,
-    rnea_derivatives_fext, rnea_fext, step_linearization, ArgumentPosition, Data, Force, Jacobians,
+    aba, aba_derivatives, aba_derivatives_fext, aba_dfext, aba_fext, actuated_dofs, ccrba,
+    center_of_mass, center_of_pressure, centroidal_momentum_rate, compute_joint_jacobians,
+    compute_joint_jacobians_time_variation, contact_drift, contact_dynamics,
+    contact_inverse_dynamics, contact_jacobian, crba, d_difference, d_integrate, dccrba,
+    difference, forward_kinematics, frame_acceleration_drift, frame_jacobian,
+    frame_jacobian_time_variation, frame_placement, generalized_gravity, integrate,
+    jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, minverse, nonlinear_effects,
+    pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
+    step_linearization, AccelerationDrift, ArgumentPosition, ContactKind, Data, Force, Jacobians,
     Model, ReferenceFrame, Transform, Vector3,
 };
 use rbdgen::symbolic::Function;
 
-// Go2+Z1, Z1 and G1: every function of the table.
-rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base);
-rbdgen::robot_dynamics!(mod z1, "models/z1.urdf");
+// Go2+Z1, Z1 and G1: every function of the table, the per-frame ones for the
+// bench frame only ([`deepest_link_frame`]), the contact functions for the
+// feet (point contacts of Go2+Z1, 6-D soles of G1) or the gripper (Z1).
+rbdgen::robot_dynamics!(
+    mod go2_z1,
+    "models/go2_z1.urdf",
+    floating_base,
+    contacts = [FL_foot: point, FR_foot: point, RL_foot: point, RR_foot: point],
+    frames = [link06]
+);
+rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", contacts = [gripperMover: 6d], frames = [gripperMover]);
 // Go2: the functions that Pinocchio's published figures cover.
 rbdgen::robot_dynamics!(
     mod go2,
@@ -58,7 +70,26 @@ rbdgen::robot_dynamics!(
         aba_derivatives
     ]
 );
-rbdgen::robot_dynamics!(mod g1, "models/g1_29dof.urdf", floating_base);
+rbdgen::robot_dynamics!(
+    mod g1,
+    "models/g1_29dof.urdf",
+    floating_base,
+    contacts = [left_ankle_roll_link: 6d, right_ankle_roll_link: 6d],
+    frames = [left_wrist_yaw_link]
+);
+
+/// The contact sets of the modules above, for the runtime.
+const GO2_Z1_FEET: &[(&str, ContactKind)] = &[
+    ("FL_foot", ContactKind::Point),
+    ("FR_foot", ContactKind::Point),
+    ("RL_foot", ContactKind::Point),
+    ("RR_foot", ContactKind::Point),
+];
+const Z1_GRIPPER: &[(&str, ContactKind)] = &[("gripperMover", ContactKind::Frame6d)];
+const G1_SOLES: &[(&str, ContactKind)] = &[
+    ("left_ankle_roll_link", ContactKind::Frame6d),
+    ("right_ankle_roll_link", ContactKind::Frame6d),
+];
 
 /// Number of random states cycled through, as in the Pinocchio harness.
 const STATES: usize = 100;
@@ -90,6 +121,8 @@ struct State<const NQ: usize, const NV: usize, const NJ: usize, const NU: usize>
     target: [[f64; 4]; 4],
     /// The same target as the runtime takes it.
     target_placement: Transform<f64>,
+    /// Contact forces `[nc]` in U[-1,1], vertical ones (point) offset by 50 N.
+    lambda: Vec<f64>,
 }
 
 /// `integrate(neutral, U[-1,1]^nv)`, as the Pinocchio harness draws `q`.
@@ -126,6 +159,9 @@ fn random_states<const NQ: usize, const NV: usize, const NJ: usize, const NU: us
             });
             forward_kinematics(model, &mut data, &q2);
             let target_placement = frame_placement(model, &data, frame);
+            let lambda = (0..model.nc())
+                .map(|r| rng.gen_range(-1.0..1.0) + if r % 3 == 2 { 50.0 } else { 0.0 })
+                .collect();
             State {
                 q,
                 q2,
@@ -137,6 +173,7 @@ fn random_states<const NQ: usize, const NV: usize, const NJ: usize, const NU: us
                 fext,
                 target: target_placement.to_homogeneous(),
                 target_placement,
+                lambda,
             }
         })
         .collect()
@@ -207,6 +244,17 @@ impl Flat for Jacobians {
     }
 }
 
+impl Flat for AccelerationDrift<f64> {
+    fn flat(&self) -> Vec<f64> {
+        let parts = [
+            self.local,
+            self.local_world_aligned,
+            self.classical_local_world_aligned,
+        ];
+        parts.iter().flat_map(|m| m.to_array()).collect()
+    }
+}
+
 impl<A: Flat, B: Flat> Flat for (A, B) {
     fn flat(&self) -> Vec<f64> {
         [self.0.flat(), self.1.flat()].concat()
@@ -269,10 +317,17 @@ struct Robot<'c, const NQ: usize, const NV: usize, const NJ: usize, const NU: us
 impl<'c, const NQ: usize, const NV: usize, const NJ: usize, const NU: usize>
     Robot<'c, NQ, NV, NJ, NU>
 {
-    fn new(c: &'c mut Criterion, name: &'static str, urdf: &str, floating_base: bool) -> Self {
+    fn new(
+        c: &'c mut Criterion,
+        name: &'static str,
+        urdf: &str,
+        floating_base: bool,
+        contacts: &[(&str, ContactKind)],
+    ) -> Self {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(urdf);
-        let model = Model::from_urdf_file(&path, floating_base)
+        let mut model = Model::from_urdf_file(&path, floating_base)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        model.set_contacts(contacts).expect("the bench's contacts");
         let dims = (
             model.nq,
             model.nv,
@@ -393,18 +448,33 @@ macro_rules! bench {
     (@ $r:ident, $g:ident, $fr:ident, $id:ident, d_integrate_dv) => { function! { $r, "d_integrate_dv", |s| $g::d_integrate_dv(&s.q, &s.v), |m, _d, s| d_integrate(m, &s.q, &s.v, ArgumentPosition::Arg1) } };
     (@ $r:ident, $g:ident, $fr:ident, $id:ident, d_difference_dq0) => { function! { $r, "d_difference_dq0", |s| $g::d_difference_dq0(&s.q, &s.q2), |m, _d, s| d_difference(m, &s.q, &s.q2, ArgumentPosition::Arg0) } };
     (@ $r:ident, $g:ident, $fr:ident, $id:ident, d_difference_dq1) => { function! { $r, "d_difference_dq1", |s| $g::d_difference_dq1(&s.q, &s.q2), |m, _d, s| d_difference(m, &s.q, &s.q2, ArgumentPosition::Arg1) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, aba_fext) => { function! { $r, "aba_fext", |s| $g::aba_fext(&s.q, &s.v, &s.tau, &s.fext), |m, d, s| aba_fext(m, d, &s.q, &s.v, &s.tau, &s.forces) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, aba_derivatives_fext) => { function! { $r, "aba_derivatives_fext", |s| $g::aba_derivatives_fext(&s.q, &s.v, &s.tau, &s.fext), |m, d, s| aba_derivatives_fext(m, d, &s.q, &s.v, &s.tau, &s.forces) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, aba_dfext) => { function! { $r, "aba_dfext", |s| $g::aba_dfext(&s.q), |m, d, s| aba_dfext(m, d, &s.q) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, frame_jacobian_time_variation_local) => { function! { $r, "frame_jacobian_time_variation_local", |s| $g::frame_jacobian_time_variation_local(&s.q, &s.v, $fr), |m, d, s| { compute_joint_jacobians_time_variation(m, d, &s.q, &s.v); frame_jacobian_time_variation(m, d, $id, ReferenceFrame::Local) } } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, frame_jacobian_time_variation_world) => { function! { $r, "frame_jacobian_time_variation_world", |s| $g::frame_jacobian_time_variation_world(&s.q, &s.v, $fr), |m, d, s| { compute_joint_jacobians_time_variation(m, d, &s.q, &s.v); frame_jacobian_time_variation(m, d, $id, ReferenceFrame::World) } } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, frame_jacobian_time_variation_local_world_aligned) => { function! { $r, "frame_jacobian_time_variation_local_world_aligned", |s| $g::frame_jacobian_time_variation_local_world_aligned(&s.q, &s.v, $fr), |m, d, s| { compute_joint_jacobians_time_variation(m, d, &s.q, &s.v); frame_jacobian_time_variation(m, d, $id, ReferenceFrame::LocalWorldAligned) } } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, frame_acceleration_drift) => { function! { $r, "frame_acceleration_drift", |s| $g::frame_acceleration_drift(&s.q, &s.v, $fr), |m, d, s| frame_acceleration_drift(m, d, &s.q, &s.v, $id) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, centroidal_momentum_rate) => { function! { $r, "centroidal_momentum_rate", |s| $g::centroidal_momentum_rate(&s.q, &s.v, &s.a), |m, d, s| centroidal_momentum_rate(m, d, &s.q, &s.v, &s.a) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, joint_torque_regressor) => { function! { $r, "joint_torque_regressor", |s| $g::joint_torque_regressor(&s.q, &s.v, &s.a), |m, d, s| joint_torque_regressor(m, d, &s.q, &s.v, &s.a) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, contact_jacobian) => { function! { $r, "contact_jacobian", |s| $g::contact_jacobian(&s.q), |m, d, s| contact_jacobian(m, d, &s.q, &m.contacts) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, contact_drift) => { function! { $r, "contact_drift", |s| $g::contact_drift(&s.q, &s.v), |m, d, s| contact_drift(m, d, &s.q, &s.v, &m.contacts) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, contact_dynamics) => { function! { $r, "contact_dynamics", |s| $g::contact_dynamics(&s.q, &s.v, &s.tau, 0.0), |m, d, s| contact_dynamics(m, d, &s.q, &s.v, &s.tau, &m.contacts, 0.0) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, contact_inverse_dynamics) => { function! { $r, "contact_inverse_dynamics", |s| $g::contact_inverse_dynamics(&s.q, &s.v, &s.a, s.lambda.as_slice().try_into().unwrap()), |m, d, s| contact_inverse_dynamics(m, d, &s.q, &s.v, &s.a, &s.lambda, &m.contacts) } };
+    (@ $r:ident, $g:ident, $fr:ident, $id:ident, center_of_pressure) => { function! { $r, "center_of_pressure", |s| $g::center_of_pressure(&s.q, s.lambda.as_slice().try_into().unwrap(), 0.0), |m, d, s| center_of_pressure(m, d, &s.q, &m.contacts, &s.lambda, 0.0) } };
 }
 
 /// One robot: the generated module `$g` of `$urdf` (`$floating`: free-flyer
 /// root) and the functions to bench; finishes with the check that every
 /// function of the table but `$without` was benched.
 macro_rules! bench_robot {
-    ($c:expr, $g:ident, $urdf:literal, $floating:literal, [$($f:ident),* $(,)?], without $without:expr) => {{
+    ($c:expr, $g:ident, $urdf:literal, $floating:literal, $contacts:expr, [$($f:ident),* $(,)?], without $without:expr) => {{
         let mut robot = Robot::<{ $g::NQ }, { $g::NV }, { $g::NJOINTS }, { $g::NU }>::new(
             $c,
             stringify!($g),
             $urdf,
             $floating,
+            $contacts,
         );
         let frame_id = robot.frame_id;
         let name = &robot.model.frames[frame_id].name;
@@ -416,27 +486,32 @@ macro_rules! bench_robot {
 
 /// [`bench_robot!`] with every function of the table.
 macro_rules! bench_every_function {
-    ($c:ident, $g:ident, $urdf:literal, $floating:expr) => {
-        bench_robot!($c, $g, $urdf, $floating, [
+    ($c:ident, $g:ident, $urdf:literal, $floating:expr, $contacts:expr) => {
+        bench_robot!($c, $g, $urdf, $floating, $contacts, [
         rnea, crba, aba, frame_placement, nonlinear_effects, generalized_gravity, minverse,
         center_of_mass, jacobian_center_of_mass, ccrba, dccrba, kinetic_energy, potential_energy,
         frame_jacobian_local, frame_jacobian_world, frame_jacobian_local_world_aligned, rnea_fext,
         rnea_derivatives, aba_derivatives, rnea_derivatives_fext, step_linearization, pose_error,
         integrate, difference, d_integrate_dq, d_integrate_dv, d_difference_dq0, d_difference_dq1,
+        aba_fext, aba_derivatives_fext, aba_dfext, frame_jacobian_time_variation_local,
+        frame_jacobian_time_variation_world, frame_jacobian_time_variation_local_world_aligned,
+        frame_acceleration_drift, centroidal_momentum_rate, joint_torque_regressor,
+        contact_jacobian, contact_drift, contact_dynamics, contact_inverse_dynamics,
+        center_of_pressure,
         ], without [])
     };
 }
 
 /// The benches, one group per robot (criterion's id `<robot>/<function>/<generated|runtime>`).
 fn benches(c: &mut Criterion) {
-    bench_every_function!(c, go2_z1, "models/go2_z1.urdf", true);
-    bench_robot!(c, go2, "models/go2.urdf", true, [
+    bench_every_function!(c, go2_z1, "models/go2_z1.urdf", true, GO2_Z1_FEET);
+    bench_robot!(c, go2, "models/go2.urdf", true, &[], [
         rnea, crba, aba, frame_placement, nonlinear_effects, generalized_gravity, minverse,
         center_of_mass, jacobian_center_of_mass, ccrba, kinetic_energy, rnea_derivatives,
         aba_derivatives,
     ], without Function::ALL);
-    bench_every_function!(c, z1, "models/z1.urdf", false);
-    bench_every_function!(c, g1, "models/g1_29dof.urdf", true);
+    bench_every_function!(c, z1, "models/z1.urdf", false, Z1_GRIPPER);
+    bench_every_function!(c, g1, "models/g1_29dof.urdf", true, G1_SOLES);
 }
 
 /// Runs the benches with criterion's command line (`cargo bench --bench dynamics -- FILTER`).
