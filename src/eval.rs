@@ -2,20 +2,28 @@
 //! file, computing every quantity of a state with the runtime, writing the same
 //! format, and comparing two files within the spec tolerance.
 //!
-//! A file is `{"model": header, "states": [state, ...]}`. A state holds the
-//! inputs `q v a tau w q2` and one entry per quantity (`rnea`, `crba`,
-//! `frames.NAME.placement`, ...), with Pinocchio's conventions: matrices as
-//! arrays of rows, spatial vectors `[linear; angular]`, SI units.
+//! A file is `{"model": header, "states": [state, ...]}`. The header may carry
+//! the whole-body inputs `armature` and `contacts`, which change what the
+//! dynamics mean. A state holds the inputs `q v a tau w q2` (and `fext` for
+//! the whole-body extension) and one entry per quantity (`rnea`, `crba`,
+//! `frames.NAME.placement`, `contact_dynamics`, ...), with Pinocchio's
+//! conventions: matrices as arrays of rows, spatial vectors `[linear;
+//! angular]`, SI units.
 //!
 //! [`QUANTITIES`] is the one table of what the runtime computes: an entry per
-//! key, name → function of (model, state). A quantity without an entry is
+//! key, name → function of (model, state), `None` where the state or model
+//! lacks its inputs (no `fext`, no contact set). A quantity without a value is
 //! absent from the output, and [`compare`] reports it as not computed.
 
 use rbdgen_runtime::{
-    aba, aba_derivatives, ccrba, center_of_mass, compute_joint_jacobians, crba, d_difference,
-    d_integrate, dccrba, forward_kinematics, frame_jacobian, integrate, jacobian_center_of_mass,
-    kinetic_energy, minverse, potential_energy, rnea, rnea_derivatives, update_frame_placements,
-    ArgumentPosition, Data, Jacobians, Model, ReferenceFrame,
+    aba, aba_derivatives, aba_derivatives_fext, aba_fext, ccrba, center_of_mass,
+    centroidal_momentum_rate, compute_joint_jacobians_time_variation, contact_drift,
+    contact_dynamics, contact_jacobian, crba, d_difference, d_integrate, dccrba,
+    forward_kinematics, frame_acceleration_drift, frame_jacobian, frame_jacobian_time_variation,
+    integrate, jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, minverse,
+    potential_energy, rnea, rnea_derivatives, rnea_fext, update_frame_placements,
+    AccelerationDrift, ArgumentPosition, ContactKind, Data, Force, Jacobians, Model,
+    ReferenceFrame,
 };
 use serde_json::{Map, Value};
 use thiserror::Error;
@@ -60,9 +68,9 @@ pub enum EvalError {
         state: usize,
         /// The input (`q`, `v`, ...).
         input: &'static str,
-        /// Its length in the file.
+        /// Its length in the file (wrenches for `fext`).
         got: usize,
-        /// `nq` or `nv` of the model.
+        /// `nq` or `nv` of the model (`njoints` for `fext`).
         want: usize,
     },
     /// The model built from the URDF is not the one the file's header describes.
@@ -89,10 +97,18 @@ pub struct Header {
     pub joint_names: Vec<String>,
     /// Link (BODY) frame names in model order.
     pub frames: Vec<String>,
+    /// The armature per velocity dof (`model.armature`, Pinocchio's), when the
+    /// file has one; absent means zeros.
+    pub armature: Option<Vec<f64>>,
+    /// The contact set (`model.contacts`): link frame names and kinds, in row
+    /// order; absent means none.
+    pub contacts: Option<Vec<(String, ContactKind)>>,
 }
 
 impl Header {
-    /// The header that describes `model`, loaded from `urdf`.
+    /// The header that describes `model`, loaded from `urdf`: with its
+    /// armature when it has one (a nonzero entry) and its contact set when it
+    /// has one.
     pub fn of(model: &Model, urdf: &str, floating_base: bool) -> Self {
         Self {
             urdf: urdf.to_string(),
@@ -101,6 +117,18 @@ impl Header {
             nv: model.nv,
             joint_names: model.joints[1..].iter().map(|j| j.name.clone()).collect(),
             frames: model.body_frames().map(|(_, f)| f.name.clone()).collect(),
+            armature: model
+                .armature
+                .iter()
+                .any(|&a| a != 0.0)
+                .then(|| model.armature.clone()),
+            contacts: (!model.contacts.is_empty()).then(|| {
+                model
+                    .contacts
+                    .iter()
+                    .map(|c| (model.frames[c.frame].name.clone(), c.kind))
+                    .collect()
+            }),
         }
     }
 
@@ -131,6 +159,42 @@ impl Header {
                 .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect())
                 .ok_or_else(|| wrong(name, "an array of strings"))
         };
+        let armature = match v.get("armature") {
+            None => None,
+            Some(a) => Some(
+                a.as_array()
+                    .and_then(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>())
+                    .ok_or_else(|| wrong("armature", "an array of numbers"))?,
+            ),
+        };
+        let contacts = match v.get("contacts") {
+            None => None,
+            Some(list) => Some(
+                list.as_array()
+                    .ok_or_else(|| wrong("contacts", "an array"))?
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| {
+                        let path = |key: &str| format!("model.contacts[{k}].{key}");
+                        let text = |key: &str| {
+                            c.get(key)
+                                .and_then(Value::as_str)
+                                .ok_or_else(|| EvalError::Format {
+                                    path: path(key),
+                                    reason: "missing or not a string".into(),
+                                })
+                        };
+                        let (frame, kind) = (text("frame")?, text("type")?);
+                        let kind =
+                            ContactKind::from_name(kind).ok_or_else(|| EvalError::Format {
+                                path: path("type"),
+                                reason: format!("`{kind}` is not `point` or `6d`"),
+                            })?;
+                        Ok((frame.to_string(), kind))
+                    })
+                    .collect::<Result<_, EvalError>>()?,
+            ),
+        };
         Ok(Self {
             urdf: field("urdf")?
                 .as_str()
@@ -143,27 +207,70 @@ impl Header {
             nv: count("nv")?,
             joint_names: names("joint_names")?,
             frames: names("frames")?,
+            armature,
+            contacts,
         })
     }
 
-    /// The `model` object of a file.
+    /// The `model` object of a file (`armature` and `contacts` only when set).
     pub fn to_json(&self) -> Value {
-        serde_json::json!({
+        let mut out = serde_json::json!({
             "urdf": self.urdf,
             "floating_base": self.floating_base,
             "nq": self.nq,
             "nv": self.nv,
             "joint_names": self.joint_names,
             "frames": self.frames,
-        })
+        });
+        if let Some(armature) = &self.armature {
+            out["armature"] = Value::from(armature.clone());
+        }
+        if let Some(contacts) = &self.contacts {
+            out["contacts"] = contacts
+                .iter()
+                .map(|(frame, kind)| serde_json::json!({"frame": frame, "type": kind.name()}))
+                .collect();
+        }
+        out
     }
 
-    /// Checks that `other` describes the same model (the URDF path aside).
+    /// Checks that `other` (the file, or the reference) describes the same
+    /// model (the URDF path aside), and the same inputs of the dynamics: the
+    /// armature (absent = zeros), and `other`'s contact set when it has one
+    /// (without one, `other` has no contact quantities, and ours are extra).
     ///
     /// # Errors
-    /// A message naming the first difference: base, nq, nv, joint order or names,
-    /// link frames.
+    /// A message naming the first difference: base, nq, nv, joint order or
+    /// names, link frames, an armature entry, a contact.
     pub fn check_same_model(&self, other: &Header) -> Result<(), String> {
+        self.check_same_structure(other)?;
+        let armature = |h: &Header| h.armature.clone().unwrap_or_else(|| vec![0.0; h.nv]);
+        let (ours, theirs) = (armature(self), armature(other));
+        if let Some(k) = (0..ours.len()).find(|&k| ours[k] != theirs[k]) {
+            return Err(format!(
+                "armature of dof {k} is {} here, {} in the file",
+                ours[k], theirs[k]
+            ));
+        }
+        let contacts = |h: &Header| -> Vec<String> {
+            h.contacts
+                .iter()
+                .flatten()
+                .map(|(frame, kind)| format!("{frame}:{}", kind.name()))
+                .collect()
+        };
+        if other.contacts.is_none() {
+            return Ok(());
+        }
+        first_difference("contact", &contacts(self), &contacts(other))
+    }
+
+    /// Checks that `other` describes the same kinematic tree: base, nq, nv,
+    /// joints and link frames (not the armature or the contacts).
+    ///
+    /// # Errors
+    /// A message naming the first difference.
+    pub fn check_same_structure(&self, other: &Header) -> Result<(), String> {
         if self.floating_base != other.floating_base {
             let base = |f: bool| if f { "a floating" } else { "a fixed" };
             return Err(format!(
@@ -180,6 +287,77 @@ impl Header {
         }
         first_difference("joint", &self.joint_names, &other.joint_names)?;
         first_difference("link frame", &self.frames, &other.frames)
+    }
+
+    /// Sets the header's armature and contact set on `model` (one of the
+    /// same structure, [`Header::check_same_structure`]). A model that already
+    /// has an armature or a contact set (from the command line) keeps it when
+    /// the header has none, and must agree with the header's otherwise.
+    ///
+    /// # Errors
+    /// [`EvalError::Format`] naming the entry at fault: an armature of the
+    /// wrong length, negative or not finite; a contact on a frame that is not
+    /// a link frame, on a link welded to the world, or named twice.
+    /// [`EvalError::ModelMismatch`] when the model's own setting differs.
+    pub fn apply_to(&self, model: &mut Model) -> Result<(), EvalError> {
+        if let Some(armature) = &self.armature {
+            if armature.len() != model.nv {
+                return Err(EvalError::Format {
+                    path: "model.armature".into(),
+                    reason: format!(
+                        "has length {}, the model needs nv = {}",
+                        armature.len(),
+                        model.nv
+                    ),
+                });
+            }
+            for (k, &a) in armature.iter().enumerate() {
+                if !(a.is_finite() && a >= 0.0) {
+                    let joint = model.joints[1..]
+                        .iter()
+                        .find(|j| j.v_range().contains(&k))
+                        .map_or(String::new(), |j| format!(" (joint `{}`)", j.name));
+                    return Err(EvalError::Format {
+                        path: format!("model.armature[{k}]"),
+                        reason: format!(
+                            "{a}{joint} is not a finite value >= 0: an armature is a rotor inertia"
+                        ),
+                    });
+                }
+            }
+            if model.armature.iter().any(|&a| a != 0.0) && model.armature != *armature {
+                return Err(EvalError::ModelMismatch(
+                    "the armature given on the command line differs from the file's \
+                     `model.armature`"
+                        .into(),
+                ));
+            }
+            model.armature = armature.clone();
+        }
+        if let Some(contacts) = &self.contacts {
+            for (k, (frame, _)) in contacts.iter().enumerate() {
+                model.link_frame(frame).map_err(|e| EvalError::Format {
+                    path: format!("model.contacts[{k}].frame"),
+                    reason: e.to_string(),
+                })?;
+            }
+            let mut with = model.clone();
+            let list: Vec<(&str, ContactKind)> =
+                contacts.iter().map(|(f, k)| (f.as_str(), *k)).collect();
+            with.set_contacts(&list).map_err(|e| EvalError::Format {
+                path: "model.contacts".into(),
+                reason: e.to_string(),
+            })?;
+            if !model.contacts.is_empty() && model.contacts != with.contacts {
+                return Err(EvalError::ModelMismatch(
+                    "the contacts given on the command line differ from the file's \
+                     `model.contacts`"
+                        .into(),
+                ));
+            }
+            model.contacts = with.contacts;
+        }
+        Ok(())
     }
 }
 
@@ -214,6 +392,10 @@ pub struct State {
     pub w: Vec<f64>,
     /// Second configuration `[nq]` for `difference(q, q2)`.
     pub q2: Vec<f64>,
+    /// External wrenches `[njoints][6]` of the whole-body extension, one per
+    /// joint id `[linear; angular]` in that joint's frame (entry 0, the
+    /// universe, ignored); the `*_fext` quantities need them.
+    pub fext: Option<Vec<[f64; 6]>>,
 }
 
 impl State {
@@ -244,6 +426,28 @@ impl State {
                     reason: "not an array of numbers".into(),
                 })
         };
+        let fext = match v.get("fext") {
+            None => None,
+            Some(rows) => Some(
+                rows.as_array()
+                    .and_then(|rows| {
+                        rows.iter()
+                            .map(|row| {
+                                let row = row.as_array().filter(|r| r.len() == 6)?;
+                                let mut w = [0.0; 6];
+                                for (x, value) in w.iter_mut().zip(row) {
+                                    *x = value.as_f64()?;
+                                }
+                                Some(w)
+                            })
+                            .collect::<Option<Vec<_>>>()
+                    })
+                    .ok_or_else(|| EvalError::Format {
+                        path: format!("states[{index}].fext"),
+                        reason: "not an array of wrenches of 6 numbers".into(),
+                    })?,
+            ),
+        };
         Ok(Self {
             q: input("q")?,
             v: input("v")?,
@@ -251,7 +455,31 @@ impl State {
             tau: input("tau")?,
             w: input("w")?,
             q2: input("q2")?,
+            fext,
         })
+    }
+
+    /// The external wrenches as forces, when the state has them.
+    pub fn forces(&self) -> Option<Vec<Force<f64>>> {
+        self.fext
+            .as_ref()
+            .map(|f| f.iter().map(|w| Force::from_slice(w)).collect())
+    }
+
+    /// The inputs as JSON entries: those of [`INPUTS`], and `fext` when present.
+    pub fn to_json(&self) -> Map<String, Value> {
+        let mut out: Map<String, Value> = self
+            .inputs()
+            .iter()
+            .map(|(name, x)| (name.to_string(), vector(x)))
+            .collect();
+        if let Some(fext) = &self.fext {
+            out.insert(
+                "fext".into(),
+                Value::Array(fext.iter().map(|w| vector(w)).collect()),
+            );
+        }
+        out
     }
 
     /// The inputs by name, in the order of [`INPUTS`].
@@ -266,7 +494,8 @@ impl State {
         ]
     }
 
-    /// Checks every input's length against the model (`q`, `q2`: nq; the rest: nv).
+    /// Checks every input's length against the model (`q`, `q2`: nq; `fext`:
+    /// njoints wrenches; the rest: nv).
     ///
     /// # Errors
     /// [`EvalError::Length`] for the first input of the wrong length.
@@ -286,7 +515,15 @@ impl State {
                 });
             }
         }
-        Ok(())
+        match &self.fext {
+            Some(fext) if fext.len() != model.njoints() => Err(EvalError::Length {
+                state: index,
+                input: "fext",
+                got: fext.len(),
+                want: model.njoints(),
+            }),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -332,79 +569,82 @@ pub struct Quantity {
     /// The key (`rnea`, `crba`, `frames`, ...).
     pub name: &'static str,
     /// Its value at a state whose inputs have the model's lengths: a number, a
-    /// vector, a matrix as an array of rows, or an object of those. `data` is a
+    /// vector, a matrix as an array of rows, or an object of those; `None`
+    /// when the state or the model lacks what it needs (`fext` for the
+    /// `*_fext` quantities, a contact set for the contact ones). `data` is a
     /// workspace for the model, in no particular state.
-    pub compute: fn(&Model, &mut Data<f64>, &State) -> Value,
+    pub compute: fn(&Model, &mut Data<f64>, &State) -> Option<Value>,
 }
 
-/// Every quantity the runtime computes today, in the order of the format.
-/// A quantity of the format without an entry is left out of the output.
+/// Every quantity the runtime computes, in the order of the format (the
+/// whole-body extension after the base format, `omi` last). A quantity of the
+/// format without an entry is left out of the output.
 pub static QUANTITIES: &[Quantity] = &[
     Quantity {
         name: "rnea",
-        compute: |m, d, s| vector(rnea(m, d, &s.q, &s.v, &s.a)),
+        compute: |m, d, s| Some(vector(rnea(m, d, &s.q, &s.v, &s.a))),
     },
     Quantity {
         name: "nle",
-        compute: |m, d, s| vector(rnea(m, d, &s.q, &s.v, &vec![0.0; m.nv])),
+        compute: |m, d, s| Some(vector(rnea(m, d, &s.q, &s.v, &vec![0.0; m.nv]))),
     },
     Quantity {
         name: "gravity",
         compute: |m, d, s| {
             let zero = vec![0.0; m.nv];
-            vector(rnea(m, d, &s.q, &zero, &zero))
+            Some(vector(rnea(m, d, &s.q, &zero, &zero)))
         },
     },
     Quantity {
         name: "crba",
-        compute: |m, d, s| matrix(crba(m, d, &s.q), m.nv, m.nv),
+        compute: |m, d, s| Some(matrix(crba(m, d, &s.q), m.nv, m.nv)),
     },
     Quantity {
         name: "aba",
-        compute: |m, d, s| vector(aba(m, d, &s.q, &s.v, &s.tau)),
+        compute: |m, d, s| Some(vector(aba(m, d, &s.q, &s.v, &s.tau))),
     },
     Quantity {
         name: "minv",
-        compute: |m, d, s| matrix(minverse(m, d, &s.q), m.nv, m.nv),
+        compute: |m, d, s| Some(matrix(minverse(m, d, &s.q), m.nv, m.nv)),
     },
     Quantity {
         name: "com",
-        compute: |m, d, s| vector(&center_of_mass(m, d, &s.q).0),
+        compute: |m, d, s| Some(vector(&center_of_mass(m, d, &s.q).0)),
     },
     Quantity {
         name: "jcom",
-        compute: |m, d, s| matrix(jacobian_center_of_mass(m, d, &s.q), 3, m.nv),
+        compute: |m, d, s| Some(matrix(jacobian_center_of_mass(m, d, &s.q), 3, m.nv)),
     },
     Quantity {
         name: "ag",
-        compute: |m, d, s| matrix(ccrba(m, d, &s.q, &s.v).0, 6, m.nv),
+        compute: |m, d, s| Some(matrix(ccrba(m, d, &s.q, &s.v).0, 6, m.nv)),
     },
     Quantity {
         name: "hg",
-        compute: |m, d, s| vector(&ccrba(m, d, &s.q, &s.v).1.to_array()),
+        compute: |m, d, s| Some(vector(&ccrba(m, d, &s.q, &s.v).1.to_array())),
     },
     Quantity {
         name: "dag",
-        compute: |m, d, s| matrix(dccrba(m, d, &s.q, &s.v), 6, m.nv),
+        compute: |m, d, s| Some(matrix(dccrba(m, d, &s.q, &s.v), 6, m.nv)),
     },
     Quantity {
         name: "kinetic_energy",
-        compute: |m, d, s| Value::from(kinetic_energy(m, d, &s.q, &s.v)),
+        compute: |m, d, s| Some(Value::from(kinetic_energy(m, d, &s.q, &s.v))),
     },
     Quantity {
         name: "potential_energy",
-        compute: |m, d, s| Value::from(potential_energy(m, d, &s.q)),
+        compute: |m, d, s| Some(Value::from(potential_energy(m, d, &s.q))),
     },
     Quantity {
         name: "frames",
-        compute: frames,
+        compute: |m, d, s| Some(frames(m, d, s)),
     },
     Quantity {
         name: "rnea_derivatives",
         compute: |m, _, s| {
             let mut data = Data::<f64>::new(m);
             let j = rnea_derivatives(m, &mut data, &s.q, &s.v, &s.a);
-            derivatives(m, &j, ["dtau_dq", "dtau_dv", "dtau_da"])
+            Some(derivatives(m, &j, RNEA_DERIVATIVES))
         },
     },
     Quantity {
@@ -412,86 +652,210 @@ pub static QUANTITIES: &[Quantity] = &[
         compute: |m, _, s| {
             let mut data = Data::<f64>::new(m);
             let j = aba_derivatives(m, &mut data, &s.q, &s.v, &s.tau);
-            derivatives(m, &j, ["ddq_dq", "ddq_dv", "ddq_dtau"])
+            Some(derivatives(m, &j, ABA_DERIVATIVES))
         },
     },
     Quantity {
         name: "integrate",
-        compute: |m, _, s| vector(&integrate(m, &s.q, &s.w)),
+        compute: |m, _, s| Some(vector(&integrate(m, &s.q, &s.w))),
     },
     Quantity {
         name: "difference",
-        compute: |m, _, s| vector(&rbdgen_runtime::difference(m, &s.q, &s.q2)),
+        compute: |m, _, s| Some(vector(&rbdgen_runtime::difference(m, &s.q, &s.q2))),
     },
     Quantity {
         name: "dintegrate",
         compute: |m, _, s| {
             let arg = |a| matrix(&d_integrate(m, &s.q, &s.w, a), m.nv, m.nv);
-            pair(arg(ArgumentPosition::Arg0), arg(ArgumentPosition::Arg1))
+            Some(pair(
+                arg(ArgumentPosition::Arg0),
+                arg(ArgumentPosition::Arg1),
+            ))
         },
     },
     Quantity {
         name: "ddifference",
         compute: |m, _, s| {
             let arg = |a| matrix(&d_difference(m, &s.q, &s.q2, a), m.nv, m.nv);
-            pair(arg(ArgumentPosition::Arg0), arg(ArgumentPosition::Arg1))
+            Some(pair(
+                arg(ArgumentPosition::Arg0),
+                arg(ArgumentPosition::Arg1),
+            ))
+        },
+    },
+    Quantity {
+        name: "rnea_fext",
+        compute: |m, d, s| {
+            let f = s.forces()?;
+            Some(vector(rnea_fext(m, d, &s.q, &s.v, &s.a, &f)))
+        },
+    },
+    Quantity {
+        name: "aba_fext",
+        compute: |m, d, s| {
+            let f = s.forces()?;
+            Some(vector(aba_fext(m, d, &s.q, &s.v, &s.tau, &f)))
+        },
+    },
+    Quantity {
+        name: "aba_derivatives_fext",
+        compute: |m, _, s| {
+            let f = s.forces()?;
+            let mut data = Data::<f64>::new(m);
+            let j = aba_derivatives_fext(m, &mut data, &s.q, &s.v, &s.tau, &f);
+            Some(derivatives(m, &j, ABA_DERIVATIVES))
+        },
+    },
+    Quantity {
+        name: "dhg",
+        compute: |m, d, s| {
+            let dhg = centroidal_momentum_rate(m, d, &s.q, &s.v, &s.a);
+            Some(vector(&dhg.to_array()))
+        },
+    },
+    Quantity {
+        name: "regressor",
+        compute: |m, d, s| {
+            let y = joint_torque_regressor(m, d, &s.q, &s.v, &s.a);
+            Some(matrix(&y, m.nv, 10 * (m.njoints() - 1)))
+        },
+    },
+    Quantity {
+        name: "contact_jacobian",
+        compute: |m, d, s| {
+            (!m.contacts.is_empty())
+                .then(|| matrix(&contact_jacobian(m, d, &s.q, &m.contacts), m.nc(), m.nv))
+        },
+    },
+    Quantity {
+        name: "contact_drift",
+        compute: |m, d, s| {
+            (!m.contacts.is_empty()).then(|| vector(&contact_drift(m, d, &s.q, &s.v, &m.contacts)))
+        },
+    },
+    Quantity {
+        name: "contact_dynamics",
+        compute: |m, d, s| {
+            if m.contacts.is_empty() {
+                return None;
+            }
+            let (ddq, lambda) = contact_dynamics(m, d, &s.q, &s.v, &s.tau, &m.contacts, 0.0);
+            let mut out = Map::new();
+            out.insert(CONTACT_DYNAMICS[0].into(), vector(&ddq));
+            out.insert(CONTACT_DYNAMICS[1].into(), vector(&lambda));
+            Some(Value::Object(out))
         },
     },
     Quantity {
         name: "omi",
-        compute: omi,
+        compute: |m, d, s| Some(omi(m, d, s)),
     },
 ];
+
+/// The keys of `rnea_derivatives`, in the order of the runtime's [`Jacobians`].
+pub const RNEA_DERIVATIVES: [&str; 3] = ["dtau_dq", "dtau_dv", "dtau_da"];
+
+/// The keys of `aba_derivatives` and `aba_derivatives_fext`, in the order of
+/// the runtime's [`Jacobians`].
+pub const ABA_DERIVATIVES: [&str; 3] = ["ddq_dq", "ddq_dv", "ddq_dtau"];
+
+/// The keys of `contact_dynamics`: the acceleration, the contact forces.
+pub const CONTACT_DYNAMICS: [&str; 2] = ["ddq", "lambda"];
+
+/// What the per-frame quantities read, at one state.
+pub struct FrameData<'a> {
+    /// Joint placements, frame placements (`o_mf`), the joint Jacobian `j`
+    /// and its time variation `dj` at the state's `q`, `v`.
+    pub data: &'a Data<f64>,
+    /// The frame's acceleration drift at the state's `q`, `v`.
+    pub drift: AccelerationDrift<f64>,
+}
 
 /// One quantity of each link frame (`frames.NAME.<name>`).
 pub struct FrameQuantity {
     /// The key inside a frame's object (`placement`, `jacobian_local`, ...).
     pub name: &'static str,
-    /// Its value for the frame with index `frame` in `model.frames`; `data`
-    /// holds the forward kinematics and frame placements at `state.q`.
-    pub compute: fn(&Model, &mut Data<f64>, &State, usize) -> Value,
+    /// Its value for the frame with index `frame` in `model.frames`.
+    pub compute: fn(&Model, &FrameData, usize) -> Value,
 }
 
-/// Every per-frame quantity the runtime computes today.
+/// Every per-frame quantity the runtime computes, in the order of the format.
 pub static FRAME_QUANTITIES: &[FrameQuantity] = &[
     FrameQuantity {
         name: "placement",
-        compute: |_, d, _, frame| homogeneous(&d.o_mf[frame].to_homogeneous()),
+        compute: |_, d, frame| homogeneous(&d.data.o_mf[frame].to_homogeneous()),
     },
     FrameQuantity {
         name: "jacobian_local",
-        compute: |m, d, _, frame| {
-            matrix(&frame_jacobian(m, d, frame, ReferenceFrame::Local), 6, m.nv)
-        },
+        compute: |m, d, frame| jacobian(m, d, frame, ReferenceFrame::Local),
     },
     FrameQuantity {
         name: "jacobian_world",
-        compute: |m, d, _, frame| {
-            matrix(&frame_jacobian(m, d, frame, ReferenceFrame::World), 6, m.nv)
-        },
+        compute: |m, d, frame| jacobian(m, d, frame, ReferenceFrame::World),
     },
     FrameQuantity {
         name: "jacobian_local_world_aligned",
-        compute: |m, d, _, frame| {
-            matrix(
-                &frame_jacobian(m, d, frame, ReferenceFrame::LocalWorldAligned),
-                6,
-                m.nv,
-            )
+        compute: |m, d, frame| jacobian(m, d, frame, ReferenceFrame::LocalWorldAligned),
+    },
+    FrameQuantity {
+        name: "jacobian_time_variation_local",
+        compute: |m, d, frame| jacobian_time_variation(m, d, frame, ReferenceFrame::Local),
+    },
+    FrameQuantity {
+        name: "jacobian_time_variation_world",
+        compute: |m, d, frame| jacobian_time_variation(m, d, frame, ReferenceFrame::World),
+    },
+    FrameQuantity {
+        name: "jacobian_time_variation_local_world_aligned",
+        compute: |m, d, frame| {
+            jacobian_time_variation(m, d, frame, ReferenceFrame::LocalWorldAligned)
         },
+    },
+    FrameQuantity {
+        name: "acceleration_drift_local",
+        compute: |_, d, _| vector(&d.drift.local.to_array()),
+    },
+    FrameQuantity {
+        name: "acceleration_drift_local_world_aligned",
+        compute: |_, d, _| vector(&d.drift.local_world_aligned.to_array()),
+    },
+    FrameQuantity {
+        name: "classical_acceleration_drift_local_world_aligned",
+        compute: |_, d, _| vector(&d.drift.classical_local_world_aligned.to_array()),
     },
 ];
 
+fn jacobian(model: &Model, d: &FrameData, frame: usize, reference: ReferenceFrame) -> Value {
+    matrix(
+        &frame_jacobian(model, d.data, frame, reference),
+        6,
+        model.nv,
+    )
+}
+
+fn jacobian_time_variation(
+    model: &Model,
+    d: &FrameData,
+    frame: usize,
+    reference: ReferenceFrame,
+) -> Value {
+    let dj = frame_jacobian_time_variation(model, d.data, frame, reference);
+    matrix(&dj, 6, model.nv)
+}
+
 /// `frames`: an object with one entry per link frame, holding [`FRAME_QUANTITIES`].
 fn frames(model: &Model, data: &mut Data<f64>, state: &State) -> Value {
-    compute_joint_jacobians(model, data, &state.q);
+    compute_joint_jacobians_time_variation(model, data, &state.q, &state.v);
     forward_kinematics(model, data, &state.q);
     update_frame_placements(model, data);
+    let mut scratch = Data::new(model);
     let mut out = Map::new();
     for (id, frame) in model.body_frames() {
+        let drift = frame_acceleration_drift(model, &mut scratch, &state.q, &state.v, id);
+        let frame_data = FrameData { data, drift };
         let entry = FRAME_QUANTITIES
             .iter()
-            .map(|fq| (fq.name.to_string(), (fq.compute)(model, data, state, id)))
+            .map(|fq| (fq.name.to_string(), (fq.compute)(model, &frame_data, id)))
             .collect();
         out.insert(frame.name.clone(), Value::Object(entry));
     }
@@ -544,54 +908,82 @@ fn homogeneous(m: &[[f64; 4]; 4]) -> Value {
     Value::Array(m.iter().map(|row| vector(row)).collect())
 }
 
-/// Evaluates every state of `file` with the runtime: the document of the eval
-/// format with the header of `model` and, per state, the inputs and every
-/// entry of [`QUANTITIES`].
-///
-/// `urdf` and `floating_base` are what `model` was loaded from; they go to the
-/// header.
+/// The model that the states of `file` are states of: `model` (loaded from
+/// the file's URDF) with the header's armature and contact set applied
+/// ([`Header::apply_to`]), after checking the header and the inputs of every
+/// state against it; and the header of the result, the output's.
 ///
 /// # Errors
-/// [`EvalError::ModelMismatch`] when the file's header describes another model
-/// (base, nq, nv, joint or frame names), [`EvalError::Length`] for an input of
-/// the wrong length.
+/// [`EvalError::ModelMismatch`] when the file's header describes another
+/// model (base, nq, nv, joint or frame names) or another armature or contact
+/// set than `model`'s own; [`EvalError::Format`] for a bad armature or
+/// contact in the header; [`EvalError::Length`] for an input of the wrong
+/// length.
+pub fn prepare(
+    model: &Model,
+    urdf: &str,
+    floating_base: bool,
+    file: &StatesFile,
+) -> Result<(Model, Header), EvalError> {
+    Header::of(model, urdf, floating_base)
+        .check_same_structure(&file.header)
+        .map_err(EvalError::ModelMismatch)?;
+    let mut model = model.clone();
+    file.header.apply_to(&mut model)?;
+    for (k, state) in file.states.iter().enumerate() {
+        state.check_lengths(&model, k)?;
+    }
+    let header = Header::of(&model, urdf, floating_base);
+    Ok((model, header))
+}
+
+/// Evaluates every state of `file` with the runtime: the document of the eval
+/// format with the header of the model and, per state, the inputs and every
+/// entry of [`QUANTITIES`] that applies.
+///
+/// `urdf` and `floating_base` are what `model` was loaded from; they go to the
+/// header. The header's armature and contact set are applied to the model
+/// ([`prepare`]) and written to the output's header.
+///
+/// # Errors
+/// As [`prepare`].
 pub fn evaluate(
     model: &Model,
     urdf: &str,
     floating_base: bool,
     file: &StatesFile,
 ) -> Result<Value, EvalError> {
-    let header = Header::of(model, urdf, floating_base);
-    header
-        .check_same_model(&file.header)
-        .map_err(EvalError::ModelMismatch)?;
-    for (k, state) in file.states.iter().enumerate() {
-        state.check_lengths(model, k)?;
-    }
-    let mut data = Data::new(model);
+    let (model, header) = prepare(model, urdf, floating_base, file)?;
+    let mut data = Data::new(&model);
     let states: Vec<Value> = file
         .states
         .iter()
-        .map(|state| Value::Object(evaluate_state(model, &mut data, state)))
+        .map(|state| Value::Object(evaluate_state(&model, &mut data, state)))
         .collect();
     Ok(serde_json::json!({ "model": header.to_json(), "states": states }))
 }
 
-/// The inputs and every entry of [`QUANTITIES`] at one state, whose inputs must
-/// have the model's lengths ([`State::check_lengths`]).
+/// The inputs and every entry of [`QUANTITIES`] that applies at one state,
+/// whose inputs must have the model's lengths ([`State::check_lengths`]).
 pub fn evaluate_state(model: &Model, data: &mut Data<f64>, state: &State) -> Map<String, Value> {
-    let mut out: Map<String, Value> = state
-        .inputs()
-        .iter()
-        .map(|(name, x)| (name.to_string(), vector(x)))
-        .collect();
+    let mut out = state.to_json();
     for quantity in QUANTITIES {
-        out.insert(
-            quantity.name.to_string(),
-            (quantity.compute)(model, data, state),
-        );
+        if let Some(value) = (quantity.compute)(model, data, state) {
+            out.insert(quantity.name.to_string(), value);
+        }
     }
     out
+}
+
+/// Keeps only the link frames named in `names` in the `frames` object of every
+/// state of `doc` (a document of the format).
+pub fn keep_frames(doc: &mut Value, names: &[String]) {
+    let states = doc.get_mut("states").and_then(Value::as_array_mut);
+    for state in states.into_iter().flatten() {
+        if let Some(frames) = state.get_mut("frames").and_then(Value::as_object_mut) {
+            frames.retain(|name, _| names.contains(name));
+        }
+    }
 }
 
 /// How one quantity of a reference compares.
@@ -745,7 +1137,7 @@ fn leaves(state: &Value) -> Vec<Leaf<'_>> {
         return out;
     };
     for (key, value) in entries {
-        // `fext` is the input of the reference's extension key `rnea_fext`.
+        // `fext` is the input of the whole-body extension's `*_fext` quantities.
         if INPUTS.contains(&key.as_str()) || key == "fext" || key == NONFINITE || key == REFINED {
             continue;
         }

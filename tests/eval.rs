@@ -65,44 +65,195 @@ fn status(c: &rbdgen::eval::Comparison, name: &str) -> Status {
         .status
 }
 
+/// The quantities of the tables that reference `doc` carries (its first
+/// state, its first frame), by the names of [`compare`]'s reports' prefixes.
+fn table_quantities_in(doc: &Value) -> Vec<String> {
+    let state = &doc["states"][0];
+    let frame = state["frames"]
+        .as_object()
+        .and_then(|f| f.values().next())
+        .cloned()
+        .unwrap_or(Value::Null);
+    QUANTITIES
+        .iter()
+        .filter(|q| q.name != "frames" && state.get(q.name).is_some())
+        .map(|q| q.name.to_string())
+        .chain(
+            FRAME_QUANTITIES
+                .iter()
+                .filter(|q| frame.get(q.name).is_some())
+                .map(|q| format!("frames.{}", q.name)),
+        )
+        .collect()
+}
+
+/// Every report of `c` passes, none is missing, and every quantity of the
+/// tables that the reference carries was compared.
+fn assert_all_compared_and_passed(name: &str, doc: &Value, c: &rbdgen::eval::Comparison) {
+    assert_eq!(c.count(Status::Failed), 0, "{name}: {:#?}", c.quantities);
+    assert_eq!(c.count(Status::Missing), 0, "{name}: {:#?}", c.quantities);
+    for quantity in table_quantities_in(doc) {
+        let reports: Vec<_> = c
+            .quantities
+            .iter()
+            .filter(|r| r.name == quantity || r.name.starts_with(&format!("{quantity}.")))
+            .collect();
+        assert!(!reports.is_empty(), "{name}: {quantity} not compared");
+        for r in reports {
+            assert_eq!(r.status, Status::Passed, "{name}: {}", r.name);
+        }
+    }
+}
+
 #[test]
 fn every_reference_matches_pinocchio() {
     for name in REFERENCES {
         let (doc, ours) = ours(name);
         let c = compare(&doc, &ours).unwrap();
-        assert_eq!(c.count(Status::Failed), 0, "{name}: {:#?}", c.quantities);
-        // Every entry of the tables is compared, and passes.
-        let computed = QUANTITIES
-            .iter()
-            .filter(|q| q.name != "frames")
-            .map(|q| q.name.to_string())
-            .chain(
-                FRAME_QUANTITIES
-                    .iter()
-                    .map(|q| format!("frames.{}", q.name)),
-            );
-        for quantity in computed {
-            let reports: Vec<_> = c
-                .quantities
-                .iter()
-                .filter(|r| r.name == quantity || r.name.starts_with(&format!("{quantity}.")))
-                .collect();
-            assert!(!reports.is_empty(), "{name}: {quantity} not compared");
-            for r in reports {
-                assert_eq!(r.status, Status::Passed, "{name}: {}", r.name);
-            }
-        }
+        assert_all_compared_and_passed(name, &doc, &c);
+        // The base format's quantities are all there (and `rnea_fext`).
+        let carried = table_quantities_in(&doc);
+        assert!(carried.len() >= 24, "{name}: {carried:?}");
+        assert_eq!(status(&c, "rnea_fext"), Status::Passed, "{name}");
         // Well inside the tolerance (floating_joint_floating's aba, with a mass
         // matrix of condition number ~4e4, is the worst at ~2e-12).
         assert!(c.worst() < 1e-10, "{name}: worst {}", c.worst());
-        // A key of the reference beyond the spec's inputs (`rnea_fext` needs
-        // `fext`) is reported as not computed, not as a failure.
-        assert_eq!(status(&c, "rnea_fext"), Status::Missing, "{name}");
-        assert_eq!(
-            c.count(Status::Passed) + c.count(Status::Missing),
-            c.quantities.len()
-        );
     }
+}
+
+/// Every Pinocchio reference of the whole-body extension, each with a random
+/// armature and (but the double pendulum) a contact set in its header.
+const WBC_REFERENCES: [&str; 5] = [
+    "wbc/go2_floating",
+    "wbc/go2_z1_floating",
+    "wbc/go2_z1_floating_gripper",
+    "wbc/z1_fixed",
+    "wbc/double_pendulum_continuous_fixed",
+];
+
+#[test]
+fn every_whole_body_reference_matches_pinocchio() {
+    for name in WBC_REFERENCES {
+        let (doc, ours) = ours(name);
+        // The header's armature and contacts were applied, and are written back.
+        assert!(doc["model"]["armature"].is_array(), "{name}");
+        assert_eq!(
+            ours["model"]["armature"], doc["model"]["armature"],
+            "{name}"
+        );
+        assert_eq!(
+            ours["model"]["contacts"], doc["model"]["contacts"],
+            "{name}"
+        );
+        let c = compare(&doc, &ours).unwrap();
+        assert_all_compared_and_passed(name, &doc, &c);
+        // Every entry of both tables is in these references (the contact ones
+        // where there is a contact set).
+        let has_contacts = doc["model"].get("contacts").is_some();
+        let carried = table_quantities_in(&doc);
+        for q in QUANTITIES.iter().filter(|q| q.name != "frames") {
+            let expected = has_contacts || !q.name.starts_with("contact_");
+            assert_eq!(
+                carried.iter().any(|c| c == q.name),
+                expected,
+                "{name}: {}",
+                q.name
+            );
+        }
+        assert_eq!(
+            carried.iter().filter(|c| c.starts_with("frames.")).count(),
+            FRAME_QUANTITIES.len(),
+            "{name}"
+        );
+        assert!(c.worst() < 1e-10, "{name}: worst {}", c.worst());
+    }
+}
+
+#[test]
+fn the_armature_and_contacts_are_part_of_the_comparison() {
+    let (doc, ours) = ours("wbc/go2_floating");
+    let other = edit(ours.clone(), &["model", "armature", "4"], |x| {
+        *x = json!(x.as_f64().unwrap() + 0.1)
+    });
+    let e = compare(&doc, &other).unwrap_err();
+    assert!(
+        matches!(e, EvalError::Incomparable(_)) && e.to_string().contains("armature of dof 4"),
+        "{e}"
+    );
+    let fewer = edit(ours.clone(), &["model", "contacts"], |c| {
+        c.as_array_mut().unwrap().pop();
+    });
+    let e = compare(&doc, &fewer).unwrap_err();
+    assert!(e.to_string().contains("contact 3"), "{e}");
+    // Without its armature, a file's dynamics are other values.
+    let (plain_doc, model, urdf, floating) = load("wbc/go2_floating");
+    let plain = edit(plain_doc.clone(), &["model"], |m| {
+        m.as_object_mut().unwrap().remove("armature");
+    });
+    let without = evaluate(
+        &model,
+        &urdf,
+        floating,
+        &StatesFile::parse(&plain.to_string()).unwrap(),
+    )
+    .unwrap();
+    assert!(without["model"].get("armature").is_none());
+    let c = compare(&plain, &without).unwrap();
+    assert_eq!(status(&c, "crba"), Status::Failed);
+    assert_eq!(status(&c, "frames.placement"), Status::Passed);
+}
+
+#[test]
+fn bad_armature_or_contacts_in_the_header_are_errors() {
+    let (doc, model, urdf, floating) = load("wbc/go2_floating");
+    let run = |doc: &Value| {
+        StatesFile::parse(&doc.to_string())
+            .and_then(|file| evaluate(&model, &urdf, floating, &file))
+            .unwrap_err()
+            .to_string()
+    };
+    let negative = edit(doc.clone(), &["model", "armature", "7"], |x| {
+        *x = json!(-0.5)
+    });
+    let e = run(&negative);
+    assert!(
+        e.contains("`model.armature[7]`") && e.contains("-0.5") && e.contains("FL_thigh_joint"),
+        "{e}"
+    );
+    let short = edit(doc.clone(), &["model", "armature"], |a| {
+        a.as_array_mut().unwrap().pop();
+    });
+    let e = run(&short);
+    assert!(
+        e.contains("`model.armature`") && e.contains("nv = 18"),
+        "{e}"
+    );
+    let unknown = edit(doc.clone(), &["model", "contacts", "2", "frame"], |f| {
+        *f = json!("RL_paw")
+    });
+    let e = run(&unknown);
+    assert!(
+        e.contains("`model.contacts[2].frame`") && e.contains("unknown link frame `RL_paw`"),
+        "{e}"
+    );
+    let kind = edit(doc.clone(), &["model", "contacts", "0", "type"], |t| {
+        *t = json!("plane")
+    });
+    let e = run(&kind);
+    assert!(
+        e.contains("`model.contacts[0].type`") && e.contains("`plane`"),
+        "{e}"
+    );
+    let twice = edit(doc.clone(), &["model", "contacts", "1", "frame"], |f| {
+        *f = json!("FL_foot")
+    });
+    let e = run(&twice);
+    assert!(e.contains("`FL_foot`") && e.contains("named twice"), "{e}");
+    let fext = edit(doc.clone(), &["states", "1", "fext"], |f| {
+        f.as_array_mut().unwrap().pop();
+    });
+    let e = run(&fext);
+    assert!(e.contains("states[1].fext"), "{e}");
 }
 
 #[test]
@@ -117,7 +268,7 @@ fn output_has_the_header_and_inputs_of_the_format() {
     );
     assert_eq!(states.len(), ref_states.len());
     for (ours, reference) in states.iter().zip(ref_states) {
-        for input in rbdgen::eval::INPUTS {
+        for input in rbdgen::eval::INPUTS.into_iter().chain(["fext"]) {
             assert_eq!(ours[input], reference[input], "{input}");
         }
         let frames = ours["frames"].as_object().unwrap();
@@ -337,6 +488,7 @@ fn evaluate_a_model_without_degrees_of_freedom() {
         tau: vec![],
         w: vec![],
         q2: vec![],
+        fext: None,
     };
     let file = StatesFile {
         header,
@@ -357,8 +509,9 @@ fn evaluate_a_model_without_degrees_of_freedom() {
         .filter(|r| r.status == Status::Failed)
         .map(|r| r.name.as_str())
         .collect();
-    // The centre of mass of no mass is 0/0: NaN, as Pinocchio's, and NaN never matches.
-    assert_eq!(failed, ["com"]);
+    // The centre of mass of no mass is 0/0: NaN, as Pinocchio's, and NaN never
+    // matches; so is the centroidal momentum rate, a moment about it.
+    assert_eq!(failed, ["com", "dhg"]);
 }
 
 fn rbdgen(args: &[&str]) -> Output {
@@ -407,15 +560,34 @@ fn cli_eval_then_compare() {
     let table = String::from_utf8_lossy(&cmp.stdout);
     assert_eq!(cmp.status.code(), Some(0), "{table}");
     assert!(
-        table.contains("rnea ") && table.contains("not computed"),
+        table.contains("rnea ") && table.contains("0 not computed"),
         "{table}"
     );
     // Quantities not computed fail only with --strict.
+    let mut partial = ours.clone();
+    for s in partial["states"].as_array_mut().unwrap() {
+        s.as_object_mut().unwrap().remove("rnea_fext");
+    }
+    let partial_path = scratch("go2_partial.json");
+    std::fs::write(&partial_path, partial.to_string()).unwrap();
+    let cmp = rbdgen(&[
+        "compare",
+        reference.to_str().unwrap(),
+        partial_path.to_str().unwrap(),
+    ]);
+    let table = String::from_utf8_lossy(&cmp.stdout);
+    assert_eq!(cmp.status.code(), Some(0), "{table}");
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("rnea_fext ") && l.contains("not computed")),
+        "{table}"
+    );
     let strict = rbdgen(&[
         "compare",
         "--strict",
         reference.to_str().unwrap(),
-        out.to_str().unwrap(),
+        partial_path.to_str().unwrap(),
     ]);
     assert_eq!(strict.status.code(), Some(1));
     let summary = rbdgen(&[
@@ -440,6 +612,107 @@ fn cli_eval_then_compare() {
     assert!(run.status.success());
     let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(doc["states"].as_array().unwrap().len(), 5);
+}
+
+/// `rbdgen eval` then `rbdgen compare --strict --summary` on a reference:
+/// the summary's fields.
+fn cli_eval_compare(reference: &str, out: &Path, extra: &[&str]) -> Vec<String> {
+    let path = reference_path(reference);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut args = vec![
+        "eval",
+        "--urdf",
+        doc["model"]["urdf"].as_str().unwrap(),
+        "--states",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if doc["model"]["floating_base"].as_bool().unwrap() {
+        args.push("--floating-base");
+    }
+    args.extend(extra);
+    let run = rbdgen(&args);
+    assert!(
+        run.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary = rbdgen(&[
+        "compare",
+        "--strict",
+        "--summary",
+        path.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    let line = String::from_utf8_lossy(&summary.stdout).into_owned();
+    assert_eq!(summary.status.code(), Some(0), "{reference}: {line}");
+    line.trim_end().split('\t').map(String::from).collect()
+}
+
+#[test]
+fn cli_eval_of_every_whole_body_reference_is_clean() {
+    for name in WBC_REFERENCES {
+        let out = scratch(&format!("{}.json", name.replace('/', "_")));
+        let fields = cli_eval_compare(name, &out, &[]);
+        // passed, failed, not computed, worst, failed names, not-computed names.
+        assert_eq!(&fields[1..3], ["0", "0"], "{name}: {fields:?}");
+        assert_eq!((&*fields[4], &*fields[5]), ("-", "-"), "{name}: {fields:?}");
+        let passed: usize = fields[0].parse().unwrap();
+        let with_contacts = name != "wbc/double_pendulum_continuous_fixed";
+        assert_eq!(passed, if with_contacts { 47 } else { 43 }, "{name}");
+    }
+}
+
+#[test]
+fn cli_eval_takes_the_model_options() {
+    // The header's contact set given on the command line too: the same.
+    let out = scratch("z1_wbc_flags.json");
+    let fields = cli_eval_compare("wbc/z1_fixed", &out, &["--contacts", "gripperMover:6d"]);
+    assert_eq!(fields[1], "0", "{fields:?}");
+    // A contact set for a file without one: the contact quantities appear,
+    // and the header says which contacts they are for.
+    let out = scratch("z1_contacts.json");
+    let fields = cli_eval_compare("z1_fixed", &out, &["--contacts", "link04:point"]);
+    assert_eq!(fields[1], "0", "{fields:?}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        doc["model"]["contacts"],
+        json!([{"frame": "link04", "type": "point"}])
+    );
+    assert_eq!(
+        common::flat(&doc["states"][0]["contact_jacobian"]).len(),
+        3 * 7
+    );
+    assert_eq!(
+        doc["states"][0]["contact_dynamics"]["lambda"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    // --frames keeps those link frames only.
+    let run = rbdgen(&[
+        "eval",
+        "--urdf",
+        "models/z1.urdf",
+        "--states",
+        "tests/reference/z1_fixed.json",
+        "--frames",
+        "link02,gripperMover",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let frames: Vec<&String> = doc["states"][0]["frames"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(frames, ["gripperMover", "link02"]);
 }
 
 #[test]
@@ -473,7 +746,79 @@ fn cli_errors_exit_2_with_a_message() {
         "--states",
         "tests/reference/go2_floating.json",
     ];
-    let cases: [(Vec<&str>, &str); 5] = [
+    // Whole-body inputs in the header: an unknown contact frame, a negative
+    // armature.
+    let wbc: Value =
+        serde_json::from_str(&std::fs::read_to_string(reference_path("wbc/z1_fixed")).unwrap())
+            .unwrap();
+    let unknown_contact = scratch("z1_unknown_contact.json");
+    let doc = edit(wbc.clone(), &["model", "contacts", "0", "frame"], |f| {
+        *f = json!("hand")
+    });
+    std::fs::write(&unknown_contact, doc.to_string()).unwrap();
+    let negative_armature = scratch("z1_negative_armature.json");
+    let doc = edit(wbc.clone(), &["model", "armature", "2"], |a| {
+        *a = json!(-0.25)
+    });
+    std::fs::write(&negative_armature, doc.to_string()).unwrap();
+    fn z1(states: &Path) -> Vec<&str> {
+        vec![
+            "eval",
+            "--urdf",
+            "models/z1.urdf",
+            "--states",
+            states.to_str().unwrap(),
+        ]
+    }
+    let z1_flags = |flags: &[&'static str]| -> Vec<&str> {
+        let mut args = vec![
+            "eval",
+            "--urdf",
+            "models/z1.urdf",
+            "--states",
+            "tests/reference/wbc/z1_fixed.json",
+        ];
+        args.extend(flags);
+        args
+    };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            z1(&unknown_contact),
+            "z1_unknown_contact.json: `model.contacts[0].frame`: unknown link frame `hand`",
+        ),
+        (
+            z1(&negative_armature),
+            "z1_negative_armature.json: `model.armature[2]`: -0.25 (joint `joint3`)",
+        ),
+        (
+            z1_flags(&["--contacts", "hand:point"]),
+            "models/z1.urdf: unknown link frame `hand`",
+        ),
+        (
+            z1_flags(&["--contacts", "link04:plane"]),
+            "models/z1.urdf: --contacts `link04:plane`: `plane` is not `point` or `6d`",
+        ),
+        (
+            z1_flags(&["--armature", "joint3=-1"]),
+            "models/z1.urdf: armature of joint `joint3`: -1",
+        ),
+        (
+            z1_flags(&["--armature", "elbow=0.1"]),
+            "models/z1.urdf: unknown joint `elbow`",
+        ),
+        (
+            z1_flags(&["--armature", "joint3=heavy"]),
+            "`heavy` is not a number",
+        ),
+        (
+            z1_flags(&["--frames", "link04,hand"]),
+            "models/z1.urdf: unknown link frame `hand`",
+        ),
+        (
+            z1_flags(&["--contacts", "link04:point"]),
+            "the contacts given on the command line differ from the file's `model.contacts`",
+        ),
+        (wrong_base.to_vec(), "floating base in the file"),
         (wrong_base.to_vec(), "floating base in the file"),
         (
             vec![

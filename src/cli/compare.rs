@@ -72,8 +72,16 @@ fn print_summary(c: &Comparison) {
 }
 
 fn print_table(c: &Comparison) {
+    // As wide as the longest name (`frames.classical_acceleration_drift_...`).
+    let w = c
+        .quantities
+        .iter()
+        .map(|q| q.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(36);
     println!(
-        "{:<36} {:<12} {:>10}  where",
+        "{:<w$} {:<12} {:>10}  where",
         "quantity", "status", "rel. error"
     );
     for q in &c.quantities {
@@ -92,7 +100,7 @@ fn print_table(c: &Comparison) {
             .map(|p| format!(": {p}"))
             .unwrap_or_default();
         println!(
-            "{:<36} {:<12} {:>10}  {}{problem}",
+            "{:<w$} {:<12} {:>10}  {}{problem}",
             q.name, status, error, q.at
         );
     }

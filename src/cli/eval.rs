@@ -6,12 +6,12 @@
 
 use std::path::PathBuf;
 
-use rbdgen::eval::{evaluate, StatesFile};
-use rbdgen::symbolic::Function;
-use rbdgen::Model;
+use rbdgen::eval::{evaluate, keep_frames, StatesFile};
+use rbdgen::symbolic::{Function, Options};
 
 use super::eval_generated::{eval_functions, evaluate_generated};
 use super::verify::sanitize;
+use super::ModelArgs;
 
 /// Where the numbers come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -34,10 +34,17 @@ pub struct Args {
     /// Give the root link a free-flyer joint.
     #[arg(long)]
     floating_base: bool,
-    /// A file in the eval format: its model header and the inputs
-    /// `q v a tau w q2` of each state are read (a reference file works).
+    /// A file in the eval format: its model header (with its `armature` and
+    /// `contacts`, when present) and the inputs `q v a tau w q2` (and `fext`)
+    /// of each state are read (a reference file works).
     #[arg(long)]
     states: PathBuf,
+    /// Armature, contacts, run-time parameters, frames: as for `generate`. The
+    /// file header's `armature` and `contacts` apply too, and must agree with
+    /// these when both are given; with --frames only those link frames are
+    /// in the output.
+    #[command(flatten)]
+    model: ModelArgs,
     /// Output file; standard output when absent.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -48,7 +55,9 @@ pub struct Args {
     /// With `--backend generated`: comma-separated generated functions to
     /// build (rnea, crba, frame_jacobian_local, ccrba, rnea_derivatives,
     /// d_integrate_dq, ...); the quantities of the others come from the
-    /// runtime. Every function with an eval quantity by default.
+    /// runtime. Every function with an eval quantity whose inputs the file has
+    /// by default (the contact functions need a contact set, the `*_fext`
+    /// ones `fext` in every state).
     #[arg(long, value_delimiter = ',')]
     functions: Vec<String>,
     /// With `--backend generated`: directory of the crate that builds the
@@ -67,6 +76,7 @@ pub fn run(args: Args) -> Result<(), String> {
         urdf,
         floating_base,
         states,
+        model: model_args,
         out,
         backend,
         functions,
@@ -80,27 +90,45 @@ pub fn run(args: Args) -> Result<(), String> {
     let file = StatesFile::parse(&crate::read(&states)?)
         .map_err(|e| format!("{}: {e}", states.display()))?;
     let name = urdf.to_string_lossy();
+    let mut options = Options {
+        floating_base,
+        source_name: name.to_string(),
+        ..Options::default()
+    };
+    model_args
+        .apply(&mut options)
+        .map_err(|e| format!("{}: {e}", urdf.display()))?;
+    // The URDF and the command line's settings first: their errors name the URDF.
+    let model = super::build_model(&urdf, &text, &options)?;
     let doc = match backend {
         Backend::Runtime => {
-            let model = Model::from_urdf_str(&text, floating_base)
-                .map_err(|e| format!("{}: {e}", urdf.display()))?;
-            evaluate(&model, &name, floating_base, &file)
-                .map_err(|e| format!("{}: {e}", states.display()))?
+            let mut doc = evaluate(&model, &name, floating_base, &file)
+                .map_err(|e| format!("{}: {e}", states.display()))?;
+            if options.frames.is_some() {
+                let frames: Vec<String> = super::selected_frames(&model, &options)
+                    .into_iter()
+                    .map(|(_, name)| name)
+                    .collect();
+                keep_frames(&mut doc, &frames);
+            }
+            doc
         }
         Backend::Generated => {
             let functions = if functions.is_empty() {
-                eval_functions()
+                None
             } else {
-                functions
-                    .iter()
-                    .map(|n| {
-                        Function::from_name(n).ok_or_else(|| {
-                            let known: Vec<&str> =
-                                eval_functions().iter().map(|f| f.name()).collect();
-                            format!("unknown function `{n}`; known: {}", known.join(", "))
+                Some(
+                    functions
+                        .iter()
+                        .map(|n| {
+                            Function::from_name(n).ok_or_else(|| {
+                                let known: Vec<&str> =
+                                    eval_functions().iter().map(|f| f.name()).collect();
+                                format!("unknown function `{n}`; known: {}", known.join(", "))
+                            })
                         })
-                    })
-                    .collect::<Result<_, _>>()?
+                        .collect::<Result<_, _>>()?,
+                )
             };
             let dir = work_dir.unwrap_or_else(|| std::env::temp_dir().join("rbdgen-eval"));
             let dir = dir.join(format!(
@@ -113,7 +141,7 @@ pub fn run(args: Args) -> Result<(), String> {
                 ),
                 if floating_base { "floating" } else { "fixed" }
             ));
-            evaluate_generated(&text, &name, floating_base, &file, &functions, &dir, |m| {
+            evaluate_generated(&text, &options, &file, functions.as_ref(), &dir, |m| {
                 if !quiet {
                     eprintln!("{m}");
                 }

@@ -7,22 +7,33 @@
 //!
 //! A quantity is computed by the runtime when no generated function covers it
 //! (`omi`), or when the functions that cover it were left out with
-//! `--functions`; a quantity made of several parts (the four entries of each
+//! `--functions`; a quantity made of several parts (the ten entries of each
 //! link frame, `dintegrate.d0/d1`, `ddifference.d0/d1`) takes the parts that
 //! the generated set covers from the generated code and the rest from the
-//! runtime.
+//! runtime. The functions whose inputs the file lacks (the contact functions
+//! without a contact set, the `*_fext` ones without `fext`) are left out, and
+//! so are their quantities.
+//!
+//! The file header's armature and contacts are generation options: the
+//! generated code takes one armature per joint (`Options::armature`), so a
+//! file whose armature differs between the dofs of one joint (a free-flyer's
+//! six, drawn independently by the reference generator) is refused.
 //!
 //! [`harness`]: super::harness
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use rbdgen::eval::{Header, StatesFile, QUANTITIES};
-use rbdgen::symbolic::{generate_module, Function, Options, Output};
+use rbdgen::eval::{
+    keep_frames, prepare, State, StatesFile, ABA_DERIVATIVES, QUANTITIES, RNEA_DERIVATIVES,
+};
+use rbdgen::runtime::link_parameters;
+use rbdgen::symbolic::{build_model, generate_module, Dim, Function, Options, Output};
 use rbdgen::{Data, Model};
 use serde_json::{Map, Value};
 
 use super::harness::Harness;
+use super::selected_frames;
 
 /// One entry of a quantity of the eval format that a generated function
 /// computes: `quantity` (with `key` inside it, or inside each link frame for a
@@ -88,6 +99,42 @@ pub const PARTS: &[Part] = &[
         "jacobian_local_world_aligned",
         Function::FrameJacobianLocalWorldAligned,
     ),
+    entry(
+        "frames",
+        "jacobian_time_variation_local",
+        Function::FrameJacobianTimeVariationLocal,
+    ),
+    entry(
+        "frames",
+        "jacobian_time_variation_world",
+        Function::FrameJacobianTimeVariationWorld,
+    ),
+    entry(
+        "frames",
+        "jacobian_time_variation_local_world_aligned",
+        Function::FrameJacobianTimeVariationLocalWorldAligned,
+    ),
+    entry(
+        "frames",
+        "acceleration_drift_local",
+        Function::FrameAccelerationDrift,
+    ),
+    Part {
+        element: 1,
+        ..entry(
+            "frames",
+            "acceleration_drift_local_world_aligned",
+            Function::FrameAccelerationDrift,
+        )
+    },
+    Part {
+        element: 2,
+        ..entry(
+            "frames",
+            "classical_acceleration_drift_local_world_aligned",
+            Function::FrameAccelerationDrift,
+        )
+    },
     part("rnea_derivatives", Function::RneaDerivatives),
     part("aba_derivatives", Function::AbaDerivatives),
     part("integrate", Function::Integrate),
@@ -96,14 +143,26 @@ pub const PARTS: &[Part] = &[
     entry("dintegrate", "d1", Function::DIntegrateDv),
     entry("ddifference", "d0", Function::DDifferenceDq0),
     entry("ddifference", "d1", Function::DDifferenceDq1),
+    part("rnea_fext", Function::RneaFext),
+    part("aba_fext", Function::AbaFext),
+    part("aba_derivatives_fext", Function::AbaDerivativesFext),
+    part("dhg", Function::CentroidalMomentumRate),
+    part("regressor", Function::JointTorqueRegressor),
+    part("contact_jacobian", Function::ContactJacobian),
+    part("contact_drift", Function::ContactDrift),
+    entry("contact_dynamics", "ddq", Function::ContactDynamics),
+    Part {
+        element: 1,
+        ..entry("contact_dynamics", "lambda", Function::ContactDynamics)
+    },
 ];
 
 /// The names of the three matrices of a derivatives quantity, in the order of
 /// the generated function's tuple.
 fn derivative_names(quantity: &str) -> Option<[&'static str; 3]> {
     match quantity {
-        "rnea_derivatives" => Some(["dtau_dq", "dtau_dv", "dtau_da"]),
-        "aba_derivatives" => Some(["ddq_dq", "ddq_dv", "ddq_dtau"]),
+        "rnea_derivatives" => Some(RNEA_DERIVATIVES),
+        "aba_derivatives" | "aba_derivatives_fext" => Some(ABA_DERIVATIVES),
         _ => None,
     }
 }
@@ -123,9 +182,75 @@ fn state_input(function: Function, arg: &str) -> &str {
     }
 }
 
+/// Whether `function`'s arguments can be taken from every state of `file` for
+/// `model`; the reason when not.
+fn unavailable(function: Function, model: &Model, file: &StatesFile) -> Option<String> {
+    if function.needs_contacts() && model.contacts.is_empty() {
+        return Some("needs a contact set (`contacts` in the file's header, or --contacts)".into());
+    }
+    let wrenches = function
+        .args(model)
+        .iter()
+        .any(|(_, d)| *d == Dim::Wrenches);
+    if wrenches && file.states.iter().any(|s| s.fext.is_none()) {
+        return Some("needs `fext` in every state".into());
+    }
+    None
+}
+
+/// The generation options that make `model` (the URDF's with `cli`'s and the
+/// file header's settings) from the URDF: `cli`'s run-time parameters and
+/// frames, the model's contact set, and its armature per joint.
+///
+/// # Errors
+/// When the armature differs between the dofs of a joint: the generated code
+/// takes one armature per joint.
+fn generation_options(model: &Model, cli: &Options) -> Result<Options, String> {
+    let mut armature = Vec::new();
+    for joint in &model.joints[1..] {
+        let values = &model.armature[joint.v_range()];
+        let Some(&first) = values.first() else {
+            continue;
+        };
+        if values.iter().any(|&a| a != first) {
+            return Err(format!(
+                "the generated backend takes one armature per joint (`--armature JOINT=VALUE`), \
+                 and `model.armature` differs between the dofs of joint `{}` ({}): a per-dof \
+                 armature needs the runtime backend",
+                joint.name,
+                values
+                    .iter()
+                    .map(|a| a.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if first != 0.0 {
+            armature.push((joint.name.clone(), first));
+        }
+    }
+    Ok(Options {
+        armature,
+        contacts: model
+            .contacts
+            .iter()
+            .map(|c| (model.frames[c.frame].name.clone(), c.kind))
+            .collect(),
+        ..cli.clone()
+    })
+}
+
 /// Every quantity of the format at the states of `file`, with the generated
-/// code of `functions` (a subset of [`eval_functions`]) for the parts they
-/// cover and the runtime for the rest.
+/// code of `functions` (a subset of [`eval_functions`]; `None` for every one
+/// whose inputs the file has) for the parts they cover and the runtime for
+/// the rest.
+///
+/// `options` holds the URDF's name (`source_name`), the base, and the
+/// command line's armature, contacts, run-time parameters and frames; the
+/// file header's armature and contacts are applied on top
+/// ([`rbdgen::eval::prepare`]). The functions take the URDF's inertial
+/// parameters as `pi` when there are run-time parameters; with `frames`, only
+/// those link frames are in the output.
 ///
 /// The crate that builds the code is written to and built in `dir` (an
 /// earlier build there is reused when the code did not change). `note`
@@ -133,46 +258,59 @@ fn state_input(function: Function, arg: &str) -> &str {
 /// by the runtime.
 ///
 /// # Errors
-/// A message for a model that does not match the file's header, inputs of the
-/// wrong length, a function without an eval counterpart, a URDF that does not
-/// make code, a missing cargo, a failed build or run.
+/// A message for a model that does not match the file's header, a bad
+/// armature or contact, inputs of the wrong length, a function without an
+/// eval counterpart or whose inputs the file lacks, an armature that differs
+/// between the dofs of a joint, a URDF that does not make code, a missing
+/// cargo, a failed build or run.
 pub fn evaluate_generated(
     urdf_text: &str,
-    urdf: &str,
-    floating_base: bool,
+    options: &Options,
     file: &StatesFile,
-    functions: &BTreeSet<Function>,
+    functions: Option<&BTreeSet<Function>>,
     dir: &Path,
     mut note: impl FnMut(&str),
 ) -> Result<Value, String> {
-    let model =
-        Model::from_urdf_str(urdf_text, floating_base).map_err(|e| format!("{urdf}: {e}"))?;
-    let header = Header::of(&model, urdf, floating_base);
-    header
-        .check_same_model(&file.header)
-        .map_err(|e| format!("the model does not match the file's header: {e}"))?;
-    for (k, state) in file.states.iter().enumerate() {
-        state.check_lengths(&model, k).map_err(|e| e.to_string())?;
-    }
+    let urdf = options.source_name.as_str();
+    let cli_model = build_model(urdf_text, options).map_err(|e| format!("{urdf}: {e}"))?;
+    let (model, header) =
+        prepare(&cli_model, urdf, options.floating_base, file).map_err(|e| e.to_string())?;
     let known = eval_functions();
-    if let Some(f) = functions.iter().find(|f| !known.contains(f)) {
-        return Err(format!(
-            "`{}` computes no quantity of the eval format; the functions that do: {}",
-            f.name(),
-            known
-                .iter()
-                .map(|f| f.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
+    let functions: BTreeSet<Function> = match functions {
+        None => known
+            .iter()
+            .copied()
+            .filter(|&f| unavailable(f, &model, file).is_none())
+            .collect(),
+        Some(set) => {
+            if let Some(f) = set.iter().find(|f| !known.contains(f)) {
+                return Err(format!(
+                    "`{}` computes no quantity of the eval format; the functions that do: {}",
+                    f.name(),
+                    known
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            for &f in set {
+                if let Some(why) = unavailable(f, &model, file) {
+                    return Err(format!("`{}` {why}", f.name()));
+                }
+            }
+            set.clone()
+        }
+    };
 
     let options = Options {
-        floating_base,
         functions: functions.clone(),
-        source_name: urdf.to_string(),
-        ..Options::default()
+        ..generation_options(&model, options)?
     };
+    let generated_model = build_model(urdf_text, &options).map_err(|e| format!("{urdf}: {e}"))?;
+    if generated_model.armature != model.armature || generated_model.contacts != model.contacts {
+        return Err("internal error: the generation options do not make the file's model".into());
+    }
     let source = generate_module(urdf_text, &options, |_| {})
         .and_then(|m| m.source())
         .map_err(|e| format!("{urdf}: {e}"))?;
@@ -181,31 +319,22 @@ pub fn evaluate_generated(
         dir.display()
     ));
     let harness = Harness::build(dir, &source, &model, &options)?;
-    let inputs: Vec<Vec<Vec<f64>>> = options
-        .functions
+    let pi = link_parameters(&model);
+    let inputs: Vec<Vec<Vec<f64>>> = harness
+        .functions()
         .iter()
         .map(|&f| {
             file.states
                 .iter()
-                .map(|state| {
-                    let inputs = state.inputs();
-                    f.spec()
-                        .args
-                        .iter()
-                        .flat_map(|(arg, _)| {
-                            let name = state_input(f, arg);
-                            let (_, values) = inputs
-                                .iter()
-                                .find(|(n, _)| *n == name)
-                                .expect("every argument of an eval function is a state input");
-                            values.iter().copied()
-                        })
-                        .collect()
-                })
+                .map(|state| arguments(f, &model, state, &pi))
                 .collect()
         })
         .collect();
     let runs = harness.run(&inputs, 0.0)?;
+    let frames: Vec<String> = selected_frames(&model, &options)
+        .into_iter()
+        .map(|(_, name)| name)
+        .collect();
 
     let mut runtime_only = Vec::new();
     let mut data = Data::new(&model);
@@ -214,31 +343,37 @@ pub fn evaluate_generated(
         .iter()
         .enumerate()
         .map(|(s, state)| {
-            let mut out: Map<String, Value> = state
-                .inputs()
-                .iter()
-                .map(|(name, x)| (name.to_string(), Value::from(x.to_vec())))
-                .collect();
+            let mut out = state.to_json();
             for quantity in QUANTITIES {
                 let parts: Vec<&Part> = PARTS
                     .iter()
                     .filter(|p| p.quantity == quantity.name)
                     .collect();
-                let covered = parts.iter().filter(|p| functions.contains(&p.function));
-                let mut value = if !parts.is_empty() && covered.clone().count() == parts.len() {
+                let covered: Vec<&Part> = parts
+                    .iter()
+                    .copied()
+                    .filter(|p| functions.contains(&p.function))
+                    .collect();
+                let mut value = if !parts.is_empty() && covered.len() == parts.len() {
                     Value::Object(Map::new())
                 } else {
-                    if s == 0 {
-                        runtime_only.push(quantity.name);
+                    match (quantity.compute)(&model, &mut data, state) {
+                        Some(value) => {
+                            if s == 0 {
+                                runtime_only.push(quantity.name);
+                            }
+                            value
+                        }
+                        None if covered.is_empty() => continue,
+                        None => Value::Object(Map::new()),
                     }
-                    (quantity.compute)(&model, &mut data, state)
                 };
                 for p in covered {
                     let run = runs
                         .iter()
                         .find(|r| r.function == p.function)
                         .expect("the harness runs every function of the set");
-                    insert(&model, &mut value, p, &run.outputs[s]);
+                    insert(&model, &frames, &mut value, p, &run.outputs[s]);
                 }
                 out.insert(quantity.name.to_string(), value);
             }
@@ -251,22 +386,71 @@ pub fn evaluate_generated(
             runtime_only.join(", ")
         ));
     }
-    Ok(serde_json::json!({ "model": header.to_json(), "states": states }))
+    let mut doc = serde_json::json!({ "model": header.to_json(), "states": states });
+    if options.frames.is_some() {
+        keep_frames(&mut doc, &frames);
+    }
+    Ok(doc)
 }
 
-/// Puts the generated outputs of part `p` (every link frame in turn for a
-/// per-frame function) into the quantity's `value`.
-fn insert(model: &Model, value: &mut Value, p: &Part, outputs: &[f64]) {
+/// The arguments of `function` ([`Function::args`]) at `state`, concatenated:
+/// the state's inputs of the same name ([`state_input`]), its `fext`
+/// flattened, zero `damping` (rigid contacts), the URDF's inertial parameters
+/// `pi` of the run-time parameter links.
+fn arguments(function: Function, model: &Model, state: &State, pi: &[f64]) -> Vec<f64> {
+    let inputs = state.inputs();
+    function
+        .args(model)
+        .iter()
+        .flat_map(|&(arg, _)| -> Vec<f64> {
+            match arg {
+                "fext" => state
+                    .fext
+                    .iter()
+                    .flatten()
+                    .flat_map(|w| w.iter().copied())
+                    .collect(),
+                "damping" => vec![0.0],
+                "pi" => pi.to_vec(),
+                _ => {
+                    let name = state_input(function, arg);
+                    let (_, values) = inputs
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .expect("every argument of an eval function is a state input");
+                    values.to_vec()
+                }
+            }
+        })
+        .collect()
+}
+
+/// The member `element` of a flat output (the whole output when it is not a
+/// tuple), with its shape.
+fn member<'x>(model: &Model, output: Output, element: usize, x: &'x [f64]) -> (Output, &'x [f64]) {
+    match output {
+        Output::Tuple(members) => {
+            let offset: usize = members[..element].iter().map(|m| m.len(model)).sum();
+            let m = members[element];
+            (m, &x[offset..offset + m.len(model)])
+        }
+        other => (other, &x[..other.len(model)]),
+    }
+}
+
+/// Puts the generated outputs of part `p` (every link frame of `frames` in
+/// turn for a per-frame function) into the quantity's `value`.
+fn insert(model: &Model, frames: &[String], value: &mut Value, p: &Part, outputs: &[f64]) {
     let spec = p.function.spec();
     if spec.per_frame {
-        let frames: Vec<String> = model.body_frames().map(|(_, f)| f.name.clone()).collect();
         let width = spec.output.len(model);
         for (name, chunk) in frames.iter().zip(outputs.chunks(width.max(1))) {
             let frame = object(value)
                 .entry(name.clone())
                 .or_insert_with(|| Value::Object(Map::new()));
             let key = p.key.expect("a per-frame part names its entry");
-            object(frame).insert(key.to_string(), shaped(model, spec.output, chunk));
+            let (output, x) = member(model, spec.output, p.element, chunk);
+            object(frame).insert(key.to_string(), shaped(model, output, x));
         }
         return;
     }
@@ -284,14 +468,7 @@ fn insert(model: &Model, value: &mut Value, p: &Part, outputs: &[f64]) {
         *value = Value::Object(out);
         return;
     }
-    let (output, offset) = match spec.output {
-        Output::Tuple(members) => {
-            let offset = members[..p.element].iter().map(|m| m.len(model)).sum();
-            (members[p.element], offset)
-        }
-        other => (other, 0),
-    };
-    let x = &outputs[offset..offset + output.len(model)];
+    let (output, x) = member(model, spec.output, p.element, outputs);
     let shaped = shaped(model, output, x);
     match p.key {
         Some(key) => {

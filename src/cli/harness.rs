@@ -10,7 +10,9 @@
 //! Protocol. Standard input is whitespace-separated numbers: the number of
 //! states, the seconds to spend timing each function, then for each function
 //! in order and each state, the function's array arguments concatenated (as
-//! `f64`, converted to the generated scalar type by `as`). Standard output has,
+//! `f64`, converted to the generated scalar type by `as`; a function's
+//! arguments are those of [`Function::args`], so the run-time inertial
+//! parameters `pi` come last when the model has them). Standard output has,
 //! for each function, a line `NAME NS_PER_CALL`, then one line per state with
 //! the outputs flattened row-major (per-frame functions: every frame of
 //! `Frame::ALL` in turn), each printed in Rust's round-trip form.
@@ -50,8 +52,11 @@ pub fn cargo() -> std::ffi::OsString {
 
 impl Harness {
     /// Writes the crate for `source` (the output of `generate` for `model`
-    /// with `options`) into `dir` and builds it, reusing an earlier build in
-    /// the same directory when nothing changed.
+    /// with `options`; `model` as [`rbdgen::symbolic::build_model`] makes it,
+    /// with the options' contacts and parameters) into `dir` and builds it,
+    /// reusing an earlier build in the same directory when nothing changed.
+    /// The harness runs the functions of the module
+    /// ([`super::generated_functions`]), in that order.
     ///
     /// # Errors
     /// A message when a file cannot be written, cargo is missing, or the build
@@ -63,12 +68,12 @@ impl Harness {
         options: &Options,
     ) -> Result<Harness, String> {
         let package = package_name(&model.name, options);
-        let functions: Vec<Function> = options.functions.iter().copied().collect();
+        let functions = super::generated_functions(model, options);
         let widths: Vec<usize> = functions
             .iter()
-            .map(|f| f.spec().args.iter().map(|(_, d)| d.len(model)).sum())
+            .map(|f| f.args(model).iter().map(|(_, d)| d.len(model)).sum())
             .collect();
-        let main = main_source(&functions, &widths, options);
+        let main = main_source(model, &functions, &widths, options);
         let manifest = format!(
             "[package]\nname = \"{package}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
              [dependencies]\nlibm = \"0.2\"\n\n\
@@ -113,8 +118,13 @@ impl Harness {
         })
     }
 
+    /// The functions the harness runs, in order.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
     /// Runs every function on every state: `inputs[f][s]` is the concatenated
-    /// array arguments of function `f` (in the order of the options' functions)
+    /// array arguments of function `f` (in the order of [`Harness::functions`])
     /// at state `s`; each function is then timed for about `seconds`.
     ///
     /// # Errors
@@ -225,13 +235,18 @@ fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {
 }
 
 /// The harness's `main.rs`: one block per function, from the function table.
-fn main_source(functions: &[Function], widths: &[usize], options: &Options) -> String {
+fn main_source(
+    model: &Model,
+    functions: &[Function],
+    widths: &[usize],
+    options: &Options,
+) -> String {
     let mut blocks = String::new();
     for (function, width) in functions.iter().zip(widths) {
         let spec = function.spec();
-        let names: Vec<String> = spec.args.iter().map(|(n, _)| format!("arg_{n}")).collect();
-        let reads: String = spec
-            .args
+        let args = function.args(model);
+        let names: Vec<String> = args.iter().map(|(n, _)| format!("arg_{n}")).collect();
+        let reads: String = args
             .iter()
             .zip(&names)
             .map(|((_, dim), name)| {
@@ -241,6 +256,13 @@ fn main_source(functions: &[Function], widths: &[usize], options: &Options) -> S
                     Dim::Fixed(n) => n.to_string(),
                     Dim::Nu => "robot::NU".to_string(),
                     Dim::TwoNv => "2 * robot::NV".to_string(),
+                    Dim::Contacts => "robot::NC".to_string(),
+                    Dim::Regressor => "10 * (robot::NJOINTS - 1)".to_string(),
+                    Dim::Parameters => {
+                        return format!(
+                            "let {name}: [[S; 10]; robot::NPARAMETERS] = core::array::from_fn(|_| arg(x, &mut k));\n"
+                        )
+                    }
                     Dim::Wrenches => {
                         return format!(
                             "let {name}: [[S; 6]; robot::NJOINTS] = core::array::from_fn(|_| arg(x, &mut k));\n"
@@ -263,8 +285,7 @@ fn main_source(functions: &[Function], widths: &[usize], options: &Options) -> S
             ("", "", "")
         };
         // The loops bind references: a scalar argument is passed by value.
-        let passed: Vec<String> = spec
-            .args
+        let passed: Vec<String> = args
             .iter()
             .zip(&names)
             .map(|((_, dim), n)| match dim {

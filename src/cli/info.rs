@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use rbdgen::symbolic::{generate_module, rnea_mul_reference, Function, Options};
 use rbdgen::Model;
 
+use super::ModelArgs;
+
 /// Arguments of `rbdgen info`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,20 +24,26 @@ pub struct Args {
     /// (`rnea 3525 → 3400 ops (...)`).
     #[arg(long)]
     simplify: bool,
+    /// Armature, contacts, run-time parameters, frames: as for `generate`.
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 /// Runs the subcommand; the error is the message to print.
 pub fn run(args: Args) -> Result<(), String> {
     let text = crate::read(&args.urdf)?;
-    let model = Model::from_urdf_str(&text, args.floating_base)
+    let mut options = Options {
+        floating_base: args.floating_base,
+        simplify: args.simplify,
+        source_name: args.urdf.to_string_lossy().into_owned(),
+        ..Options::default()
+    };
+    args.model
+        .apply(&mut options)
         .map_err(|e| format!("{}: {e}", args.urdf.display()))?;
+    let model = super::build_model(&args.urdf, &text, &options)?;
     print_info(&model);
     if !args.no_ops {
-        let options = Options {
-            floating_base: args.floating_base,
-            simplify: args.simplify,
-            ..Options::default()
-        };
         println!("operation counts of the generated functions:");
         // Generation can refuse a model that loads (a massless subtree makes ABA
         // undefined): the description stands, the counts say why they are missing.
@@ -83,5 +91,36 @@ fn print_info(model: &Model) {
             "  {:<24} on joint {}",
             f.name, model.joints[f.parent_joint].name
         );
+    }
+    if model.armature.iter().any(|&a| a != 0.0) {
+        println!("armature (per dof, on the diagonal of M):");
+        for j in &model.joints[1..] {
+            let values = &model.armature[j.v_range()];
+            if values.iter().any(|&a| a != 0.0) {
+                let list: Vec<String> = values.iter().map(|a| a.to_string()).collect();
+                println!("  {:<24} {}", j.name, list.join(", "));
+            }
+        }
+    }
+    if !model.contacts.is_empty() {
+        println!("contacts (nc = {} rows):", model.nc());
+        for c in &model.contacts {
+            println!(
+                "  {:<24} {} ({} rows)",
+                model.frames[c.frame].name,
+                c.kind.name(),
+                c.kind.rows()
+            );
+        }
+    }
+    if !model.parameters.is_empty() {
+        println!("links with run-time inertial parameters (`pi`):");
+        for &f in &model.parameters {
+            let frame = &model.frames[f];
+            println!(
+                "  {:<24} mass {} kg, on joint {}",
+                frame.name, frame.inertia.mass, model.joints[frame.parent_joint].name
+            );
+        }
     }
 }

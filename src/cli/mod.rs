@@ -58,13 +58,141 @@ pub struct CodeArgs {
     /// it the code is `no_std` and they are a product and a sum
     #[arg(long)]
     pub std: bool,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// The arguments that change the model the code is generated for (or the
+/// quantities are evaluated on): armature, contact set, run-time inertial
+/// parameters, and the link frames of the per-frame functions. Shared by
+/// `generate`, `verify`, `info` and `eval`.
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct ModelArgs {
+    /// Armature (rotor inertia, kg·m² for a revolute joint, kg for a prismatic
+    /// one) per joint, comma-separated `JOINT=VALUE`: added to the diagonal of
+    /// the mass matrix in every dynamics function (Pinocchio's
+    /// `model.armature`; a joint with several dofs gets VALUE on each).
+    #[arg(long, value_delimiter = ',', value_name = "JOINT=VALUE")]
+    pub armature: Vec<String>,
+    /// The contact set of the contact functions, in row order, comma-separated
+    /// `LINK:point` (3 rows: the origin's linear velocity in world axes) or
+    /// `LINK:6d` (6 rows: the frame's twist in its own axes).
+    #[arg(long, value_delimiter = ',', value_name = "LINK:point|6d")]
+    pub contacts: Vec<String>,
+    /// Links whose inertial parameters become a run-time argument `pi` of
+    /// every function that reads inertias (a payload), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "LINK")]
+    pub parameters: Vec<String>,
+    /// The link frames of the per-frame functions, comma-separated; all link
+    /// frames by default.
+    #[arg(long, value_delimiter = ',', value_name = "LINK")]
+    pub frames: Option<Vec<String>>,
+}
+
+impl ModelArgs {
+    /// Sets the armature, contacts, run-time parameters and frames of `options`.
+    /// The names are checked when the model is built
+    /// ([`rbdgen::symbolic::build_model`]).
+    ///
+    /// # Errors
+    /// A message naming the malformed item: an armature without `=` or with a
+    /// value that is not a number, a contact without `:` or of another kind
+    /// than `point` and `6d`.
+    pub fn apply(&self, options: &mut rbdgen::symbolic::Options) -> Result<(), String> {
+        use rbdgen::symbolic::ContactKind;
+        options.armature = self
+            .armature
+            .iter()
+            .map(|item| {
+                let (joint, value) = item.split_once('=').ok_or_else(|| {
+                    format!("--armature `{item}`: expected JOINT=VALUE (`hip=0.01`)")
+                })?;
+                let value: f64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--armature `{item}`: `{value}` is not a number"))?;
+                Ok((joint.trim().to_string(), value))
+            })
+            .collect::<Result<_, String>>()?;
+        options.contacts = self
+            .contacts
+            .iter()
+            .map(|item| {
+                let (link, kind) = item.rsplit_once(':').ok_or_else(|| {
+                    format!("--contacts `{item}`: expected LINK:point or LINK:6d")
+                })?;
+                let kind = ContactKind::from_name(kind.trim()).ok_or_else(|| {
+                    format!("--contacts `{item}`: `{kind}` is not `point` or `6d`")
+                })?;
+                Ok((link.trim().to_string(), kind))
+            })
+            .collect::<Result<_, String>>()?;
+        options.parameters = self
+            .parameters
+            .iter()
+            .map(|s| s.trim().to_string())
+            .collect();
+        options.frames = self
+            .frames
+            .as_ref()
+            .map(|f| f.iter().map(|s| s.trim().to_string()).collect());
+        Ok(())
+    }
+}
+
+/// The model of `text` (the URDF at `urdf`) with the options' armature,
+/// contacts, run-time parameters and frames checked and applied.
+///
+/// # Errors
+/// `URDF: message` for a URDF that does not make a model or a bad name or
+/// value in the options.
+pub fn build_model(
+    urdf: &std::path::Path,
+    text: &str,
+    options: &rbdgen::symbolic::Options,
+) -> Result<rbdgen::Model, String> {
+    rbdgen::symbolic::build_model(text, options).map_err(|e| format!("{}: {e}", urdf.display()))
+}
+
+/// The functions a module generated with `options` for `model` holds: the
+/// options' set, or, when it is every function, those that `model` supports
+/// (the contact functions need a contact set).
+pub fn generated_functions(
+    model: &rbdgen::Model,
+    options: &rbdgen::symbolic::Options,
+) -> Vec<rbdgen::symbolic::Function> {
+    use rbdgen::symbolic::Function;
+    if options.functions.len() == Function::ALL.len() {
+        Function::default_set(model)
+    } else {
+        options.functions.iter().copied().collect()
+    }
+}
+
+/// The link frames of the per-frame functions of a module generated with
+/// `options` for `model`: `(frame index, name)` in model order.
+pub fn selected_frames(
+    model: &rbdgen::Model,
+    options: &rbdgen::symbolic::Options,
+) -> Vec<(usize, String)> {
+    model
+        .body_frames()
+        .filter(|(_, f)| {
+            options
+                .frames
+                .as_ref()
+                .is_none_or(|names| names.contains(&f.name))
+        })
+        .map(|(id, f)| (id, f.name.clone()))
+        .collect()
 }
 
 impl CodeArgs {
     /// The URDF text and the generation options these arguments ask for.
     ///
     /// # Errors
-    /// An unreadable file, an unknown function or scalar type.
+    /// An unreadable file, an unknown function or scalar type, a malformed
+    /// armature or contact.
     pub fn load(&self) -> Result<(String, rbdgen::symbolic::Options), String> {
         use rbdgen::symbolic::{Function, Options, ScalarType};
         let text = crate::read(&self.urdf)?;
@@ -78,6 +206,9 @@ impl CodeArgs {
             std: self.std,
             ..Options::default()
         };
+        self.model
+            .apply(&mut options)
+            .map_err(|e| format!("{}: {e}", self.urdf.display()))?;
         if !self.functions.is_empty() {
             let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
             options.functions = self

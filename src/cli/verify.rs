@@ -12,7 +12,9 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rbdgen::check::relative_error;
-use rbdgen::runtime::{spatial::exp3, Vector3};
+use rbdgen::runtime::{
+    forward_kinematics, frame_placement, link_parameters, spatial::exp3, ContactKind, Vector3,
+};
 use rbdgen::symbolic::{Dim, Function, Options, ScalarType};
 use rbdgen::{Data, Model};
 
@@ -71,8 +73,7 @@ struct Row {
 pub fn run(args: Args) -> Result<(), Failure> {
     let (text, options, module) = args.code.generate(args.quiet)?;
     let source = module.source().map_err(|e| e.to_string())?;
-    let model = Model::from_urdf_str(&text, options.floating_base)
-        .map_err(|e| format!("{}: {e}", args.code.urdf.display()))?;
+    let model = super::build_model(&args.code.urdf, &text, &options)?;
     let work = match &args.work_dir {
         Some(dir) => dir.clone(),
         None => std::env::temp_dir().join("rbdgen-verify"),
@@ -92,7 +93,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let harness = Harness::build(&dir, &source, &model, &options)?;
     let build_seconds = start.elapsed().as_secs_f64();
 
-    let states = random_states(&model, &options, args.states, args.seed);
+    let states = random_states(&model, harness.functions(), args.states, args.seed);
     let inputs: Vec<Vec<Vec<f64>>> = states
         .iter()
         .map(|per_state| per_state.iter().map(|args| args.concat()).collect())
@@ -100,7 +101,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let runs = harness.run(&inputs, args.seconds)?;
 
     let mut data = Data::new(&model);
-    let frames: Vec<usize> = model.body_frames().map(|(id, _)| id).collect();
+    let frames: Vec<usize> = super::selected_frames(&model, &options)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
     let mut rows = Vec::new();
     let mut interpreted = Vec::new();
     for (run, per_state) in runs.iter().zip(&states) {
@@ -176,28 +180,47 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
 }
 
-/// For each function of `options`, for each of `n` states, its arguments:
-/// random configurations for `NQ`-long arguments, numbers uniform in
-/// `[-1, 1)` for the others. Arguments of the same name share values within a
-/// state.
-fn random_states(model: &Model, options: &Options, n: usize, seed: u64) -> Vec<Vec<Vec<Vec<f64>>>> {
+/// For each function of `functions`, for each of `n` states, its arguments
+/// ([`Function::args`]): random configurations for `NQ`-long arguments, the
+/// URDF's inertial parameters of the links of `model.parameters` each scaled
+/// by a random factor in `[0.5, 2)` (still physical) for `pi`, contact forces
+/// that push the robot up for `lambda` ([`random_contact_forces`]), numbers
+/// uniform in `[-1, 1)` for the others. Arguments of the same name share
+/// values within a state.
+fn random_states(
+    model: &Model,
+    functions: &[Function],
+    n: usize,
+    seed: u64,
+) -> Vec<Vec<Vec<Vec<f64>>>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut names: Vec<(&str, Dim)> = Vec::new();
-    for f in &options.functions {
-        for &(name, dim) in f.spec().args {
+    for f in functions {
+        for (name, dim) in f.args(model) {
             if !names.iter().any(|(n, d)| *n == name && *d == dim) {
                 names.push((name, dim));
             }
         }
     }
+    let urdf_parameters = link_parameters(model);
+    let mut data = Data::new(model);
     let shared: Vec<Vec<Vec<f64>>> = (0..n)
         .map(|_| {
+            let q = model.random_configuration(|| rng.gen::<f64>());
             names
                 .iter()
                 .map(|&(_, dim)| match dim {
-                    Dim::Nq => model.random_configuration(|| rng.gen::<f64>()),
+                    Dim::Nq => q.clone(),
                     Dim::Placement => random_placement(&mut rng),
                     Dim::Scalar => vec![rng.gen_range(1e-3..5e-2)],
+                    Dim::Parameters => urdf_parameters
+                        .chunks(10)
+                        .flat_map(|link| {
+                            let scale = rng.gen_range(0.5..2.0);
+                            link.iter().map(move |p| p * scale)
+                        })
+                        .collect(),
+                    Dim::Contacts => random_contact_forces(model, &mut data, &q, &mut rng),
                     _ => (0..dim.len(model))
                         .map(|_| rng.gen_range(-1.0..1.0))
                         .collect(),
@@ -205,15 +228,13 @@ fn random_states(model: &Model, options: &Options, n: usize, seed: u64) -> Vec<V
                 .collect()
         })
         .collect();
-    options
-        .functions
+    functions
         .iter()
         .map(|f| {
             shared
                 .iter()
                 .map(|values| {
-                    f.spec()
-                        .args
+                    f.args(model)
                         .iter()
                         .map(|&(name, dim)| {
                             let k = names
@@ -227,6 +248,39 @@ fn random_states(model: &Model, options: &Options, n: usize, seed: u64) -> Vec<V
                 .collect()
         })
         .collect()
+}
+
+/// Random forces on the contacts of `model` at `q`, in the layout of
+/// `contact_dynamics`'s λ: per contact a world force of about `(0, 0, 2)`
+/// (uniform in `[-1, 1)` each way), in world axes for a point contact, in
+/// the frame's axes for a 6-D one with a moment uniform in `[-1, 1)³`. The
+/// total vertical force is at least one per contact, so that the centre of
+/// pressure is well defined.
+fn random_contact_forces(
+    model: &Model,
+    data: &mut Data<f64>,
+    q: &[f64],
+    rng: &mut ChaCha8Rng,
+) -> Vec<f64> {
+    forward_kinematics(model, data, q);
+    let mut out = Vec::with_capacity(model.nc());
+    for contact in &model.contacts {
+        let force = [
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            2.0 + rng.gen_range(-1.0..1.0),
+        ];
+        match contact.kind {
+            ContactKind::Point => out.extend(force),
+            ContactKind::Frame6d => {
+                let r = frame_placement(model, data, contact.frame).rotation.0;
+                // Rᵀ f: the world force in the frame's axes.
+                out.extend((0..3).map(|i| (0..3).map(|k| r[k][i] * force[k]).sum::<f64>()));
+                out.extend((0..3).map(|_| rng.gen_range(-1.0..1.0)));
+            }
+        }
+    }
+    out
 }
 
 /// A random placement as a row-major 4 x 4 homogeneous matrix: a rotation
@@ -291,8 +345,14 @@ fn print_report(
         model.nv,
         options.scalar.name()
     );
+    let w = rows
+        .iter()
+        .map(|r| r.function.name().len())
+        .max()
+        .unwrap_or(0)
+        .max(18);
     println!(
-        "{:<18} {:>10} {:>14} {:>12} {:>9}",
+        "{:<w$} {:>10} {:>14} {:>12} {:>9}",
         "function", "max error", "generated (ns)", "runtime (ns)", "speed-up"
     );
     for row in rows {
@@ -309,7 +369,7 @@ fn print_report(
             "  FAILED"
         };
         println!(
-            "{:<18} {:>10.1e} {:>14.1} {:>12} {:>9}{verdict}",
+            "{:<w$} {:>10.1e} {:>14.1} {:>12} {:>9}{verdict}",
             row.function.name(),
             row.error,
             row.generated_ns,
