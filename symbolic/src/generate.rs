@@ -263,6 +263,7 @@ pub fn generate_module(
         .collect();
     let nu = Literal::usize_unsuffixed(actuated.len());
     let mul_add = mul_add_helper(options.scalar, options.std);
+    let limits = limit_constants(&model, options.scalar);
     let tokens = quote! {
         #(#![doc = #header])*
         #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
@@ -286,6 +287,7 @@ pub fn generate_module(
         /// The actuated dofs, indices into `v`: the actuation matrix `S` (`NV x NU`) has a
         /// one at `(ACTUATED_DOFS[k], k)`, so `tau = S u`.
         pub const ACTUATED_DOFS: [usize; NU] = [#(#actuated),*];
+        #limits
 
         #setup
         #frames
@@ -297,6 +299,52 @@ pub fn generate_module(
         op_counts,
         op_counts_traced,
     })
+}
+
+/// The model's own numbers: joint limits from the URDF (Pinocchio's
+/// `lowerPositionLimit`, `upperPositionLimit`, `velocityLimit`, `effortLimit`,
+/// infinite where the file has none) and the bodies' masses.
+fn limit_constants(model: &Model, scalar: ScalarType) -> TokenStream {
+    let ty = scalar.ty();
+    let list = |x: &[f64]| -> Vec<TokenStream> {
+        x.iter()
+            .map(|&x| {
+                if x.is_finite() {
+                    scalar.literal(x)
+                } else if x > 0.0 {
+                    quote!(#ty::INFINITY)
+                } else {
+                    quote!(#ty::NEG_INFINITY)
+                }
+            })
+            .collect()
+    };
+    let (lower, upper) = (
+        list(&model.lower_position_limit),
+        list(&model.upper_position_limit),
+    );
+    let (velocity, effort) = (list(&model.velocity_limit), list(&model.effort_limit));
+    let masses: Vec<f64> = model.joints.iter().map(|j| j.inertia.mass).collect();
+    let total = scalar.literal(masses.iter().sum());
+    let masses = list(&masses);
+    quote! {
+        /// Lower limit of each entry of `q` (rad, m) from the URDF `<limit lower>`; `-∞` for
+        /// continuous joints, a free-flyer and joints without limits (Pinocchio's `lowerPositionLimit`).
+        pub const Q_LOWER: [#ty; NQ] = [#(#lower),*];
+        /// Upper limit of each entry of `q` (rad, m), as `Q_LOWER` (Pinocchio's `upperPositionLimit`).
+        pub const Q_UPPER: [#ty; NQ] = [#(#upper),*];
+        /// Speed limit of each dof (rad/s, m/s) from `<limit velocity>`; `∞` where absent or zero
+        /// and for a free-flyer (Pinocchio's `velocityLimit`).
+        pub const V_MAX: [#ty; NV] = [#(#velocity),*];
+        /// Torque or force limit of each dof (N·m, N) from `<limit effort>`; `∞` where absent or
+        /// zero and for a free-flyer (Pinocchio's `effortLimit`).
+        pub const TAU_MAX: [#ty; NV] = [#(#effort),*];
+        /// Mass of the body of each joint id (kg), the links welded to it included; entry 0, the
+        /// universe, holds nothing that moves.
+        pub const BODY_MASSES: [#ty; NJOINTS] = [#(#masses),*];
+        /// Total mass of the moving bodies (kg).
+        pub const TOTAL_MASS: #ty = #total;
+    }
 }
 
 /// The constants of the options that change the model: `ARMATURE` when

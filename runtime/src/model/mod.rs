@@ -95,6 +95,21 @@ pub struct Model {
     /// generated functions (a payload held by the gripper); empty as loaded.
     /// See [`Model::set_parameters`].
     pub parameters: Vec<usize>,
+    /// Lower limit of each entry of `q` `[nq]` (rad, m; Pinocchio's
+    /// `lowerPositionLimit`): the URDF `<limit lower>` of revolute and
+    /// prismatic joints, `-∞` for continuous joints, free-flyers and joints
+    /// whose limit is absent or `lower == upper == 0`.
+    pub lower_position_limit: Vec<f64>,
+    /// Upper limit of each entry of `q` `[nq]`, as [`Model::lower_position_limit`].
+    pub upper_position_limit: Vec<f64>,
+    /// Speed limit of each dof `[nv]` (rad/s, m/s; Pinocchio's
+    /// `velocityLimit`): the URDF `<limit velocity>`, `∞` where it is absent
+    /// or zero (urdfdom reads an absent value as 0) and for free-flyers.
+    pub velocity_limit: Vec<f64>,
+    /// Torque or force limit of each dof `[nv]` (N·m, N; Pinocchio's
+    /// `effortLimit`): the URDF `<limit effort>`, `∞` where absent or zero and
+    /// for free-flyers.
+    pub effort_limit: Vec<f64>,
 }
 
 impl Joint {

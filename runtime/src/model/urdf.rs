@@ -155,6 +155,10 @@ impl<'a> Builder<'a> {
             armature: Vec::new(),
             contacts: Vec::new(),
             parameters: Vec::new(),
+            lower_position_limit: Vec::new(),
+            upper_position_limit: Vec::new(),
+            velocity_limit: Vec::new(),
+            effort_limit: Vec::new(),
         };
         Ok(Self {
             links,
@@ -174,6 +178,7 @@ impl<'a> Builder<'a> {
                 0,
                 Transform::identity(),
                 root_inertia,
+                None,
             )
         } else {
             0
@@ -198,8 +203,23 @@ impl<'a> Builder<'a> {
         parent: usize,
         placement: Transform<f64>,
         inertia: Inertia<f64>,
+        limit: Option<&urdf_rs::JointLimit>,
     ) -> usize {
         let (idx_q, idx_v) = (self.model.nq, self.model.nv);
+        let none = |x: f64| if x > 0.0 { x } else { f64::INFINITY };
+        let bounded = matches!(kind, JointKind::Revolute { .. } | JointKind::Prismatic { .. });
+        let (lower, upper) = match limit {
+            Some(l) if bounded && (l.lower != 0.0 || l.upper != 0.0) => (l.lower, l.upper),
+            _ => (f64::NEG_INFINITY, f64::INFINITY),
+        };
+        let m = &mut self.model;
+        m.lower_position_limit.extend(std::iter::repeat_n(lower, kind.nq()));
+        m.upper_position_limit.extend(std::iter::repeat_n(upper, kind.nq()));
+        let (velocity, effort) = limit.map_or((f64::INFINITY, f64::INFINITY), |l| {
+            (none(l.velocity), none(l.effort))
+        });
+        m.velocity_limit.extend(std::iter::repeat_n(velocity, kind.nv()));
+        m.effort_limit.extend(std::iter::repeat_n(effort, kind.nv()));
         self.model.nq += kind.nq();
         self.model.nv += kind.nv();
         self.model.joints.push(Joint {
@@ -256,7 +276,15 @@ impl<'a> Builder<'a> {
                     self.push_children(&mut stack, child, parent, parent_from_joint);
                 }
                 Some(kind) => {
-                    let id = self.add_joint(&joint.name, kind, parent, parent_from_joint, inertia);
+                    let limit = (!matches!(kind, JointKind::FreeFlyer)).then_some(&joint.limit);
+                    let id = self.add_joint(
+                        &joint.name,
+                        kind,
+                        parent,
+                        parent_from_joint,
+                        inertia,
+                        limit,
+                    );
                     for (name, kind, inertia) in [
                         (joint.name.as_str(), FrameKind::Joint, Inertia::zero()),
                         (child, FrameKind::Body, inertia),
