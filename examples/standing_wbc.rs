@@ -17,6 +17,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
+#[path = "common/plot.rs"]
+mod plot;
+
 rbdgen::robot_dynamics!(
     mod go2_z1,
     "models/go2_z1.urdf",
@@ -58,6 +61,8 @@ pub struct Summary {
     pub cop_and_com: ([f64; 2], [f64; 2]),
     /// Smallest vertical force on one foot over the run (N).
     pub min_foot_force: f64,
+    /// Per step: time (s), arm posture error (rad), total vertical force (N).
+    pub trace: Vec<(f64, f64, f64)>,
 }
 
 /// The standing posture: base 0.32 m up, thighs 0.8 rad, calves -1.5 rad, arm at zero.
@@ -95,8 +100,9 @@ pub fn run(steps: usize, arm_offset: f64) -> Summary {
         vertical_force: (0.0, 0.0),
         cop_and_com: ([0.0; 2], [0.0; 2]),
         min_foot_force: f64::INFINITY,
+        trace: Vec::with_capacity(steps),
     };
-    for _ in 0..steps {
+    for step in 0..steps {
         let (a, lambda, tau) = control(&q, &v, &q_ref);
         let (a_plant, lambda_plant) = go2_z1::contact_dynamics(&q, &v, &tau, 0.0);
         let scale = lambda.iter().fold(1.0f64, |m, x| m.max(x.abs()));
@@ -131,6 +137,9 @@ pub fn run(steps: usize, arm_offset: f64) -> Summary {
         let cop = go2_z1::center_of_pressure(&q, &lambda_plant, feet_height);
         let com = go2_z1::center_of_mass(&q);
         summary.cop_and_com = (cop, [com[0], com[1]]);
+        summary
+            .trace
+            .push(((step + 1) as f64 * DT, arm_error(&q), fz));
     }
     summary.arm_error.1 = arm_error(&q);
     summary
@@ -192,4 +201,18 @@ fn main() {
         "centre of pressure ({:.4}, {:.4}) m, centre of mass over ({:.4}, {:.4}) m",
         s.cop_and_com.0[0], s.cop_and_com.0[1], s.cop_and_com.1[0], s.cop_and_com.1[1]
     );
+    let path = plot::out_path("standing_wbc.png");
+    let series = [plot::Series {
+        label: "largest arm joint error (rad)",
+        points: s.trace.iter().map(|&(t, e, _)| (t, e)).collect(),
+    }];
+    plot::lines(
+        &path,
+        "Go2+Z1 arm back to home, feet in contact",
+        ("t (s)", "rad"),
+        &series,
+        &[],
+    )
+    .expect("the plot is written");
+    println!("plot: {}", path.display());
 }
