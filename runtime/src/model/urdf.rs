@@ -207,19 +207,26 @@ impl<'a> Builder<'a> {
     ) -> usize {
         let (idx_q, idx_v) = (self.model.nq, self.model.nv);
         let none = |x: f64| if x > 0.0 { x } else { f64::INFINITY };
-        let bounded = matches!(kind, JointKind::Revolute { .. } | JointKind::Prismatic { .. });
+        let bounded = matches!(
+            kind,
+            JointKind::Revolute { .. } | JointKind::Prismatic { .. }
+        );
         let (lower, upper) = match limit {
             Some(l) if bounded && (l.lower != 0.0 || l.upper != 0.0) => (l.lower, l.upper),
             _ => (f64::NEG_INFINITY, f64::INFINITY),
         };
         let m = &mut self.model;
-        m.lower_position_limit.extend(std::iter::repeat_n(lower, kind.nq()));
-        m.upper_position_limit.extend(std::iter::repeat_n(upper, kind.nq()));
+        m.lower_position_limit
+            .extend(std::iter::repeat_n(lower, kind.nq()));
+        m.upper_position_limit
+            .extend(std::iter::repeat_n(upper, kind.nq()));
         let (velocity, effort) = limit.map_or((f64::INFINITY, f64::INFINITY), |l| {
             (none(l.velocity), none(l.effort))
         });
-        m.velocity_limit.extend(std::iter::repeat_n(velocity, kind.nv()));
-        m.effort_limit.extend(std::iter::repeat_n(effort, kind.nv()));
+        m.velocity_limit
+            .extend(std::iter::repeat_n(velocity, kind.nv()));
+        m.effort_limit
+            .extend(std::iter::repeat_n(effort, kind.nv()));
         self.model.nq += kind.nq();
         self.model.nv += kind.nv();
         self.model.joints.push(Joint {
