@@ -232,6 +232,17 @@ fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>
     for (name, span) in args.frames.iter().flatten() {
         model.link_frame(name).map_err(at(*span))?;
     }
+    if args.contacts.is_empty() {
+        for (f, span) in args.functions.iter().flatten() {
+            if f.needs_contacts() {
+                let msg = format!(
+                    "`{}` needs a contact set: add `contacts = [LINK: point | 6d, ...]`",
+                    f.name()
+                );
+                return Err(Ok(syn::Error::new(*span, msg)));
+            }
+        }
+    }
     Ok(())
 }
 
