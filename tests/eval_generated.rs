@@ -1,8 +1,9 @@
 //! `rbdgen eval --backend generated` end to end: the generated code, built in
 //! a crate of its own, computes the quantities of a reference file's states;
 //! `rbdgen compare` finds them equal to Pinocchio's and to the runtime
-//! backend's; `--functions` restricts the generated set (the rest from the
-//! runtime); bad function lists are errors.
+//! backend's, the whole-body ones too (armature and contact set from the
+//! file's header); `--functions` restricts the generated set (the rest from
+//! the runtime); bad function lists and a per-dof armature are errors.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -100,13 +101,15 @@ fn generated_backend_matches_pinocchio_and_the_runtime() {
     }
 
     let (passed, failed, worst) = compare(REFERENCE, &generated);
-    assert_eq!(failed, 0);
-    assert!(passed >= 30, "{passed} quantities passed");
+    assert_eq!((passed, failed), (31, 0));
     assert!(worst <= 1e-12, "worst error against Pinocchio {worst:e}");
 
+    // Against the runtime: the whole-body quantities that the reference does
+    // not carry too (12 more: aba_fext, aba_derivatives_fext's three, six per
+    // frame, dhg, regressor; no contact set, so no contact quantities).
     let (runtime, _) = eval(&dir, "runtime", &[]);
     let (passed, failed, worst) = compare(&runtime, &generated);
-    assert_eq!((passed, failed), (30, 0));
+    assert_eq!((passed, failed), (43, 0));
     assert!(worst <= 1e-12, "worst error against the runtime {worst:e}");
 }
 
@@ -142,7 +145,82 @@ fn functions_restricts_the_generated_set() {
         std::fs::read_to_string(dir.join("work/continuous_chain_fixed/src/robot.rs")).unwrap();
     assert!(code.contains("pub fn crba(") && !code.contains("pub fn rnea("));
     let (passed, failed, _) = compare(REFERENCE, &generated);
-    assert_eq!((passed, failed), (30, 0));
+    assert_eq!((passed, failed), (31, 0));
+}
+
+/// A whole-body reference: armature (one per joint: the Z1's joints have one
+/// dof each) and a 6-D contact in the header; every quantity from the
+/// generated code but `omi`, and none missing.
+#[test]
+fn generated_backend_on_a_whole_body_reference() {
+    let dir = scratch("wbc");
+    let work = dir.join("work").to_string_lossy().into_owned();
+    let reference = "tests/reference/wbc/z1_fixed.json";
+    let out = dir.join("z1.json").to_string_lossy().into_owned();
+    let run = rbdgen(&[
+        "eval",
+        "--urdf",
+        "models/z1.urdf",
+        "--states",
+        reference,
+        "--out",
+        &out,
+        "--backend",
+        "generated",
+        "--work-dir",
+        &work,
+    ]);
+    let stderr = text(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("computed by the runtime (no generated function in the set): omi\n"),
+        "{stderr}"
+    );
+    let code = std::fs::read_to_string(dir.join("work/z1_fixed/src/robot.rs")).unwrap();
+    for item in [
+        "pub const ARMATURE",
+        "pub const CONTACTS",
+        "pub fn contact_dynamics(",
+        "pub fn frame_acceleration_drift(",
+        "pub fn joint_torque_regressor(",
+        "pub fn aba_derivatives_fext(",
+    ] {
+        assert!(code.contains(item), "{item} not generated");
+    }
+    let summary = rbdgen(&["compare", "--strict", "--summary", reference, &out]);
+    let line = text(&summary.stdout);
+    assert!(summary.status.success(), "{line}{}", text(&summary.stderr));
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(&fields[..3], ["47", "0", "0"], "{line}");
+    let worst: f64 = fields[3].parse().unwrap();
+    assert!(worst <= 1e-12, "worst error against Pinocchio {worst:e}");
+}
+
+/// The generated code takes one armature per joint: a file whose armature
+/// differs between a free-flyer's six dofs is refused before any build.
+#[test]
+fn a_per_dof_armature_is_refused() {
+    let dir = scratch("per_dof");
+    let work = dir.join("work").to_string_lossy().into_owned();
+    let run = rbdgen(&[
+        "eval",
+        "--urdf",
+        "models/go2.urdf",
+        "--floating-base",
+        "--states",
+        "tests/reference/wbc/go2_floating.json",
+        "--backend",
+        "generated",
+        "--work-dir",
+        &work,
+    ]);
+    let stderr = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("one armature per joint") && stderr.contains("joint `root_joint`"),
+        "{stderr}"
+    );
+    assert!(!dir.join("work").exists(), "nothing is built");
 }
 
 #[test]
@@ -151,7 +229,7 @@ fn bad_function_lists_are_errors() {
     let out = dir.join("out.json").to_string_lossy().into_owned();
     let work = dir.join("work").to_string_lossy().into_owned();
     let base = ["eval", "--urdf", URDF, "--states", REFERENCE, "--out", &out];
-    let cases: [(&[&str], &str); 3] = [
+    let cases: [(&[&str], &str); 5] = [
         (
             &[
                 "--backend",
@@ -170,9 +248,31 @@ fn bad_function_lists_are_errors() {
                 "--work-dir",
                 &work,
                 "--functions",
-                Function::RneaFext.name(),
+                Function::PoseError.name(),
             ],
             "computes no quantity of the eval format",
+        ),
+        (
+            &[
+                "--backend",
+                "generated",
+                "--work-dir",
+                &work,
+                "--functions",
+                "rnea,contact_dynamics",
+            ],
+            "`contact_dynamics` needs a contact set",
+        ),
+        (
+            &[
+                "--backend",
+                "generated",
+                "--work-dir",
+                &work,
+                "--contacts",
+                "link3:sphere",
+            ],
+            "`sphere` is not `point` or `6d`",
         ),
         (&["--functions", "rnea"], "need --backend generated"),
     ];

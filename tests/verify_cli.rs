@@ -75,7 +75,15 @@ fn verify_agrees_with_the_runtime() {
     assert!(out.status.success(), "{report}\n{}", text(&out.stderr));
     let rows = errors(&report);
     let names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
-    let all: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+    // Every function but those that need a contact set.
+    let model =
+        rbdgen::Model::from_urdf_file(root().join("tests/urdf/continuous_chain.urdf"), false)
+            .unwrap();
+    let all: Vec<&str> = Function::default_set(&model)
+        .iter()
+        .map(|f| f.name())
+        .collect();
+    assert!(all.len() < Function::ALL.len());
     assert_eq!(names, all, "{report}");
     for (name, error) in rows {
         assert!(error <= 1e-10, "{name}: {error:e}");
@@ -88,6 +96,228 @@ fn verify_agrees_with_the_runtime() {
     assert_eq!(rows.len(), 2, "{report}");
     for (name, error) in rows {
         assert!(error > 1e-12 && error <= 1e-5, "f32 {name}: {error:e}");
+    }
+}
+
+/// The whole-body options: an armature, a contact set of both kinds, a link
+/// whose inertial parameters are the run-time argument `pi`, and a subset of
+/// the link frames; the generated code agrees with the runtime on each
+/// function that depends on them.
+#[test]
+fn verify_with_the_whole_body_options() {
+    let functions = [
+        "rnea",
+        "aba",
+        "crba",
+        "minverse",
+        "aba_derivatives",
+        "frame_placement",
+        "frame_jacobian_time_variation_local_world_aligned",
+        "frame_acceleration_drift",
+        "centroidal_momentum_rate",
+        "joint_torque_regressor",
+        "aba_fext",
+        "contact_jacobian",
+        "contact_drift",
+        "contact_dynamics",
+        "contact_inverse_dynamics",
+        "center_of_pressure",
+    ];
+    let list = functions.join(",");
+    let out = verify_urdf(
+        "wbc",
+        "models/z1.urdf",
+        &[
+            "--armature",
+            "joint1=0.2,joint4=0.05",
+            "--contacts",
+            "gripperMover:6d,link04:point",
+            "--parameters",
+            "link06",
+            "--frames",
+            "link02,gripperMover",
+            "--functions",
+            &list,
+        ],
+    )
+    .output()
+    .unwrap();
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}\n{}", text(&out.stderr));
+    let rows = errors(&report);
+    let mut names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    let mut expected = functions.to_vec();
+    expected.sort_unstable();
+    assert_eq!(names, expected, "{report}");
+    for (name, error) in rows {
+        assert!(error <= 1e-10, "{name}: {error:e}");
+    }
+    // The per-frame functions have an arm for each of the two frames only.
+    let source = std::fs::read_to_string(
+        Path::new(&work_dir("wbc")).join("z1_description_f64/src/robot.rs"),
+    )
+    .unwrap();
+    assert!(source.contains("pub const NPARAMETERS: usize = 1;"));
+    assert!(source.contains("pub const NC: usize = 9;"));
+    assert!(source.contains("Frame::Link02 =>") && !source.contains("Frame::Link03 =>"));
+}
+
+/// A bad name or value in the whole-body options: exit 2, one line
+/// `rbdgen: FILE: message` naming it, for each subcommand that takes them.
+#[test]
+fn bad_whole_body_options_exit_2_naming_the_item() {
+    let cases: [(&[&str], &str); 8] = [
+        (&["--armature", "joint9=0.1"], "unknown joint `joint9`"),
+        (
+            &["--armature", "joint1=-0.1"],
+            "armature of joint `joint1`: -0.1 is not a finite value >= 0",
+        ),
+        (
+            &["--armature", "joint1"],
+            "--armature `joint1`: expected JOINT=VALUE",
+        ),
+        (
+            &["--armature", "joint1=light"],
+            "--armature `joint1=light`: `light` is not a number",
+        ),
+        (&["--contacts", "palm:point"], "unknown link frame `palm`"),
+        (
+            &["--contacts", "link04:wall"],
+            "--contacts `link04:wall`: `wall` is not `point` or `6d`",
+        ),
+        (
+            &["--parameters", "link00"],
+            "parameters of link `link00`: the link is welded to the universe",
+        ),
+        (&["--frames", "link02,tip"], "unknown link frame `tip`"),
+    ];
+    let dir = work_dir("bad_options");
+    let out_file = format!("{dir}/out.rs");
+    for command in ["generate", "info", "verify"] {
+        for (flags, message) in cases {
+            let mut args = vec![command, "models/z1.urdf"];
+            args.extend(flags);
+            match command {
+                "generate" => args.extend(["-o", &out_file, "--quiet"]),
+                "info" => args.push("--no-ops"),
+                _ => args.extend(["--quiet", "--work-dir", &dir]),
+            }
+            let out = rbdgen(&args).output().unwrap();
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(
+                stderr.starts_with("rbdgen: models/z1.urdf: ") && stderr.contains(message),
+                "{args:?}: {stderr}"
+            );
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        }
+    }
+    // A contact function without a contact set.
+    let out = rbdgen(&[
+        "generate",
+        "models/z1.urdf",
+        "--functions",
+        "contact_dynamics",
+        "-o",
+        &out_file,
+        "--quiet",
+    ])
+    .output()
+    .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`contact_dynamics` needs a contact set"),
+        "{stderr}"
+    );
+}
+
+/// `generate` writes the whole-body options into the header's regenerate
+/// command, and `--check` reproduces the file with them.
+#[test]
+fn generate_header_repeats_the_whole_body_options() {
+    let dir = work_dir("regenerate");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = format!("{dir}/z1.rs");
+    let flags = [
+        "--functions",
+        "rnea,contact_dynamics,frame_placement",
+        "--armature",
+        "joint1=0.2",
+        "--contacts",
+        "gripperMover:6d",
+        "--parameters",
+        "link06",
+        "--frames",
+        "gripperMover",
+    ];
+    let mut args = vec!["generate", "models/z1.urdf", "-o", &out_file, "--quiet"];
+    args.extend(flags);
+    let out = rbdgen(&args).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let source = std::fs::read_to_string(&out_file).unwrap();
+    let regenerate = source
+        .lines()
+        .find(|l| l.contains("Regenerate with"))
+        .unwrap_or_else(|| panic!("no regenerate line in\n{source}"));
+    for expected in [
+        "--armature joint1=0.2",
+        "--contacts gripperMover:6d",
+        "--parameters link06",
+        "--frames gripperMover",
+    ] {
+        assert!(regenerate.contains(expected), "{expected}: {regenerate}");
+    }
+    args.push("--check");
+    let out = rbdgen(&args).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Without the options the file is stale.
+    let out = rbdgen(&[
+        "generate",
+        "models/z1.urdf",
+        "-o",
+        &out_file,
+        "--quiet",
+        "--check",
+        "--functions",
+        "rnea,contact_dynamics,frame_placement",
+        "--contacts",
+        "gripperMover:6d",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+}
+
+/// `info` lists the armature, the contact set and the run-time parameters.
+#[test]
+fn info_lists_the_whole_body_options() {
+    let out = rbdgen(&[
+        "info",
+        "models/z1.urdf",
+        "--no-ops",
+        "--armature",
+        "joint2=0.3",
+        "--contacts",
+        "gripperMover:6d,link04:point",
+        "--parameters",
+        "link06",
+    ])
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    for expected in [
+        "armature (per dof, on the diagonal of M):",
+        "joint2",
+        "contacts (nc = 9 rows):",
+        "gripperMover             6d (6 rows)",
+        "link04                   point (3 rows)",
+        "links with run-time inertial parameters (`pi`):",
+        "link06",
+    ] {
+        assert!(report.contains(expected), "{expected}: {report}");
     }
 }
 
@@ -147,7 +377,8 @@ fn info_prints_the_generation_op_counts() {
         ..Options::default()
     };
     let module = generate_module(&urdf, &options, |_| {}).unwrap();
-    assert_eq!(module.op_counts.len(), Function::ALL.len());
+    let model = rbdgen::Model::from_urdf_str(&urdf, true).unwrap();
+    assert_eq!(module.op_counts.len(), Function::default_set(&model).len());
     for (function, counts) in &module.op_counts {
         assert!(counts.total() > 100);
         let found = report.lines().any(|l| {
