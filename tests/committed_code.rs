@@ -85,6 +85,7 @@ fn cli_writes_what_generate_returns() {
             scalar,
             simplify: false,
             std: false,
+            ..Options::default()
         };
         let expected = generate(&read(urdf), &options).unwrap();
         assert_eq!(std::fs::read_to_string(&out).unwrap(), expected, "{urdf}");
