@@ -39,6 +39,8 @@ use rbdgen_symbolic::{macro_module, ContactKind, Function, Model, Options, Scala
 ///   reads inertias (a payload; `LINK_PARAMETERS` holds the URDF's values).
 /// - `frames = [LINK, ...]`: the link frames of the `Frame` enum and of the
 ///   per-frame functions (all by default).
+/// - `lanes = 4` (2, 4 or 8): also a module `lanes` with every function over
+///   `L` states at once (`lanes::V`), `NAME_aos` and `NAME_batch` wrappers.
 ///
 /// Names may be identifiers or string literals. An unknown joint or link, a
 /// negative armature, a contact or parameter on a link welded to the world is
@@ -68,6 +70,7 @@ struct Args {
     contacts: Vec<(String, ContactKind, Span)>,
     parameters: Vec<(String, Span)>,
     frames: Option<Vec<(String, Span)>>,
+    lanes: Option<usize>,
 }
 
 /// A joint or link name: an identifier or a string literal.
@@ -146,6 +149,7 @@ impl Parse for Args {
         let mut scalar = ScalarType::F64;
         let (mut armature, mut contacts, mut parameters, mut frames) =
             (Vec::new(), Vec::new(), Vec::new(), None);
+        let mut lanes = None;
         while input.parse::<Option<Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -182,13 +186,22 @@ impl Parse for Args {
                 "contacts" => contacts = parse_list(input, parse_contact)?,
                 "parameters" => parameters = parse_list(input, parse_name)?,
                 "frames" => frames = Some(parse_list(input, parse_name)?),
+                "lanes" => {
+                    input.parse::<Token![=]>()?;
+                    let n: syn::LitInt = input.parse()?;
+                    let l = n.base10_parse::<usize>()?;
+                    if ![2, 4, 8].contains(&l) {
+                        return Err(syn::Error::new(n.span(), "lanes: expected 2, 4 or 8"));
+                    }
+                    lanes = Some(l);
+                }
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
                         "unknown option `{other}`; expected `floating_base`, `functions = [...]`, \
-                         `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]` \
-                         or `frames = [...]`"
+                         `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
+                         `frames = [...]` or `lanes = 4`"
                     ),
                     ))
                 }
@@ -205,6 +218,7 @@ impl Parse for Args {
             contacts,
             parameters,
             frames,
+            lanes,
         })
     }
 }
@@ -275,6 +289,7 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
             .frames
             .as_ref()
             .map(|f| f.iter().map(|(n, _)| n.clone()).collect()),
+        lanes: args.lanes,
         ..Options::default()
     };
     check_names(args, &urdf).map_err(|e| match e {

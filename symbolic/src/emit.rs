@@ -160,6 +160,12 @@ impl ScalarType {
         }
     }
 
+    /// The `libm` function for the `f64` function `name` (`sin` → `sinf` for
+    /// `f32`), as emission calls it.
+    pub fn math_name(self, name: &str) -> Ident {
+        self.math_function(name)
+    }
+
     /// The literal of `x` rounded to this type, in the shortest form that reads
     /// back to the same bits. `x` must be [representable](Self::represents).
     pub fn literal(self, x: f64) -> TokenStream {
@@ -177,6 +183,37 @@ impl ScalarType {
         match self {
             ScalarType::F64 => Ident::new(name, Span::call_site()),
             ScalarType::F32 => format_ident!("{name}f"),
+        }
+    }
+}
+
+/// The arithmetic of emitted statements: scalars of the [`ScalarType`], or
+/// lanes of them (the generated module's `lanes::V`, one state per lane),
+/// whose literals are `V::splat(..)` and whose `select` is lane-wise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Arith {
+    /// One state: `f64` (or `f32`) values.
+    #[default]
+    Scalar,
+    /// `L` states per value, the type `V` of the `lanes` module.
+    Lanes,
+}
+
+impl Arith {
+    /// The type of a value.
+    fn ty(self, scalar: ScalarType) -> TokenStream {
+        match self {
+            Arith::Scalar => scalar.ty(),
+            Arith::Lanes => quote!(V),
+        }
+    }
+
+    /// A constant.
+    fn literal(self, scalar: ScalarType, x: f64) -> TokenStream {
+        let lit = scalar.literal(x);
+        match self {
+            Arith::Scalar => lit,
+            Arith::Lanes => quote!(V::splat(#lit)),
         }
     }
 }
@@ -227,6 +264,7 @@ pub fn emit_block(
     inputs: &Inputs,
     math: &TokenStream,
     scalar: ScalarType,
+    arith: Arith,
     split: &Split,
 ) -> Emitted {
     let function = |name: &str| {
@@ -328,7 +366,7 @@ pub fn emit_block(
     }
     let name = |s: usize| format_ident!("x{}", s);
     let t_entry = |d: usize| Literal::usize_unsuffixed(carried[&d]);
-    let ty = scalar.ty();
+    let ty = arith.ty(scalar);
     // One part at a time: its statements, its locals.
     let mut slot: Vec<Option<usize>> = vec![None; nodes.len()];
     let mut bodies: Vec<TokenStream> = Vec::new();
@@ -361,7 +399,7 @@ pub fn emit_block(
         let operand = |id: NodeId| -> TokenStream {
             let d = id.0 as usize;
             match graph.node(id) {
-                Node::Const(bits) => scalar.literal(f64::from_bits(bits)),
+                Node::Const(bits) => arith.literal(scalar, f64::from_bits(bits)),
                 Node::Input(k) => inputs.token(k),
                 _ if part[d] != current => {
                     let e = t_entry(d);
@@ -400,7 +438,7 @@ pub fn emit_block(
             };
             // `-x`, folded into a constant's literal.
             let negated = |id: NodeId| match graph.node(id) {
-                Node::Const(bits) => scalar.literal(-f64::from_bits(bits)),
+                Node::Const(bits) => arith.literal(scalar, -f64::from_bits(bits)),
                 _ => {
                     let v = x(id);
                     quote!(-#v)
@@ -456,7 +494,10 @@ pub fn emit_block(
                 }
                 Node::Select(c, a, b) => {
                     let (c, a, b) = (x(c), x(a), x(b));
-                    quote!(if #c > 0.0 { #a } else { #b })
+                    match arith {
+                        Arith::Scalar => quote!(if #c > 0.0 { #a } else { #b }),
+                        Arith::Lanes => quote!(V::select(#c, #a, #b)),
+                    }
                 }
                 Node::Sin(a) | Node::Cos(a) => match pair(node) {
                     Some((s, c)) => {
@@ -500,7 +541,7 @@ pub fn emit_block(
     let last = finish(&mut assignments, &mut body);
     let value = |id: NodeId| -> TokenStream {
         match graph.node(id) {
-            Node::Const(bits) => scalar.literal(f64::from_bits(bits)),
+            Node::Const(bits) => arith.literal(scalar, f64::from_bits(bits)),
             Node::Input(k) => inputs.token(k),
             _ if parts > 1 => {
                 let e = t_entry(id.0 as usize);
@@ -538,9 +579,10 @@ pub fn emit_block(
         })
         .collect();
     let calls = fns.iter().map(|f| quote!(#f(#(#names,)* &mut t);));
+    let zero = arith.literal(scalar, 0.0);
     Emitted {
         block: quote!({
-            let mut t = [0.0; #t_len];
+            let mut t = [#zero; #t_len];
             #(#calls)*
             #result
         }),

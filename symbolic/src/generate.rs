@@ -7,13 +7,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use rbdgen_runtime::{ContactKind, Data, Model, ModelError};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::cost_reference::rnea_mul_reference;
-use crate::emit::{emit_block, Inputs, ScalarType, Shape, Split};
+use crate::emit::{emit_block, Arith, Inputs, ScalarType, Shape, Split};
 use crate::functions::{Dim, Function, Output};
 use crate::graph::{Node, OpCounts};
 use crate::simplify::{simplify, Limits};
@@ -52,6 +52,11 @@ pub struct Options {
     /// The link frames of the per-frame functions and of the `Frame` enum
     /// (all link frames when `None`).
     pub frames: Option<Vec<String>>,
+    /// Also emit every function over `L` states at once (2, 4 or 8): a module
+    /// `lanes` with the lane type `V`, each function's kernel, its
+    /// array-of-structures wrapper `NAME_aos` and its `NAME_batch`. `None` by
+    /// default.
+    pub lanes: Option<usize>,
 }
 
 impl Default for Options {
@@ -67,6 +72,7 @@ impl Default for Options {
             contacts: Vec::new(),
             parameters: Vec::new(),
             frames: None,
+            lanes: None,
         }
     }
 }
@@ -131,6 +137,9 @@ pub enum GenerateError {
         /// What went wrong.
         reason: String,
     },
+    /// A lane count other than 2, 4 or 8.
+    #[error("lanes = {0}: expected 2, 4 or 8")]
+    Lanes(usize),
     /// A contact function was asked for without a contact set.
     #[error("`{0}` needs a contact set: give `contacts = [LINK: point | 6d, ...]` (CLI `--contacts LINK:point,...`)")]
     NoContacts(&'static str),
@@ -230,19 +239,24 @@ pub fn generate_module(
     mut progress: impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
     let model = build_model(urdf, options)?;
+    if let Some(l) = options.lanes.filter(|l| ![2, 4, 8].contains(l)) {
+        return Err(GenerateError::Lanes(l));
+    }
     let ty = options.scalar.ty();
     let (nq, nv) = (
         Literal::usize_unsuffixed(model.nq),
         Literal::usize_unsuffixed(model.nv),
     );
     let mut items = Vec::new();
+    let mut lane_items = Vec::new();
     let mut op_counts = BTreeMap::new();
     let mut op_counts_traced = BTreeMap::new();
     for function in functions_for(&model, options)? {
         progress(Progress::Start(function));
         let (item, traced, counts) = emit_function(&model, function, options)?;
         progress(Progress::Done(function, counts));
-        items.push(item);
+        items.push(item.scalar);
+        lane_items.extend(item.lanes);
         op_counts.insert(function, counts);
         op_counts_traced.insert(function, traced);
     }
@@ -264,6 +278,9 @@ pub fn generate_module(
     let nu = Literal::usize_unsuffixed(actuated.len());
     let mul_add = mul_add_helper(options.scalar, options.std);
     let limits = limit_constants(&model, options.scalar);
+    let lanes = options
+        .lanes
+        .map(|l| lanes_module(l, options.scalar, options.std, &lane_items));
     let tokens = quote! {
         #(#![doc = #header])*
         #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
@@ -293,12 +310,257 @@ pub fn generate_module(
         #frames
         #(#items)*
         #mul_add
+        #lanes
     };
     Ok(Module {
         tokens,
         op_counts,
         op_counts_traced,
     })
+}
+
+/// The `lanes` module: the lane type `V` (`L` values of the scalar type side
+/// by side, every operation lane-wise on plain arrays, which LLVM turns into
+/// vector instructions), the `Lanes` transposition trait, the batch error,
+/// and the functions' lane items.
+fn lanes_module(l: usize, scalar: ScalarType, std: bool, items: &[TokenStream]) -> TokenStream {
+    let ty = scalar.ty();
+    let l = Literal::usize_unsuffixed(l);
+    let f = |name: &str| scalar.math_name(name);
+    let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
+    let zero = scalar.literal(0.0);
+    // With std the square root and fused multiply-add are the core
+    // instructions (vectorised); without it `libm`'s and a product and a sum.
+    let sqrt_body = if std {
+        quote!(x.map(#ty::sqrt))
+    } else {
+        quote!(x.map(libm::#sqrt))
+    };
+    let fma_body = if std {
+        quote! {
+            #[cfg(target_feature = "fma")]
+            {
+                V(core::array::from_fn(|k| a.0[k].mul_add(b.0[k], c.0[k])))
+            }
+            #[cfg(not(target_feature = "fma"))]
+            {
+                a * b + c
+            }
+        }
+    } else {
+        quote!(a * b + c)
+    };
+    let ops = [
+        (quote!(Add), quote!(add), quote!(+)),
+        (quote!(Sub), quote!(sub), quote!(-)),
+        (quote!(Mul), quote!(mul), quote!(*)),
+        (quote!(Div), quote!(div), quote!(/)),
+    ];
+    let op_impls = ops.iter().map(|(tr, method, op)| {
+        quote! {
+            impl core::ops::#tr for V {
+                type Output = V;
+                #[inline(always)]
+                fn #method(self, o: V) -> V {
+                    V(core::array::from_fn(|k| self.0[k] #op o.0[k]))
+                }
+            }
+        }
+    });
+    quote! {
+        /// Every function on `L` states at once: one state per lane of the values
+        /// (structure of arrays). Each kernel performs the scalar function's operations
+        /// lane by lane, so its results equal the scalar function's on each lane; `NAME_aos`
+        /// takes `L` states one per entry, `NAME_batch` any number of them.
+        pub mod lanes {
+            #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
+            use super::*;
+
+            /// The number of lanes.
+            pub const L: usize = #l;
+
+            /// `L` values side by side, one per state; arithmetic acts lane by lane.
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            #[repr(transparent)]
+            pub struct V(pub [#ty; L]);
+
+            impl V {
+                /// The same value in every lane.
+                #[inline(always)]
+                pub const fn splat(x: #ty) -> V {
+                    V([x; L])
+                }
+
+                #[inline(always)]
+                fn map(self, f: impl Fn(#ty) -> #ty) -> V {
+                    V(core::array::from_fn(|k| f(self.0[k])))
+                }
+
+                /// Sine, lane by lane (`libm`).
+                #[inline(always)]
+                pub fn #sin(x: V) -> V {
+                    x.map(libm::#sin)
+                }
+
+                /// Cosine, lane by lane (`libm`).
+                #[inline(always)]
+                pub fn #cos(x: V) -> V {
+                    x.map(libm::#cos)
+                }
+
+                /// Sine and cosine, lane by lane (`libm`).
+                #[inline(always)]
+                pub fn #sincos(x: V) -> (V, V) {
+                    let mut s = V::splat(#zero);
+                    let mut c = V::splat(#zero);
+                    for k in 0..L {
+                        (s.0[k], c.0[k]) = libm::#sincos(x.0[k]);
+                    }
+                    (s, c)
+                }
+
+                /// Square root, lane by lane.
+                #[inline(always)]
+                pub fn #sqrt(x: V) -> V {
+                    #sqrt_body
+                }
+
+                /// The four-quadrant arc tangent of `y / x`, lane by lane (`libm`).
+                #[inline(always)]
+                pub fn #atan2(y: V, x: V) -> V {
+                    V(core::array::from_fn(|k| libm::#atan2(y.0[k], x.0[k])))
+                }
+
+                /// `a` where `c > 0`, else `b`, lane by lane.
+                #[inline(always)]
+                pub fn select(c: V, a: V, b: V) -> V {
+                    V(core::array::from_fn(|k| if c.0[k] > #zero { a.0[k] } else { b.0[k] }))
+                }
+            }
+
+            #(#op_impls)*
+
+            impl core::ops::Neg for V {
+                type Output = V;
+                #[inline(always)]
+                fn neg(self) -> V {
+                    V(core::array::from_fn(|k| -self.0[k]))
+                }
+            }
+
+            /// `a * b + c` lane by lane: the products emission fused into sums.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn mul_add(a: V, b: V, c: V) -> V {
+                #fma_body
+            }
+
+            /// Values that move between `L` states one per entry (array of structures)
+            /// and one state per lane.
+            pub trait Lanes: Sized {
+                /// One state's value.
+                type State: Copy;
+                /// The lanes of `L` states.
+                fn gather(states: &[Self::State; L]) -> Self;
+                /// The `L` states of the lanes.
+                fn scatter(&self) -> [Self::State; L];
+            }
+
+            impl Lanes for V {
+                type State = #ty;
+                #[inline(always)]
+                fn gather(states: &[#ty; L]) -> V {
+                    V(*states)
+                }
+                #[inline(always)]
+                fn scatter(&self) -> [#ty; L] {
+                    self.0
+                }
+            }
+
+            impl<T: Lanes, const N: usize> Lanes for [T; N] {
+                type State = [T::State; N];
+                #[inline(always)]
+                fn gather(states: &[[T::State; N]; L]) -> Self {
+                    core::array::from_fn(|i| T::gather(&core::array::from_fn(|k| states[k][i])))
+                }
+                #[inline(always)]
+                fn scatter(&self) -> [[T::State; N]; L] {
+                    let parts: [[T::State; L]; N] = core::array::from_fn(|i| self[i].scatter());
+                    core::array::from_fn(|k| core::array::from_fn(|i| parts[i][k]))
+                }
+            }
+
+            impl<A: Lanes, B: Lanes> Lanes for (A, B) {
+                type State = (A::State, B::State);
+                fn gather(states: &[Self::State; L]) -> Self {
+                    (
+                        A::gather(&core::array::from_fn(|k| states[k].0)),
+                        B::gather(&core::array::from_fn(|k| states[k].1)),
+                    )
+                }
+                fn scatter(&self) -> [Self::State; L] {
+                    let (a, b) = (self.0.scatter(), self.1.scatter());
+                    core::array::from_fn(|k| (a[k], b[k]))
+                }
+            }
+
+            impl<A: Lanes, B: Lanes, C: Lanes> Lanes for (A, B, C) {
+                type State = (A::State, B::State, C::State);
+                fn gather(states: &[Self::State; L]) -> Self {
+                    (
+                        A::gather(&core::array::from_fn(|k| states[k].0)),
+                        B::gather(&core::array::from_fn(|k| states[k].1)),
+                        C::gather(&core::array::from_fn(|k| states[k].2)),
+                    )
+                }
+                fn scatter(&self) -> [Self::State; L] {
+                    let (a, b, c) = (self.0.scatter(), self.1.scatter(), self.2.scatter());
+                    core::array::from_fn(|k| (a[k], b[k], c[k]))
+                }
+            }
+
+            impl<A: Lanes, B: Lanes, C: Lanes, D: Lanes> Lanes for (A, B, C, D) {
+                type State = (A::State, B::State, C::State, D::State);
+                fn gather(states: &[Self::State; L]) -> Self {
+                    (
+                        A::gather(&core::array::from_fn(|k| states[k].0)),
+                        B::gather(&core::array::from_fn(|k| states[k].1)),
+                        C::gather(&core::array::from_fn(|k| states[k].2)),
+                        D::gather(&core::array::from_fn(|k| states[k].3)),
+                    )
+                }
+                fn scatter(&self) -> [Self::State; L] {
+                    let (a, b, c, d) =
+                        (self.0.scatter(), self.1.scatter(), self.2.scatter(), self.3.scatter());
+                    core::array::from_fn(|k| (a[k], b[k], c[k], d[k]))
+                }
+            }
+
+            /// A batch argument whose length is not the number of results asked for.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub struct LengthMismatch {
+                /// The argument's name.
+                pub argument: &'static str,
+                /// Its length.
+                pub len: usize,
+                /// `out.len()`.
+                pub expected: usize,
+            }
+
+            impl core::fmt::Display for LengthMismatch {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    write!(
+                        f,
+                        "`{}` holds {} states, `out` {}",
+                        self.argument, self.len, self.expected
+                    )
+                }
+            }
+
+            #(#items)*
+        }
+    }
 }
 
 /// The model's own numbers: joint limits from the URDF (Pinocchio's
@@ -497,6 +759,9 @@ pub fn command_line_options(options: &Options) -> String {
     if let Some(frames) = &options.frames {
         args.push(format!("--frames {}", frames.join(",")));
     }
+    if let Some(l) = options.lanes {
+        args.push(format!("--lanes {l}"));
+    }
     args.join(" ")
 }
 
@@ -669,25 +934,165 @@ fn output_type(output: &Output, ty: &TokenStream) -> TokenStream {
     }
 }
 
+/// A function's emitted items: the scalar function (with its parts) and,
+/// with lanes, the `L`-lane function, its array-of-structures wrapper and its
+/// batch function for the `lanes` module.
+struct FunctionItems {
+    scalar: TokenStream,
+    lanes: Option<TokenStream>,
+}
+
 /// One function of the table: traced (once per link frame for per-frame
-/// functions), simplified when asked, emitted, documented with its operation
-/// count; returns the item and its operation counts as traced and as emitted.
+/// functions), simplified when asked, emitted (in lanes too when asked),
+/// documented with its operation count; returns the items and the operation
+/// counts as traced and as emitted.
 fn emit_function(
     model: &Model,
     function: Function,
     options: &Options,
-) -> Result<(TokenStream, OpCounts, OpCounts), GenerateError> {
+) -> Result<(FunctionItems, OpCounts, OpCounts), GenerateError> {
     let scalar = options.scalar;
-    let ty = scalar.ty();
     let spec = function.spec();
     let fargs = function.args(model);
     let args: Vec<(&str, usize)> = fargs.iter().map(|(n, d)| (*n, d.len(model))).collect();
     let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
     let row_len: Vec<Option<usize>> = fargs.iter().map(|(_, d)| d.row_len()).collect();
     let shape = output_shape(&spec.output, model);
-    let math = quote!(libm);
-    let params: Vec<TokenStream> = fargs
+    let names: Vec<Ident> = fargs
         .iter()
+        .map(|(n, _)| Ident::new(n, Span::call_site()))
+        .collect();
+    // The traced graphs: one per selected frame, or one.
+    let frames: Vec<Option<(usize, Ident)>> = if spec.per_frame {
+        let mut taken = BTreeSet::new();
+        selected_frames(model, options)
+            .into_iter()
+            .map(|(id, f)| Some((id, variant_name(&f.name, &mut taken))))
+            .collect()
+    } else {
+        vec![None]
+    };
+    let mut counts = OpCounts::default();
+    let mut traced_counts = OpCounts::default();
+    let mut graphs = Vec::with_capacity(frames.len());
+    for frame in &frames {
+        let mut traced = trace(&lens, |x| {
+            let mut data = Data::<Expr>::new(model);
+            function.evaluate(model, &mut data, x, frame.as_ref().map(|f| f.0))
+        });
+        check(model, &traced, spec.name, scalar)?;
+        traced_counts += traced.graph.op_counts(&traced.outputs);
+        if options.simplify {
+            let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
+            traced = Traced {
+                graph: s.graph,
+                outputs: s.outputs,
+            };
+            check(model, &traced, spec.name, scalar)?;
+        }
+        counts += traced.graph.op_counts(&traced.outputs);
+        graphs.push(traced);
+    }
+    let name = Ident::new(spec.name, Span::call_site());
+    // The function in one arithmetic: its item and its parts.
+    let emit = |arith: Arith| -> TokenStream {
+        let ty = match arith {
+            Arith::Scalar => scalar.ty(),
+            Arith::Lanes => quote!(V),
+        };
+        let math = match arith {
+            Arith::Scalar => quote!(libm),
+            Arith::Lanes => quote!(V),
+        };
+        let params = arg_params(&fargs, &ty);
+        let mut parts = Vec::new();
+        let mut blocks = Vec::new();
+        for (frame, traced) in frames.iter().zip(&graphs) {
+            let prefix = match frame {
+                Some((_, variant)) => format!("{}_{variant}_part", spec.name),
+                None => format!("{}_part", spec.name),
+            };
+            let emitted = emit_block(
+                &traced.graph,
+                &traced.outputs,
+                &shape,
+                &Inputs {
+                    args: &args,
+                    row_len: &row_len,
+                },
+                &math,
+                scalar,
+                arith,
+                &Split {
+                    prefix: &prefix,
+                    params: &params,
+                    names: &names,
+                },
+            );
+            parts.extend(emitted.parts);
+            blocks.push(emitted.block);
+        }
+        let body = if spec.per_frame {
+            let arms = frames.iter().zip(&blocks).map(|(f, block)| {
+                let variant = &f.as_ref().expect("a frame per arm").1;
+                quote!(Frame::#variant => #block)
+            });
+            quote!({ match frame { #(#arms),* } })
+        } else {
+            blocks.pop().expect("one block")
+        };
+        let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
+        let params = params.iter().chain(frame_param.as_ref());
+        let ret = output_type(&spec.output, &ty);
+        let doc = match arith {
+            Arith::Scalar => {
+                let mut doc: Vec<String> = spec
+                    .doc
+                    .iter()
+                    .map(|l| {
+                        if l.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" {l}")
+                        }
+                    })
+                    .collect();
+                doc.push(String::new());
+                doc.push(format!(" Cost: {counts}."));
+                if options.simplify {
+                    doc.push(format!(
+                        " Before simplification: {} ops.",
+                        traced_counts.total()
+                    ));
+                }
+                doc
+            }
+            Arith::Lanes => vec![format!(
+                " [`super::{}`] on `L` states at once: every argument and result value is a `V`, one \
+                 state per lane (structure of arrays); the same operations, lane by lane."
+            , spec.name)],
+        };
+        quote! {
+            #(#[doc = #doc])*
+            #[allow(unused_variables)]
+            pub fn #name(#(#params),*) -> #ret #body
+            #(#parts)*
+        }
+    };
+    let items = FunctionItems {
+        scalar: emit(Arith::Scalar),
+        lanes: options.lanes.map(|_| {
+            let kernel = emit(Arith::Lanes);
+            let wrappers = lane_wrappers(spec.name, &fargs, &spec.output, spec.per_frame, scalar);
+            quote!(#kernel #wrappers)
+        }),
+    };
+    Ok((items, traced_counts, counts))
+}
+
+/// The parameter declarations of `args` over the value type `ty`.
+fn arg_params(args: &[(&str, Dim)], ty: &TokenStream) -> Vec<TokenStream> {
+    args.iter()
         .map(|(n, d)| {
             let n = Ident::new(n, Span::call_site());
             match d {
@@ -701,92 +1106,114 @@ fn emit_function(
                 }
             }
         })
-        .collect();
-    let names: Vec<Ident> = fargs
+        .collect()
+}
+
+/// `NAME_aos` (one state per array entry, `L` of them, transposed in and out
+/// of the lanes) and `NAME_batch` (any number of states: full groups of `L`
+/// through the lanes, the rest through the scalar function) of a lanes kernel.
+fn lane_wrappers(
+    name: &str,
+    args: &[(&str, Dim)],
+    output: &Output,
+    per_frame: bool,
+    scalar: ScalarType,
+) -> TokenStream {
+    let ty = scalar.ty();
+    let kernel = Ident::new(name, Span::call_site());
+    let aos = format_ident!("{name}_aos");
+    let batch = format_ident!("{name}_batch");
+    let names: Vec<Ident> = args
         .iter()
         .map(|(n, _)| Ident::new(n, Span::call_site()))
         .collect();
-    let mut parts = Vec::new();
-    let mut counts = OpCounts::default();
-    let mut traced_counts = OpCounts::default();
-    let mut emit_one =
-        |frame: Option<usize>, prefix: String| -> Result<TokenStream, GenerateError> {
-            let mut traced = trace(&lens, |x| {
-                let mut data = Data::<Expr>::new(model);
-                function.evaluate(model, &mut data, x, frame)
-            });
-            check(model, &traced, spec.name, scalar)?;
-            traced_counts += traced.graph.op_counts(&traced.outputs);
-            if options.simplify {
-                let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
-                traced = Traced {
-                    graph: s.graph,
-                    outputs: s.outputs,
-                };
-                check(model, &traced, spec.name, scalar)?;
-            }
-            counts += traced.graph.op_counts(&traced.outputs);
-            let emitted = emit_block(
-                &traced.graph,
-                &traced.outputs,
-                &shape,
-                &Inputs {
-                    args: &args,
-                    row_len: &row_len,
-                },
-                &math,
-                scalar,
-                &Split {
-                    prefix: &prefix,
-                    params: &params,
-                    names: &names,
-                },
-            );
-            parts.extend(emitted.parts);
-            Ok(emitted.block)
-        };
-    let body = if spec.per_frame {
-        let mut taken = BTreeSet::new();
-        let mut arms = Vec::new();
-        for (id, frame) in selected_frames(model, options) {
-            let variant = variant_name(&frame.name, &mut taken);
-            let block = emit_one(Some(id), format!("{}_{variant}_part", spec.name))?;
-            arms.push(quote!(Frame::#variant => #block));
-        }
-        quote!({ match frame { #(#arms),* } })
-    } else {
-        emit_one(None, format!("{}_part", spec.name))?
-    };
-    let name = Ident::new(spec.name, Span::call_site());
-    let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
-    let params = params.iter().chain(frame_param.as_ref());
-    let ret = output_type(&spec.output, &ty);
-    let mut doc: Vec<String> = spec
-        .doc
+    // One state's type of each argument (`[f64; NQ]`, `f64`, ...).
+    let state_ty: Vec<TokenStream> = args
         .iter()
-        .map(|l| {
-            if l.is_empty() {
-                String::new()
-            } else {
-                format!(" {l}")
+        .map(|(_, d)| match d {
+            Dim::Wrenches => quote!([[#ty; 6]; NJOINTS]),
+            Dim::Parameters => quote!([[#ty; 10]; NPARAMETERS]),
+            Dim::Placement => quote!([[#ty; 4]; 4]),
+            Dim::Scalar => quote!(#ty),
+            _ => {
+                let d = dim_tokens(*d);
+                quote!([#ty; #d])
             }
         })
         .collect();
-    doc.push(String::new());
-    doc.push(format!(" Cost: {counts}."));
-    if options.simplify {
-        doc.push(format!(
-            " Before simplification: {} ops.",
-            traced_counts.total()
-        ));
-    }
-    let item = quote! {
-        #(#[doc = #doc])*
-        #[allow(unused_variables)]
-        pub fn #name(#(#params),*) -> #ret #body
-        #(#parts)*
+    let ret = output_type(output, &ty);
+    let (frame_param, frame_arg) = if per_frame {
+        (Some(quote!(frame: Frame)), Some(quote!(frame)))
+    } else {
+        (None, None)
     };
-    Ok((item, traced_counts, counts))
+    let frame_comma = per_frame.then(|| quote!(frame: Frame,));
+    // A scalar argument is passed by value, the others by reference.
+    let by_value: Vec<bool> = args.iter().map(|(_, d)| *d == Dim::Scalar).collect();
+    let gathered = names.iter().zip(&by_value).map(|(n, &v)| {
+        if v {
+            quote!(Lanes::gather(#n))
+        } else {
+            quote!(&Lanes::gather(#n))
+        }
+    });
+    let one = names
+        .iter()
+        .zip(&by_value)
+        .map(|(n, &v)| if v { quote!(#n[k]) } else { quote!(&#n[k]) });
+    let group = names
+        .iter()
+        .map(|n| quote!(&core::array::from_fn(|j| #n[c + j])));
+    let checks = names.iter().map(|n| {
+        let text = n.to_string();
+        quote! {
+            if #n.len() != out.len() {
+                return Err(LengthMismatch { argument: #text, len: #n.len(), expected: out.len() });
+            }
+        }
+    });
+    let aos_doc = format!(
+        " [`{name}`] on `L` states given one per entry (array of structures): transposes them \
+         into lanes, runs the kernel, and transposes the results back."
+    );
+    let batch_doc = [
+        format!(
+            " [`super::{name}`] on every state of the slices, one result per state in `out`: full \
+             groups of `L` states through [`{name}_aos`], the remaining `< L` through the scalar \
+             function. The same numbers as the scalar function, state by state."
+        ),
+        String::new(),
+        " # Errors".to_string(),
+        " [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is \
+         written then."
+            .to_string(),
+    ];
+    quote! {
+        #[doc = #aos_doc]
+        pub fn #aos(#(#names: &[#state_ty; L],)* #frame_param) -> [#ret; L] {
+            Lanes::scatter(&#kernel(#(#gathered,)* #frame_arg))
+        }
+
+        #(#[doc = #batch_doc])*
+        pub fn #batch(
+            #(#names: &[#state_ty],)*
+            #frame_comma
+            out: &mut [#ret],
+        ) -> Result<(), LengthMismatch> {
+            #(#checks)*
+            let full = out.len() / L * L;
+            let mut c = 0;
+            while c < full {
+                let r = #aos(#(#group,)* #frame_arg);
+                out[c..c + L].copy_from_slice(&r);
+                c += L;
+            }
+            for k in full..out.len() {
+                out[k] = super::#kernel(#(#one,)* #frame_arg);
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Rust identifier for a frame: UpperCamelCase of the link name.

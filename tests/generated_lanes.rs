@@ -1,0 +1,194 @@
+//! Lanes: every generated function over `L` states at once equals the scalar
+//! generated function on each lane, bit for bit (the same operations lane by
+//! lane), through the kernel, the array-of-structures wrapper and the batch
+//! function (a batch length that is not a multiple of `L` included); for
+//! Go2+Z1 with 4 lanes and Z1 with 2 and 8, the derivatives and
+//! `step_linearization` included.
+
+#[path = "../runtime/tests/common/mod.rs"]
+mod common;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+rbdgen::robot_dynamics!(
+    mod go2_z1,
+    "models/go2_z1.urdf",
+    floating_base,
+    contacts = [FL_foot: point, FR_foot: point, RL_foot: point, RR_foot: point],
+    frames = [gripper_link],
+    lanes = 4,
+    functions = [rnea, crba, aba, minverse, kinetic_energy, frame_placement, contact_dynamics, integrate]
+);
+
+rbdgen::robot_dynamics!(mod z1_2, "models/z1.urdf", lanes = 2, functions = [aba_derivatives, step_linearization]);
+rbdgen::robot_dynamics!(mod z1_8, "models/z1.urdf", lanes = 8, functions = [rnea_derivatives, difference]);
+
+fn states<const N: usize>(n: usize, rng: &mut ChaCha8Rng) -> Vec<[f64; N]> {
+    (0..n)
+        .map(|_| std::array::from_fn(|_| rng.gen_range(-1.0..1.0)))
+        .collect()
+}
+
+fn configurations<const NQ: usize>(
+    urdf: &str,
+    floating: bool,
+    n: usize,
+    rng: &mut ChaCha8Rng,
+) -> Vec<[f64; NQ]> {
+    let model = common::load_model(urdf, floating);
+    (0..n)
+        .map(|_| common::random_q(&model, rng).try_into().unwrap())
+        .collect()
+}
+
+#[test]
+fn go2_z1_lanes_equal_the_scalar_code_bit_for_bit() {
+    use go2_z1::lanes::{self, Lanes, L, V};
+    use go2_z1::{NQ, NV};
+    let mut rng = ChaCha8Rng::seed_from_u64(0x1a9e5);
+    let n = 3 * L + 3;
+    let q: Vec<[f64; NQ]> = configurations("models/go2_z1.urdf", true, n, &mut rng);
+    let v: Vec<[f64; NV]> = states(n, &mut rng);
+    let a: Vec<[f64; NV]> = states(n, &mut rng);
+    let damping: Vec<f64> = (0..n)
+        .map(|k| if k % 2 == 0 { 0.0 } else { 1e-6 })
+        .collect();
+
+    let mut out = vec![[0.0; NV]; n];
+    lanes::rnea_batch(&q, &v, &a, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(out[k], go2_z1::rnea(&q[k], &v[k], &a[k]), "rnea state {k}");
+    }
+    let mut out = vec![[[0.0; NV]; NV]; n];
+    lanes::crba_batch(&q, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(out[k], go2_z1::crba(&q[k]), "crba state {k}");
+    }
+    let mut out = vec![[0.0; NV]; n];
+    lanes::aba_batch(&q, &v, &a, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(out[k], go2_z1::aba(&q[k], &v[k], &a[k]), "aba state {k}");
+    }
+    let mut out = vec![[[0.0; NV]; NV]; n];
+    lanes::minverse_batch(&q, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(out[k], go2_z1::minverse(&q[k]), "minverse state {k}");
+    }
+    let mut out = vec![0.0; n];
+    lanes::kinetic_energy_batch(&q, &v, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(
+            out[k],
+            go2_z1::kinetic_energy(&q[k], &v[k]),
+            "energy state {k}"
+        );
+    }
+    let frame = go2_z1::Frame::GripperLink;
+    let mut out = vec![[[0.0; 4]; 4]; n];
+    lanes::frame_placement_batch(&q, frame, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(
+            out[k],
+            go2_z1::frame_placement(&q[k], frame),
+            "placement state {k}"
+        );
+    }
+    let mut out = vec![([0.0; NV], [0.0; go2_z1::NC]); n];
+    lanes::contact_dynamics_batch(&q, &v, &a, &damping, &mut out).unwrap();
+    for k in 0..n {
+        let want = go2_z1::contact_dynamics(&q[k], &v[k], &a[k], damping[k]);
+        assert_eq!(out[k], want, "contact_dynamics state {k}");
+    }
+    let mut out = vec![[0.0; NQ]; n];
+    lanes::integrate_batch(&q, &v, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(
+            out[k],
+            go2_z1::integrate(&q[k], &v[k]),
+            "integrate state {k}"
+        );
+    }
+
+    // The kernel on structure-of-arrays values, lane by lane.
+    let group: [[f64; NQ]; L] = std::array::from_fn(|k| q[k]);
+    let vg: [[f64; NV]; L] = std::array::from_fn(|k| v[k]);
+    let ag: [[f64; NV]; L] = std::array::from_fn(|k| a[k]);
+    let tau: [V; NV] = lanes::rnea(
+        &Lanes::gather(&group),
+        &Lanes::gather(&vg),
+        &Lanes::gather(&ag),
+    );
+    for lane in 0..L {
+        let want = go2_z1::rnea(&q[lane], &v[lane], &a[lane]);
+        for i in 0..NV {
+            assert_eq!(tau[i].0[lane], want[i], "rnea lane {lane} entry {i}");
+        }
+    }
+
+    // Lengths that disagree are an error naming the argument, and nothing is written.
+    let mut out = vec![[7.0; NV]; n];
+    let err = lanes::rnea_batch(&q, &v[..n - 1], &a, &mut out).unwrap_err();
+    assert_eq!((err.argument, err.len, err.expected), ("v", n - 1, n));
+    assert!(out.iter().all(|o| o.iter().all(|&x| x == 7.0)));
+}
+
+#[test]
+fn z1_lanes_of_derivatives_and_step_equal_the_scalar_code() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xd3e1);
+    {
+        use z1_2::{lanes, NQ, NU, NV};
+        let n = 5;
+        let q: Vec<[f64; NQ]> = configurations("models/z1.urdf", false, n, &mut rng);
+        let v: Vec<[f64; NV]> = states(n, &mut rng);
+        let tau: Vec<[f64; NV]> = states(n, &mut rng);
+        let u: Vec<[f64; NU]> = states(n, &mut rng);
+        let h: Vec<f64> = (0..n).map(|k| 0.001 * (k + 1) as f64).collect();
+        let mut out = vec![([[0.0; NV]; NV], [[0.0; NV]; NV], [[0.0; NV]; NV]); n];
+        lanes::aba_derivatives_batch(&q, &v, &tau, &mut out).unwrap();
+        for k in 0..n {
+            assert_eq!(
+                out[k],
+                z1_2::aba_derivatives(&q[k], &v[k], &tau[k]),
+                "state {k}"
+            );
+        }
+        let zero = (
+            [0.0; NQ],
+            [0.0; NV],
+            [[0.0; 2 * NV]; 2 * NV],
+            [[0.0; NU]; 2 * NV],
+        );
+        let mut out = vec![zero; n];
+        lanes::step_linearization_batch(&q, &v, &u, &h, &mut out).unwrap();
+        for k in 0..n {
+            assert_eq!(
+                out[k],
+                z1_2::step_linearization(&q[k], &v[k], &u[k], h[k]),
+                "state {k}"
+            );
+        }
+    }
+    {
+        use z1_8::{lanes, NQ, NV};
+        let n = 11;
+        let q: Vec<[f64; NQ]> = configurations("models/z1.urdf", false, n, &mut rng);
+        let q2: Vec<[f64; NQ]> = configurations("models/z1.urdf", false, n, &mut rng);
+        let v: Vec<[f64; NV]> = states(n, &mut rng);
+        let a: Vec<[f64; NV]> = states(n, &mut rng);
+        let mut out = vec![([[0.0; NV]; NV], [[0.0; NV]; NV], [[0.0; NV]; NV]); n];
+        lanes::rnea_derivatives_batch(&q, &v, &a, &mut out).unwrap();
+        for k in 0..n {
+            assert_eq!(
+                out[k],
+                z1_8::rnea_derivatives(&q[k], &v[k], &a[k]),
+                "state {k}"
+            );
+        }
+        let mut out = vec![[0.0; NV]; n];
+        lanes::difference_batch(&q, &q2, &mut out).unwrap();
+        for k in 0..n {
+            assert_eq!(out[k], z1_8::difference(&q[k], &q2[k]), "state {k}");
+        }
+    }
+}
