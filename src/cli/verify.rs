@@ -206,11 +206,10 @@ fn random_states(
     let mut data = Data::new(model);
     let shared: Vec<Vec<Vec<f64>>> = (0..n)
         .map(|_| {
-            let q = model.random_configuration(|| rng.gen::<f64>());
-            names
-                .iter()
-                .map(|&(_, dim)| match dim {
-                    Dim::Nq => q.clone(),
+            let mut values: Vec<Vec<f64>> = Vec::with_capacity(names.len());
+            for &(_, dim) in &names {
+                let value = match dim {
+                    Dim::Nq => model.random_configuration(|| rng.gen::<f64>()),
                     Dim::Placement => random_placement(&mut rng),
                     Dim::Scalar => vec![rng.gen_range(1e-3..5e-2)],
                     Dim::Parameters => urdf_parameters
@@ -220,12 +219,23 @@ fn random_states(
                             link.iter().map(move |p| p * scale)
                         })
                         .collect(),
-                    Dim::Contacts => random_contact_forces(model, &mut data, &q, &mut rng),
+                    Dim::Contacts => {
+                        // The forces at the contact functions' `q`, named before them.
+                        let q = names
+                            .iter()
+                            .position(|&(n, d)| n == "q" && d == Dim::Nq)
+                            .and_then(|k| values.get(k))
+                            .cloned()
+                            .unwrap_or_else(|| model.neutral());
+                        random_contact_forces(model, &mut data, &q, &mut rng)
+                    }
                     _ => (0..dim.len(model))
                         .map(|_| rng.gen_range(-1.0..1.0))
                         .collect(),
-                })
-                .collect()
+                };
+                values.push(value);
+            }
+            values
         })
         .collect();
     functions
