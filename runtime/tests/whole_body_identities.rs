@@ -311,6 +311,11 @@ fn bad_settings_are_errors_naming_the_item() {
     assert!(err.to_string().contains("FL_calf_joint") && err.to_string().contains("-0.1"));
     assert!(model.set_armature("FL_calf_joint", f64::NAN).is_err());
     assert!(model.set_armature("universe", 0.1).is_err());
+    // One dof of a multi-dof joint.
+    model.set_armature("root_joint[4]", 0.25).unwrap();
+    assert_eq!(model.armature[..6], [0.0, 0.0, 0.0, 0.0, 0.25, 0.0]);
+    let err = model.set_armature("root_joint[6]", 0.25).unwrap_err();
+    assert!(err.to_string().contains("dofs 0 to 5"), "{err}");
     let err = model
         .set_contacts(&[("FL_toe", ContactKind::Point)])
         .unwrap_err();

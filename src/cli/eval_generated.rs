@@ -14,10 +14,10 @@
 //! without a contact set, the `*_fext` ones without `fext`) are left out, and
 //! so are their quantities.
 //!
-//! The file header's armature and contacts are generation options: the
-//! generated code takes one armature per joint (`Options::armature`), so a
-//! file whose armature differs between the dofs of one joint (a free-flyer's
-//! six, drawn independently by the reference generator) is refused.
+//! The file header's armature and contacts are generation options: one
+//! armature per joint (`Options::armature`), or one per dof (`JOINT[k]`) for
+//! a joint whose dofs differ (a free-flyer's six, drawn independently by the
+//! reference generator).
 //!
 //! [`harness`]: super::harness
 
@@ -200,11 +200,11 @@ fn unavailable(function: Function, model: &Model, file: &StatesFile) -> Option<S
 
 /// The generation options that make `model` (the URDF's with `cli`'s and the
 /// file header's settings) from the URDF: `cli`'s run-time parameters and
-/// frames, the model's contact set, and its armature per joint.
+/// frames, the model's contact set, and its armature per joint (per dof,
+/// `JOINT[k]`, where a joint's dofs differ).
 ///
 /// # Errors
-/// When the armature differs between the dofs of a joint: the generated code
-/// takes one armature per joint.
+/// None today; kept for settings the generator cannot express.
 fn generation_options(model: &Model, cli: &Options) -> Result<Options, String> {
     let mut armature = Vec::new();
     for joint in &model.joints[1..] {
@@ -213,19 +213,11 @@ fn generation_options(model: &Model, cli: &Options) -> Result<Options, String> {
             continue;
         };
         if values.iter().any(|&a| a != first) {
-            return Err(format!(
-                "the generated backend takes one armature per joint (`--armature JOINT=VALUE`), \
-                 and `model.armature` differs between the dofs of joint `{}` ({}): a per-dof \
-                 armature needs the runtime backend",
-                joint.name,
-                values
-                    .iter()
-                    .map(|a| a.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        if first != 0.0 {
+            // Dof by dof: `JOINT[k]`.
+            for (k, &a) in values.iter().enumerate() {
+                armature.push((format!("{}[{k}]", joint.name), a));
+            }
+        } else if first != 0.0 {
             armature.push((joint.name.clone(), first));
         }
     }

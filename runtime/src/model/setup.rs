@@ -55,25 +55,44 @@ pub struct Contact {
 impl Model {
     /// Sets the armature (rotor inertia, kg·m² for a revolute dof, kg for a
     /// prismatic one) of every dof of the joint named `joint` (Pinocchio's
-    /// `model.armature[idx_v..idx_v + nv] = value`).
+    /// `model.armature[idx_v..idx_v + nv] = value`), or of its dof `k` only
+    /// when `joint` reads `NAME[k]` (`root_joint[3]`: a free-flyer's first
+    /// angular dof).
     ///
     /// # Errors
     /// [`ModelError::UnknownName`] for a joint the model does not have (the
     /// universe included); [`ModelError::InvalidSetting`] for a negative or
-    /// non-finite value.
+    /// non-finite value, or a dof index beyond the joint's.
     pub fn set_armature(&mut self, joint: &str, value: f64) -> Result<(), ModelError> {
+        let (name, dof) = match joint.strip_suffix(']').and_then(|j| j.split_once('[')) {
+            Some((name, k)) => (name, Some(k)),
+            None => (joint, None),
+        };
         let id = self
-            .joint_id(joint)
+            .joint_id(name)
             .filter(|&id| id > 0)
-            .ok_or_else(|| self.unknown_joint(joint))?;
+            .ok_or_else(|| self.unknown_joint(name))?;
         if !(value >= 0.0 && value.is_finite()) {
             return Err(ModelError::InvalidSetting {
                 item: format!("armature of joint `{joint}`"),
                 reason: format!("{value} is not a finite value >= 0"),
             });
         }
-        let j = &self.joints[id];
-        let range = j.idx_v..j.idx_v + j.kind.nv();
+        let range = self.joints[id].v_range();
+        let range = match dof {
+            None => range,
+            Some(k) => {
+                let k = k
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&k| k < range.len())
+                    .ok_or_else(|| ModelError::InvalidSetting {
+                        item: format!("armature of joint `{joint}`"),
+                        reason: format!("the joint has dofs 0 to {}", range.len() - 1),
+                    })?;
+                range.start + k..range.start + k + 1
+            }
+        };
         self.armature[range].fill(value);
         Ok(())
     }
