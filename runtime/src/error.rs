@@ -2,8 +2,8 @@
 
 use thiserror::Error;
 
-/// Why a URDF could not become a [`crate::Model`]. Every variant names the
-/// element at fault.
+/// Why a URDF or MJCF document could not become a [`crate::Model`]. Every
+/// variant names the element at fault.
 #[derive(Debug, Error)]
 pub enum ModelError {
     /// The text is not a URDF that the parser accepts: malformed XML (the
@@ -106,6 +106,18 @@ pub enum ModelError {
         name: String,
         /// The valid names, comma-separated.
         known: String,
+    },
+    /// An MJCF element that does not make a model: malformed XML or numbers,
+    /// a missing, contradictory or unknown attribute value, an element or joint
+    /// arrangement rbdgen does not model.
+    #[error("{location}: {element}: {reason}")]
+    Mjcf {
+        /// Where: `line 12`, or ``file `common/x.xml`, line 3`` for an included file.
+        location: String,
+        /// The element: `<joint name="hip">`, `<geom>`, `XML` for malformed XML.
+        element: String,
+        /// What is wrong.
+        reason: String,
     },
     /// A setting of the model that is not physically possible or not usable.
     #[error("{item}: {reason}")]

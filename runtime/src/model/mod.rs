@@ -2,6 +2,7 @@
 //! by the algorithms (Pinocchio's `Model`).
 
 mod joint;
+pub mod mjcf;
 mod random;
 mod urdf;
 
@@ -45,12 +46,14 @@ pub enum FrameKind {
     Joint,
     /// A fixed joint (Pinocchio's `FIXED_JOINT`).
     FixedJoint,
+    /// An operational frame: an MJCF `<site>` (Pinocchio's `OP_FRAME`).
+    Op,
 }
 
 /// A named frame attached to a joint.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
-    /// The URDF link or joint name.
+    /// The URDF link or joint name, the MJCF body, joint or site name.
     pub name: String,
     /// What it marks.
     pub kind: FrameKind,

@@ -154,7 +154,7 @@ fn principal_moments(t: &urdf_rs::Inertia) -> [f64; 3] {
 
 /// Every constant of the built model is finite: finite URDF numbers can still
 /// overflow when combined (a mass of 1e300 at a distance of 1e300 m).
-fn finite_model(model: &Model) -> Result<(), ModelError> {
+pub(super) fn finite_model(model: &Model) -> Result<(), ModelError> {
     for joint in &model.joints {
         let i = &joint.inertia;
         let p = &joint.placement;

@@ -1,0 +1,407 @@
+//! Building a [`Model`] from MJCF, MuJoCo's XML format, with the joint order,
+//! the `q` / `v` layout and the frames of Pinocchio's `buildModelFromMJCF`.
+//!
+//! # What is read
+//!
+//! - `<worldbody>` and its bodies, depth-first in document order (Pinocchio's
+//!   joint order: not alphabetical, unlike URDF). Every child body of
+//!   `<worldbody>` is loaded, as MuJoCo does; Pinocchio 4.1.0 reads the first
+//!   one only, so its model of a file with several (dm_control's manipulator
+//!   with its ball and peg) is the prefix of ours: the same joints, `q` and `v`
+//!   entries and frames first.
+//! - Body `pos` and orientation (`quat`, `axisangle`, `euler`, `xyaxes`,
+//!   `zaxis`; `<compiler angle eulerseq>`), `childclass`.
+//! - `hinge`, `slide` and `free` joints (`<joint>` or `<freejoint>`) with
+//!   `pos`, `axis`, `ref`, `armature` (into [`Model::armature`], every dof of
+//!   the joint), `range` / `limited` (into the position limits; hinge angles
+//!   in the compiler's unit), `actuatorfrcrange` (into the effort limits);
+//!   `ball` joints are refused until spherical joints exist.
+//! - `<inertial>` (`mass`, `pos`, `diaginertia` or `fullinertia`, an
+//!   orientation), or, for a body without one, the inertia of its geoms as
+//!   MuJoCo computes it (`<compiler inertiafromgeom="auto">`, the default;
+//!   `"true"` always uses the geoms, `"false"` refuses a body without
+//!   `<inertial>`): spheres, capsules, cylinders, ellipsoids and boxes with
+//!   their `mass` or `density`, `fromto`, the groups of `inertiagrouprange`;
+//!   a mesh that would count is refused (rbdgen does not compute mesh
+//!   volumes). Then `boundmass`, `boundinertia` and `settotalmass`.
+//! - `<default>` classes (nested, inheriting) for joints, geoms and sites,
+//!   chosen as MuJoCo does: the element's `class`, else the nearest
+//!   `childclass`, else the top-level class.
+//! - `<site>`s, as operational frames ([`FrameKind::Op`]), those of
+//!   `<worldbody>` itself (which Pinocchio skips) after all the others.
+//! - `<option gravity>` into [`Model::gravity`].
+//! - `<include file>` (by [`Model::from_mjcf_file`]), resolved against the
+//!   main file's directory.
+//!
+//! Everything else (assets, actuators, sensors, tendons, equality
+//! constraints, contacts, visuals) does not change the rigid-body model and is
+//! ignored, as are unknown attributes. `<frame>`, `<composite>`,
+//! `<flexcomp>`, `<replicate>` and `<attach>` would change it and are refused.
+//!
+//! # Several joints in one body
+//!
+//! Pinocchio makes them one composite joint (`JointModelComposite`, named
+//! `Composite_<first joint>`) whose `q` and `v` are the sub-joints' in
+//! order. rbdgen makes them consecutive joints of their own (named as in the
+//! file) with massless bodies between them: the same `q` and `v` layout, the
+//! same mechanism, so every quantity indexed by `q`, `v` or a frame is the
+//! same, but [`Model::njoints`] counts each sub-joint where Pinocchio counts
+//! one composite. Each joint's placement in the chain is Pinocchio's
+//! (`body pose · pos₁`, then `pos_k - pos_{k-1}`), the body frame sits at
+//! `-pos_n` in the last one, and the last one carries the body's inertia, its
+//! JOINT frame `Composite_<first>` and its BODY frame, so the frames are
+//! Pinocchio's, one for one. A per-joint quantity (`fext`, Pinocchio's joint
+//! ids) maps the composite to the last sub-joint.
+//!
+//! # `floating_base` and the file's joints
+//!
+//! As Pinocchio's `buildModelFromMJCF(file, JointModelFreeFlyer())`: the flag
+//! gives the first child body of `<worldbody>` a free-flyer named
+//! `root_joint`, at the identity (`q` is then the world pose of that body's
+//! frame), when that body has no joint of its own; when it has joints (a
+//! `<freejoint>`, or dm_control's planar `rootx` / `rootz` / `rooty`), the
+//! file's joints win and the flag changes nothing. Without the flag a
+//! `<freejoint>` is still a free-flyer (`q = [x y z qx qy qz qw]`, MuJoCo's
+//! `[x y z qw qx qy qz]` reordered; `v` in the body frame, MuJoCo's linear
+//! velocity is in the world frame), and a jointless first body is welded to
+//! the world.
+//!
+//! # Where rbdgen follows MuJoCo rather than Pinocchio 4.1.0
+//!
+//! Pinocchio's parser departs from MuJoCo's meaning of the file in ways that
+//! change the dynamics; rbdgen keeps MuJoCo's (checked against MuJoCo 4.0's
+//! compiled model):
+//! - the placement of a free joint is the identity (`q` is the body's world
+//!   pose); Pinocchio gives it the translation `p - R p` of the body's initial
+//!   pose `(R, p)` (dm_control's humanoid_CMU: `(0, 1, 1)`);
+//! - a jointless top-level body is welded at its `pos` / orientation;
+//!   Pinocchio ignores them;
+//! - `ref` of a joint in a multi-joint body shifts that joint's zero (it does
+//!   for single joints in Pinocchio too; its composite joints get it wrong);
+//! - a geom's `mass` given by a default class is its mass (Pinocchio reads it
+//!   from the element only: dm_control's acrobot arms weigh 1 kg each, not
+//!   8.4 kg), geoms count by `inertiagrouprange` (Pinocchio drops geoms with
+//!   `contype = conaffinity = 0`, and gives a counted mesh the unit inertia),
+//!   `settotalmass`, `boundmass` and `boundinertia` apply;
+//! - `<option gravity>` sets the gravity (Pinocchio keeps (0, 0, -9.81));
+//! - limits: the free-flyer's are infinite (Pinocchio: ±1.01 on all seven
+//!   entries), a slide's `range` is in metres whatever the angle unit, the
+//!   effort limit is the larger magnitude of `actuatorfrcrange`.
+//!
+//! Names of unnamed elements are Pinocchio's: a body `<parent>Bis`, a joint
+//! `<body>Joint_<k>`, a `<freejoint>` `<body>_free`, a site `<body>Site_<k>`.
+
+mod geom;
+mod spec;
+mod xml;
+
+use std::path::Path;
+
+use super::{Frame, FrameKind, Joint, JointKind, Model};
+use crate::error::ModelError;
+use crate::spatial::{Inertia, Matrix3, Transform, Vector3};
+use spec::{BodySpec, JointSpec, JointType, Spec};
+
+impl Model {
+    /// Builds the model of an MJCF document; see [`crate::model::mjcf`] for
+    /// what is read and how it maps to
+    /// Pinocchio's `buildModelFromMJCF`.
+    ///
+    /// `floating_base` gives a jointless first body a free-flyer `root_joint`;
+    /// a body's own joints (a `<freejoint>`) always win.
+    ///
+    /// # Errors
+    /// [`ModelError::Mjcf`] naming the element and its line: malformed XML, a
+    /// root element other than `<mujoco>`, malformed numbers, missing required
+    /// attributes, unknown joint or geom types or default classes, a free joint
+    /// below a top-level body or beside other joints, a body without inertial
+    /// data where none can be computed, an inertia no rigid body has, duplicate
+    /// body or joint names, an `<include>` (use [`Model::from_mjcf_file`]),
+    /// unsupported elements (`<frame>`, `<composite>`, ...). Never panics.
+    pub fn from_mjcf_str(xml: &str, floating_base: bool) -> Result<Model, ModelError> {
+        build(&xml::Tree::parse(xml, None)?, floating_base)
+    }
+
+    /// Reads and builds the model of an MJCF file, its `<include>`s resolved
+    /// against the file's directory; see [`Model::from_mjcf_str`].
+    ///
+    /// # Errors
+    /// [`ModelError::Parse`] when the file cannot be read, and every error of
+    /// [`Model::from_mjcf_str`].
+    pub fn from_mjcf_file(
+        path: impl AsRef<Path>,
+        floating_base: bool,
+    ) -> Result<Model, ModelError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+        build(&xml::Tree::parse(&text, Some(path))?, floating_base)
+    }
+}
+
+/// Where a body sits: the joint it moves with and its frame in that joint's frame.
+#[derive(Clone, Copy)]
+struct Attachment {
+    joint: usize,
+    joint_from_body: Transform<f64>,
+}
+
+fn build(tree: &xml::Tree, floating_base: bool) -> Result<Model, ModelError> {
+    let spec = Spec::read(tree)?;
+    let mut b = Builder {
+        model: Model {
+            name: spec.name.clone(),
+            joints: vec![Joint {
+                name: "universe".into(),
+                kind: JointKind::Universe,
+                parent: 0,
+                placement: Transform::identity(),
+                inertia: Inertia::zero(),
+                idx_q: 0,
+                idx_v: 0,
+            }],
+            frames: Vec::new(),
+            nq: 0,
+            nv: 0,
+            gravity: Vector3(spec.gravity),
+            armature: Vec::new(),
+            contacts: Vec::new(),
+            parameters: Vec::new(),
+            lower_position_limit: Vec::new(),
+            upper_position_limit: Vec::new(),
+            velocity_limit: Vec::new(),
+            effort_limit: Vec::new(),
+        },
+    };
+    let mut attached: Vec<Attachment> = Vec::with_capacity(spec.bodies.len());
+    for (index, body) in spec.bodies.iter().enumerate() {
+        let parent = match body.parent {
+            Some(p) => attached[p],
+            None => Attachment {
+                joint: 0,
+                joint_from_body: Transform::identity(),
+            },
+        };
+        let at = if body.joints.is_empty() && index == 0 && floating_base {
+            b.free_root(body)
+        } else {
+            b.body(tree, body, parent)?
+        };
+        for site in &body.sites {
+            b.model.frames.push(Frame {
+                name: site.name.clone(),
+                kind: FrameKind::Op,
+                parent_joint: at.joint,
+                placement: at.joint_from_body * site.placement,
+                inertia: Inertia::zero(),
+            });
+        }
+        attached.push(at);
+    }
+    // Sites of the world body come last: Pinocchio 4.1.0 has none of them,
+    // so its frames stay a prefix of ours.
+    for site in &spec.world_sites {
+        b.model.frames.push(Frame {
+            name: site.name.clone(),
+            kind: FrameKind::Op,
+            parent_joint: 0,
+            placement: site.placement,
+            inertia: Inertia::zero(),
+        });
+    }
+    super::validate::finite_model(&b.model)?;
+    Ok(b.model)
+}
+
+struct Builder {
+    model: Model,
+}
+
+impl Builder {
+    /// The free-flyer `root_joint` that `floating_base` gives a jointless first body.
+    fn free_root(&mut self, body: &BodySpec) -> Attachment {
+        let id = self.add_joint(
+            "root_joint".into(),
+            JointKind::FreeFlyer,
+            0,
+            Transform::identity(),
+            None,
+            0.0,
+        );
+        self.model.joints[id].inertia = body.inertia;
+        self.push_frames(id, "root_joint", body, Transform::identity());
+        Attachment {
+            joint: id,
+            joint_from_body: Transform::identity(),
+        }
+    }
+
+    /// Adds a body with its joints; returns where its frame is.
+    fn body(
+        &mut self,
+        tree: &xml::Tree,
+        body: &BodySpec,
+        parent: Attachment,
+    ) -> Result<Attachment, ModelError> {
+        let parent_from_body = parent.joint_from_body * body.placement;
+        if body.joints.is_empty() {
+            if body.parent.is_some() {
+                self.model.frames.push(Frame {
+                    name: format!("{}_fixed", body.name),
+                    kind: FrameKind::FixedJoint,
+                    parent_joint: parent.joint,
+                    placement: parent_from_body,
+                    inertia: Inertia::zero(),
+                });
+            }
+            self.model.frames.push(Frame {
+                name: body.name.clone(),
+                kind: FrameKind::Body,
+                parent_joint: parent.joint,
+                placement: parent_from_body,
+                inertia: body.inertia,
+            });
+            if parent.joint > 0 {
+                self.model.joints[parent.joint].inertia +=
+                    body.inertia.transformed(&parent_from_body);
+            }
+            return Ok(Attachment {
+                joint: parent.joint,
+                joint_from_body: parent_from_body,
+            });
+        }
+        let mut joint = parent.joint;
+        let mut placement = parent_from_body;
+        let mut previous = [0.0; 3];
+        for j in &body.joints {
+            let kind = joint_kind(tree, j)?;
+            let anchor = if j.kind == JointType::Free {
+                // MuJoCo: a free joint's q is the body's world pose (top-level
+                // bodies only), whatever the body's pos, quat and joint pos.
+                placement = Transform::identity();
+                [0.0; 3]
+            } else {
+                j.pos
+            };
+            let step = Transform {
+                rotation: Matrix3::identity(),
+                translation: Vector3(std::array::from_fn(|k| anchor[k] - previous[k])),
+            };
+            let zero = reference_offset(j);
+            joint = self.add_joint(
+                j.name.clone(),
+                kind,
+                joint,
+                placement * step * zero,
+                j.range,
+                j.armature,
+            );
+            let effort = j.effort.unwrap_or(f64::INFINITY);
+            let nv = self.model.joints[joint].kind.nv();
+            let n = self.model.effort_limit.len();
+            self.model.effort_limit[n - nv..].fill(effort);
+            placement = Transform::identity();
+            previous = anchor;
+        }
+        let joint_from_body = Transform {
+            rotation: Matrix3::identity(),
+            translation: Vector3(previous.map(|x| -x)),
+        };
+        self.model.joints[joint].inertia = body.inertia.transformed(&joint_from_body);
+        let joint_frame = match body.joints.as_slice() {
+            [only] => only.name.clone(),
+            all => format!("Composite_{}", all[0].name),
+        };
+        self.push_frames(joint, &joint_frame, body, joint_from_body);
+        Ok(Attachment {
+            joint,
+            joint_from_body,
+        })
+    }
+
+    /// The JOINT frame of a body's (last) joint and the BODY frame.
+    fn push_frames(
+        &mut self,
+        joint: usize,
+        joint_frame: &str,
+        body: &BodySpec,
+        joint_from_body: Transform<f64>,
+    ) {
+        self.model.frames.push(Frame {
+            name: joint_frame.to_string(),
+            kind: FrameKind::Joint,
+            parent_joint: joint,
+            placement: Transform::identity(),
+            inertia: Inertia::zero(),
+        });
+        self.model.frames.push(Frame {
+            name: body.name.clone(),
+            kind: FrameKind::Body,
+            parent_joint: joint,
+            placement: joint_from_body,
+            inertia: body.inertia,
+        });
+    }
+
+    fn add_joint(
+        &mut self,
+        name: String,
+        kind: JointKind,
+        parent: usize,
+        placement: Transform<f64>,
+        range: Option<(f64, f64)>,
+        armature: f64,
+    ) -> usize {
+        let m = &mut self.model;
+        let (nq, nv) = (kind.nq(), kind.nv());
+        let (lower, upper) = range.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        m.lower_position_limit
+            .extend(std::iter::repeat_n(lower, nq));
+        m.upper_position_limit
+            .extend(std::iter::repeat_n(upper, nq));
+        m.velocity_limit
+            .extend(std::iter::repeat_n(f64::INFINITY, nv));
+        m.effort_limit
+            .extend(std::iter::repeat_n(f64::INFINITY, nv));
+        m.armature.extend(std::iter::repeat_n(armature, nv));
+        m.joints.push(Joint {
+            name,
+            kind,
+            parent,
+            placement,
+            inertia: Inertia::zero(),
+            idx_q: m.nq,
+            idx_v: m.nv,
+        });
+        m.nq += nq;
+        m.nv += nv;
+        m.joints.len() - 1
+    }
+}
+
+fn joint_kind(tree: &xml::Tree, j: &JointSpec) -> Result<JointKind, ModelError> {
+    Ok(match j.kind {
+        JointType::Hinge(axis) => JointKind::Revolute { axis },
+        JointType::Slide(axis) => JointKind::Prismatic { axis },
+        JointType::Free => JointKind::FreeFlyer,
+        JointType::Ball => {
+            return Err(tree.error(j.element, "ball joints are not supported yet"));
+        }
+    })
+}
+
+/// The placement that moves a hinge's or slide's zero to its `ref`: MuJoCo's
+/// joint displacement is `q - ref`.
+fn reference_offset(j: &JointSpec) -> Transform<f64> {
+    match j.kind {
+        JointType::Hinge(axis) if j.reference != 0.0 => Transform {
+            rotation: spec::axis_angle(axis, -j.reference),
+            translation: Vector3::zeros(),
+        },
+        JointType::Slide(axis) if j.reference != 0.0 => Transform {
+            rotation: Matrix3::identity(),
+            translation: Vector3(axis.map(|a| -a * j.reference)),
+        },
+        _ => Transform::identity(),
+    }
+}
