@@ -335,7 +335,7 @@ fn main() {
                 .zip(hg)
                 .fold(0.0f64, |w, (a, b)| w.max((a - b).abs()));
             println!(
-                "  {name}: h_G linear ({:.4}, {:.4}, {:.4}), angular ({:.4}, {:.4}, {:.4}) (A_G v = ccrba's h_G to {agree:.0e})",
+                "  {name}: h_G linear ({:.4}, {:.4}, {:.4}), angular ({:.4}, {:.4}, {:.4}) (A_G v = ccrba's h_G to {agree:.1e})",
                 h[0], h[1], h[2], h[3], h[4], h[5]
             );
         }

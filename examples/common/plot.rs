@@ -555,8 +555,10 @@ pub fn styled_lines(
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))?;
+    // No light mesh lines: the PNG stays small.
     chart
         .configure_mesh()
+        .max_light_lines(0)
         .x_desc(x_label)
         .y_desc(y_label)
         .label_style(("sans-serif", 14))
