@@ -18,8 +18,9 @@ use rbdgen_symbolic::{macro_module, ContactKind, Function, Model, Options, Scala
 /// rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea, crba]);
 /// ```
 ///
-/// - `mod NAME`: the module to create (`pub(crate)` visibility can be asked with
-///   `pub(crate) mod NAME`; the default is `pub`).
+/// - `mod NAME`: the module to create, with the visibility written before
+///   `mod` as for an ordinary module item (`pub mod NAME`, `pub(crate) mod
+///   NAME`; private without one).
 /// - the URDF path, relative to the calling crate's `CARGO_MANIFEST_DIR`.
 /// - `floating_base`: give the root link a free-flyer joint (`nq += 7`, `nv += 6`).
 /// - `functions = [...]`: emit only these (`rnea`, `crba`, `aba`,
