@@ -5,9 +5,9 @@ r"""Pinocchio reference values for an MJCF model, in make_reference.py's format.
         --states N --seed S --out FILE.json [--report]
 
 The model is Pinocchio 4.1.0's buildModelFromMJCF(MJCF[, JointModelFreeFlyer()])
-with three corrections where its parser departs from MuJoCo's meaning of the
-file (runtime/src/model/mjcf/mod.rs lists them); each is recorded in the
-header's "corrections":
+with four corrections where its parser departs from MuJoCo's meaning of the
+file (runtime/src/model/mjcf/mod.rs lists them); each one applied is
+recorded in the header's "corrections":
 
   - "inertias from MuJoCo": every joint's inertia is rebuilt from MuJoCo's
     compiled body inertias (mujoco.MjModel: body_mass, body_ipos, body_iquat,
@@ -18,6 +18,9 @@ header's "corrections":
   - "free-flyer placement": a free-flyer from a <freejoint> gets the identity
     placement (MuJoCo: a free joint's q is the body's world pose); Pinocchio
     4.1.0 puts it at p - R p of the body's initial pose (R, p).
+  - "site placements": an OP_FRAME (site) at MuJoCo's compiled site pose in
+    its body (site_pos, site_quat); Pinocchio reads a site's pos and
+    orientation from the element only, not from its default class.
   - "gravity": model.gravity from MuJoCo's opt.gravity.
 
 Refused (sys.exit) where no correction is implemented: a multi-joint body with
@@ -107,6 +110,19 @@ def corrected_model(path, floating_base):
             if not model.jointPlacements[j].isIdentity():
                 model.jointPlacements[j] = pin.SE3.Identity()
                 corrections.append("free-flyer placement")
+
+    for fid, f in enumerate(model.frames):
+        if f.type != pin.FrameType.OP_FRAME:
+            continue
+        s = mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_SITE, f.name)
+        body = mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_BODY, mj.site_bodyid[s])
+        r = np.zeros(9)
+        mujoco.mju_quat2Mat(r, mj.site_quat[s])
+        in_body = pin.SE3(r.reshape(3, 3), mj.site_pos[s].copy())
+        placement = model.frames[model.getFrameId(body, pin.BODY)].placement * in_body
+        if not placement.isApprox(f.placement, 1e-12):
+            model.frames[fid].placement = placement
+            corrections.append("site placements")
 
     gravity = np.asarray(mj.opt.gravity, dtype=float)
     if np.abs(gravity - model.gravity.linear).max() > 0:

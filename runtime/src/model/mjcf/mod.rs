@@ -83,6 +83,9 @@
 //!   8.4 kg), geoms count by `inertiagrouprange` (Pinocchio drops geoms with
 //!   `contype = conaffinity = 0`, and gives a counted mesh the unit inertia),
 //!   `settotalmass`, `boundmass` and `boundinertia` apply;
+//! - a site's `pos` and orientation given by a default class place it
+//!   (Pinocchio reads them from the element only: dm_control's manipulator
+//!   fingertip sites);
 //! - `<option gravity>` sets the gravity (Pinocchio keeps (0, 0, -9.81));
 //! - limits: the free-flyer's are infinite (Pinocchio: ±1.01 on all seven
 //!   entries), a slide's `range` is in metres whatever the angle unit, the
