@@ -58,7 +58,7 @@ impl Errors {
     pub fn failures(&self) -> Vec<String> {
         self.worst
             .iter()
-            .filter(|(_, (e, tol, _))| !(e <= tol))
+            .filter(|(_, (e, tol, _))| e.is_nan() || e > tol)
             .map(|(k, (e, tol, _))| format!("{k}: {e:e} > {tol:e}"))
             .collect()
     }
