@@ -35,6 +35,8 @@ of some joint types out) and "sites": for every OP_FRAME (MJCF site) its
 "placement" and "jacobian_local" / "jacobian_world" /
 "jacobian_local_world_aligned".
 
+--wbc and --contacts add make_reference.py's whole-body keys and contact set.
+
 --report prints, instead of writing a file, where Pinocchio's analytical
 derivatives (computeRNEADerivatives, computeABADerivatives, dccrba) and its
 kinetic energy disagree with central differences and with 0.5 v^T M v, on the
@@ -129,7 +131,9 @@ def corrected_model(path, floating_base):
         model.gravity.linear = gravity
         corrections.append("gravity")
 
-    armature = np.asarray(mj.dof_armature[: model.nv], dtype=float)
+    # A root_joint added by --floating-base has no dofs in MuJoCo's model.
+    added = 6 if model.njoints > 1 and model.names[1] == "root_joint" else 0
+    armature = np.concatenate([np.zeros(added), mj.dof_armature[: model.nv - added]])
     if np.abs(armature - model.armature).max() > 0:
         sys.exit(f"{path}: Pinocchio's armature differs from MuJoCo's")
     return model, corrections
@@ -222,6 +226,12 @@ def main(argv=None):
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--out")
     p.add_argument("--report", action="store_true", help="print Pinocchio's defects instead")
+    p.add_argument("--wbc", action="store_true", help="add make_reference.py's whole-body keys")
+    p.add_argument(
+        "--contacts",
+        metavar="FRAME:point|6d,...",
+        help="contact set (body frames), as make_reference.py's",
+    )
     args = p.parse_args(argv)
 
     model, corrections = corrected_model(args.mjcf, args.floating_base)
@@ -252,11 +262,22 @@ def main(argv=None):
     }
     if len({name for name, _ in frames}) != len(frames):
         sys.exit(f"{args.mjcf}: duplicate BODY frame names")
+    frame_ids = dict(frames)
+    contacts = []
+    if args.contacts:
+        for item in args.contacts.split(","):
+            name, _, kind = item.rpartition(":")
+            if kind not in ("point", "6d") or name not in frame_ids:
+                sys.exit(f"--contacts: {item!r} is not BODY_FRAME:point or BODY_FRAME:6d")
+            contacts.append((frame_ids[name], kind))
+        doc["model"]["contacts"] = [
+            {"frame": model.frames[fid].name, "type": kind} for fid, kind in contacts
+        ]
     fext_rng = np.random.default_rng([args.seed, 1])
     for _ in range(args.states):
         inputs = mr.draw_state(model, rng)
         fext = mr.draw_fext(model, fext_rng)
-        state = mr.compute_state(model, frames, *inputs, fext)
+        state = mr.compute_state(model, frames, *inputs, fext, wbc=args.wbc, contacts=contacts)
         q, v = inputs[0], inputs[1]
         state["kinetic_energy_crba"] = kinetic_energy_crba(model, q, v)
         state["sites"] = site_terms(model, sites, q)

@@ -1,4 +1,4 @@
-//! Robot model from URDF, spatial algebra, and the rigid-body algorithms of rbdgen,
+//! Robot model from URDF or MJCF, spatial algebra, and the rigid-body algorithms of rbdgen,
 //! written once over a [`Scalar`] so that the same code evaluates numbers, dual
 //! numbers and symbolic traces.
 //!
@@ -8,10 +8,14 @@
 //! - Joint id 0 is the universe; `parent(i) < i`. Joint order, and so the layout
 //!   of `q` and `v`, is depth-first over the URDF tree with the child joints of a
 //!   link taken in alphabetical order of their names, as Pinocchio's
-//!   `buildModelFromUrdf`.
+//!   `buildModelFromUrdf`; over an MJCF file's bodies in document order, as
+//!   `buildModelFromMJCF` ([`model::mjcf`]).
 //! - A free-flyer root has `q = [x, y, z, qx, qy, qz, qw]` and
 //!   `v = [linear; angular]` expressed in the base (LOCAL) frame. A URDF
-//!   `continuous` joint is an unbounded revolute with `q = [cos θ, sin θ]`.
+//!   `continuous` joint is an unbounded revolute with `q = [cos θ, sin θ]`. A
+//!   spherical joint (MJCF `ball`) has `q = [qx, qy, qz, qw]` and `v = ω` in
+//!   its own frame; a planar joint (URDF `planar`) `q = [x, y, cos θ, sin θ]`
+//!   and `v = [v_x, v_y, ω_z]` in its own frame.
 //! - Spatial vectors are `[linear; angular]`. A placement `a_from_b` (Pinocchio's
 //!   `aMb`) maps coordinates in frame b to frame a: `x_a = R x_b + p`.
 //! - Matrices given as flat slices are row-major.

@@ -1,8 +1,9 @@
 //! The whole-body control quantities (armature, external forces in forward
 //! dynamics, Jacobian time variation and acceleration drifts, centroidal
 //! momentum rate, torque regressor, contact Jacobian, drift and dynamics)
-//! against Pinocchio's values in `tests/reference/wbc/`, each made with a
-//! random armature and a contact set written in its header.
+//! against Pinocchio's values in `tests/reference/wbc/` and
+//! `tests/reference/joints/`, each made with an armature (random, or the
+//! MJCF file's) and a contact set written in its header.
 
 mod common;
 
@@ -18,12 +19,17 @@ use serde_json::Value;
 
 const TOL: f64 = 1e-8;
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 9] = [
     "wbc/go2_z1_floating",
     "wbc/go2_z1_floating_gripper",
     "wbc/go2_floating",
     "wbc/z1_fixed",
     "wbc/double_pendulum_continuous_fixed",
+    // Planar and spherical joints (tests/joints/, runtime/tests/joint_kinds.rs).
+    "joints/planar_fixed",
+    "joints/planar_floating",
+    "joints/ball_fixed",
+    "joints/ball_floating",
 ];
 
 /// The reference with its header's armature and contact set applied.

@@ -28,6 +28,16 @@ pub enum JointKind {
     /// Free-flyer (Pinocchio's `JointModelFreeFlyer`): `q = [x, y, z, qx, qy, qz, qw]`,
     /// `v = [linear; angular]` in the joint (LOCAL) frame; `nq = 7`, `nv = 6`.
     FreeFlyer,
+    /// Spherical (ball) joint, an MJCF `ball` (Pinocchio's
+    /// `JointModelSpherical`): `q = [qx, qy, qz, qw]`, a unit quaternion;
+    /// `v = ω`, the angular velocity in the joint (child) frame; `nq = 4`,
+    /// `nv = 3`. The configuration space is SO(3).
+    Spherical,
+    /// Planar joint, a URDF `planar` (Pinocchio's `JointModelPlanar`): motion
+    /// in the xy plane of the joint frame, `q = [x, y, cos θ, sin θ]` (m, m,
+    /// unit complex number), `v = [v_x, v_y, ω_z]` in the joint (child) frame;
+    /// `nq = 4`, `nv = 3`. The configuration space is SE(2).
+    Planar,
 }
 
 impl JointKind {
@@ -38,6 +48,7 @@ impl JointKind {
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => 1,
             JointKind::RevoluteUnbounded { .. } => 2,
             JointKind::FreeFlyer => 7,
+            JointKind::Spherical | JointKind::Planar => 4,
         }
     }
 
@@ -48,23 +59,28 @@ impl JointKind {
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => 1,
             JointKind::RevoluteUnbounded { .. } => 1,
             JointKind::FreeFlyer => 6,
+            JointKind::Spherical | JointKind::Planar => 3,
         }
     }
 
     /// The neutral configuration of this joint (Pinocchio's `neutral`): zeros,
-    /// `[1, 0]` for an unbounded revolute, the identity quaternion for a free-flyer.
+    /// `[1, 0]` for an unbounded revolute, the identity quaternion for a
+    /// free-flyer and a spherical joint, `[0, 0, 1, 0]` for a planar joint.
     pub fn neutral(&self) -> &'static [f64] {
         match self {
             JointKind::Universe => &[],
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => &[0.0],
             JointKind::RevoluteUnbounded { .. } => &[1.0, 0.0],
             JointKind::FreeFlyer => &[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+            JointKind::Spherical => &[0.0, 0.0, 0.0, 1.0],
+            JointKind::Planar => &[0.0, 0.0, 1.0, 0.0],
         }
     }
 
     /// The joint transform `parent_side_from_child_side` at the joint's slice of `q`.
-    /// The free-flyer's quaternion is used as given (Eigen's `toRotationMatrix`),
-    /// as Pinocchio does; callers keep it unit.
+    /// The quaternion of a free-flyer or a spherical joint is used as given
+    /// (Eigen's `toRotationMatrix`), as are a planar joint's `[cos θ, sin θ]`,
+    /// as Pinocchio does; callers keep them unit.
     pub fn transform<S: Scalar>(&self, q: &[S]) -> Transform<S> {
         match self {
             JointKind::Universe => Transform::identity(),
@@ -87,11 +103,19 @@ impl JointKind {
                 rotation: Quaternion::from_slice(&q[3..7]).to_rotation(),
                 translation: Vector3([q[0], q[1], q[2]]),
             },
+            JointKind::Spherical => Transform {
+                rotation: Quaternion::from_slice(&q[..4]).to_rotation(),
+                translation: Vector3::zeros(),
+            },
+            JointKind::Planar => Transform {
+                rotation: axis_rotation(&[0.0, 0.0, 1.0], q[2], q[3]),
+                translation: Vector3([q[0], q[1], S::zero()]),
+            },
         }
     }
 
     /// Column `k` of the motion subspace `S` (constant in the joint frame for
-    /// every kind here).
+    /// every kind here, so the bias `c = Ṡ v` is zero, as in Pinocchio).
     pub fn subspace_column<S: Scalar>(&self, k: usize) -> Motion<S> {
         let mut m = [S::zero(); 6];
         match self {
@@ -101,6 +125,9 @@ impl JointKind {
             }
             JointKind::Prismatic { axis } => m[..3].copy_from_slice(&axis.map(S::constant)),
             JointKind::FreeFlyer => m[k] = S::one(),
+            JointKind::Spherical => m[3 + k] = S::one(),
+            // [v_x, v_y, ω_z]: linear x, linear y, angular z.
+            JointKind::Planar => m[[0, 1, 5][k]] = S::one(),
         }
         Motion::from_slice(&m)
     }
@@ -109,6 +136,10 @@ impl JointKind {
     pub fn motion<S: Scalar>(&self, v: &[S]) -> Motion<S> {
         match self {
             JointKind::FreeFlyer => Motion::from_slice(v),
+            JointKind::Spherical => Motion {
+                linear: Vector3::zeros(),
+                angular: Vector3([v[0], v[1], v[2]]),
+            },
             _ => (0..self.nv()).fold(Motion::zero(), |acc, k| {
                 acc + self.subspace_column(k).scale(v[k])
             }),
@@ -119,6 +150,7 @@ impl JointKind {
     pub fn project_force<S: Scalar>(&self, f: &Force<S>, out: &mut [S]) {
         match self {
             JointKind::FreeFlyer => out.copy_from_slice(&f.to_array()),
+            JointKind::Spherical => out.copy_from_slice(&f.angular.0),
             _ => {
                 for (k, o) in out.iter_mut().enumerate().take(self.nv()) {
                     *o = self.subspace_column::<S>(k).dot(f);

@@ -7,10 +7,12 @@ use super::{JointKind, Model};
 impl Model {
     /// A random configuration `[nq]` drawn from `unit`, a source of numbers
     /// uniform in `[0, 1)`: angles in `[-π, π)` rad, prismatic offsets in
-    /// `[-0.5, 0.5)` m, `[cos θ, sin θ]` for unbounded revolutes, and a
+    /// `[-0.5, 0.5)` m, `[cos θ, sin θ]` for unbounded revolutes, a
     /// free-flyer with its position in `[-1, 1)` m and a uniformly distributed
     /// unit quaternion `[x, y, z, w]` (Shoemake 1992, "Uniform random
-    /// rotations"). Like Pinocchio's `randomConfiguration` with fixed bounds.
+    /// rotations"), such a quaternion for a spherical joint, and
+    /// `[x, y, cos θ, sin θ]` with `x, y` in `[-1, 1)` m for a planar one.
+    /// Like Pinocchio's `randomConfiguration` with fixed bounds.
     ///
     /// The draws are taken joint by joint in model order, so a seeded source
     /// gives the same configuration on every machine.
@@ -28,19 +30,30 @@ impl Model {
                 JointKind::Prismatic { .. } => q.push(uniform(-0.5, 0.5)),
                 JointKind::FreeFlyer => {
                     q.extend((0..3).map(|_| uniform(-1.0, 1.0)));
-                    let (u1, u2, u3) = (uniform(0.0, 1.0), uniform(0.0, 1.0), uniform(0.0, 1.0));
-                    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-                    q.extend([
-                        a * (TAU * u2).sin(),
-                        a * (TAU * u2).cos(),
-                        b * (TAU * u3).sin(),
-                        b * (TAU * u3).cos(),
-                    ]);
+                    q.extend(random_quaternion(&mut uniform));
+                }
+                JointKind::Spherical => q.extend(random_quaternion(&mut uniform)),
+                JointKind::Planar => {
+                    q.extend((0..2).map(|_| uniform(-1.0, 1.0)));
+                    let (s, c) = uniform(-PI, PI).sin_cos();
+                    q.extend([c, s]);
                 }
             }
         }
         q
     }
+}
+
+/// A uniformly distributed unit quaternion `[x, y, z, w]` (Shoemake 1992).
+fn random_quaternion(uniform: &mut impl FnMut(f64, f64) -> f64) -> [f64; 4] {
+    let (u1, u2, u3) = (uniform(0.0, 1.0), uniform(0.0, 1.0), uniform(0.0, 1.0));
+    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+    [
+        a * (TAU * u2).sin(),
+        a * (TAU * u2).cos(),
+        b * (TAU * u3).sin(),
+        b * (TAU * u3).cos(),
+    ]
 }
 
 #[cfg(test)]

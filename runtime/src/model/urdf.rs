@@ -25,10 +25,13 @@ impl Model {
     /// nameless element): malformed XML, a root element other than `<robot>`,
     /// missing required attributes or elements, numbers that do not parse,
     /// duplicate or unknown names, links that do not form one tree, unknown or
-    /// unsupported joint types (`planar`, `spherical`), zero axes, non-finite
-    /// numbers, negative masses, rotational inertias that are not positive
-    /// semi-definite (see [`crate::model::validate`] for the tolerance). A
-    /// `floating` joint becomes a free-flyer, as in Pinocchio. Never panics,
+    /// unsupported joint types (`spherical`, which urdfdom and so Pinocchio
+    /// refuse too), zero axes, non-finite numbers, negative masses, rotational
+    /// inertias that are not positive semi-definite (see
+    /// [`crate::model::validate`] for the tolerance). A `floating` joint
+    /// becomes a free-flyer and a `planar` joint Pinocchio's
+    /// `JointModelPlanar` (motion in the joint frame's xy plane, `q = [x, y,
+    /// cos θ, sin θ]`; the URDF axis is ignored, as Pinocchio does). Never panics,
     /// whatever the text; a chain of thousands of links loads without deep
     /// recursion.
     pub fn from_urdf_str(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
@@ -283,7 +286,9 @@ impl<'a> Builder<'a> {
                     self.push_children(&mut stack, child, parent, parent_from_joint);
                 }
                 Some(kind) => {
-                    let limit = (!matches!(kind, JointKind::FreeFlyer)).then_some(&joint.limit);
+                    // Pinocchio reads no `<limit>` for free-flyers and planar joints.
+                    let limit = (!matches!(kind, JointKind::FreeFlyer | JointKind::Planar))
+                        .then_some(&joint.limit);
                     let id = self.add_joint(
                         &joint.name,
                         kind,
@@ -367,6 +372,9 @@ fn joint_kind(joint: &urdf_rs::Joint) -> Result<Option<JointKind>, ModelError> {
         // Pinocchio's URDF parser makes a free-flyer of a `floating` joint
         // anywhere in the tree; its axis is ignored.
         T::Floating => Some(JointKind::FreeFlyer),
+        // Pinocchio's `JointModelPlanar`: the xy plane of the joint frame,
+        // whatever the axis (Pinocchio ignores it too).
+        T::Planar => Some(JointKind::Planar),
         ref other => {
             let kind = format!("{other:?}").to_lowercase();
             return Err(ModelError::UnsupportedJoint {

@@ -25,16 +25,23 @@ pub struct Reference {
 }
 
 impl Reference {
-    /// Loads `tests/reference/<name>.json` and builds its model from the URDF it names.
+    /// Loads `tests/reference/<name>.json` and builds its model from the URDF
+    /// (or MJCF) file it names.
     pub fn load(name: &str) -> Reference {
         let path = root().join("tests/reference").join(format!("{name}.json"));
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let json: Value = serde_json::from_str(&text).unwrap();
         let header = &json["model"];
-        let urdf = root().join(header["urdf"].as_str().unwrap());
         let floating = header["floating_base"].as_bool().unwrap();
-        let model = Model::from_urdf_file(&urdf, floating).unwrap();
+        // make_reference.py names a URDF, make_mjcf_reference.py an MJCF file.
+        let model = match header.get("mjcf").and_then(Value::as_str) {
+            Some(mjcf) => Model::from_mjcf_file(root().join(mjcf), floating).unwrap(),
+            None => {
+                let urdf = root().join(header["urdf"].as_str().unwrap());
+                Model::from_urdf_file(&urdf, floating).unwrap()
+            }
+        };
         assert_eq!(
             model.nq as u64,
             header["nq"].as_u64().unwrap(),

@@ -11,11 +11,14 @@
 //!   entries and frames first.
 //! - Body `pos` and orientation (`quat`, `axisangle`, `euler`, `xyaxes`,
 //!   `zaxis`; `<compiler angle eulerseq>`), `childclass`.
-//! - `hinge`, `slide` and `free` joints (`<joint>` or `<freejoint>`) with
-//!   `pos`, `axis`, `ref`, `armature` (into [`Model::armature`], every dof of
-//!   the joint), `range` / `limited` (into the position limits; hinge angles
-//!   in the compiler's unit), `actuatorfrcrange` (into the effort limits);
-//!   `ball` joints are refused until spherical joints exist.
+//! - `hinge`, `slide`, `ball` and `free` joints (`<joint>` or `<freejoint>`)
+//!   with `pos`, `axis`, `ref`, `armature` (into [`Model::armature`], every
+//!   dof of the joint), `range` / `limited` (into the position limits of
+//!   hinges and slides; hinge angles in the compiler's unit),
+//!   `actuatorfrcrange` (into the effort limits). A `ball` is Pinocchio's
+//!   spherical joint ([`JointKind::Spherical`], `q = [qx qy qz qw]`, MuJoCo's
+//!   `[qw qx qy qz]` reordered; `ω` in the joint frame, as MuJoCo's); its
+//!   `range` (a cone angle) is no limit on `q`.
 //! - `<inertial>` (`mass`, `pos`, `diaginertia` or `fullinertia`, an
 //!   orientation), or, for a body without one, the inertia of its geoms as
 //!   MuJoCo computes it (`<compiler inertiafromgeom="auto">`, the default;
@@ -188,7 +191,7 @@ fn build(tree: &xml::Tree, floating_base: bool) -> Result<Model, ModelError> {
         let at = if body.joints.is_empty() && index == 0 && floating_base {
             b.free_root(body)
         } else {
-            b.body(tree, body, parent)?
+            b.body(body, parent)
         };
         for site in &body.sites {
             b.model.frames.push(Frame {
@@ -240,12 +243,7 @@ impl Builder {
     }
 
     /// Adds a body with its joints; returns where its frame is.
-    fn body(
-        &mut self,
-        tree: &xml::Tree,
-        body: &BodySpec,
-        parent: Attachment,
-    ) -> Result<Attachment, ModelError> {
+    fn body(&mut self, body: &BodySpec, parent: Attachment) -> Attachment {
         let parent_from_body = parent.joint_from_body * body.placement;
         if body.joints.is_empty() {
             if body.parent.is_some() {
@@ -268,16 +266,16 @@ impl Builder {
                 self.model.joints[parent.joint].inertia +=
                     body.inertia.transformed(&parent_from_body);
             }
-            return Ok(Attachment {
+            return Attachment {
                 joint: parent.joint,
                 joint_from_body: parent_from_body,
-            });
+            };
         }
         let mut joint = parent.joint;
         let mut placement = parent_from_body;
         let mut previous = [0.0; 3];
         for j in &body.joints {
-            let kind = joint_kind(tree, j)?;
+            let kind = joint_kind(j);
             let anchor = if j.kind == JointType::Free {
                 // MuJoCo: a free joint's q is the body's world pose (top-level
                 // bodies only), whatever the body's pos, quat and joint pos.
@@ -316,10 +314,10 @@ impl Builder {
             all => format!("Composite_{}", all[0].name),
         };
         self.push_frames(joint, &joint_frame, body, joint_from_body);
-        Ok(Attachment {
+        Attachment {
             joint,
             joint_from_body,
-        })
+        }
     }
 
     /// The JOINT frame of a body's (last) joint and the BODY frame.
@@ -382,15 +380,13 @@ impl Builder {
     }
 }
 
-fn joint_kind(tree: &xml::Tree, j: &JointSpec) -> Result<JointKind, ModelError> {
-    Ok(match j.kind {
+fn joint_kind(j: &JointSpec) -> JointKind {
+    match j.kind {
         JointType::Hinge(axis) => JointKind::Revolute { axis },
         JointType::Slide(axis) => JointKind::Prismatic { axis },
         JointType::Free => JointKind::FreeFlyer,
-        JointType::Ball => {
-            return Err(tree.error(j.element, "ball joints are not supported yet"));
-        }
-    })
+        JointType::Ball => JointKind::Spherical,
+    }
 }
 
 /// The placement that moves a hinge's or slide's zero to its `ref`: MuJoCo's
