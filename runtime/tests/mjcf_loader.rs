@@ -145,3 +145,47 @@ fn text_and_file_agree() {
         Model::from_mjcf_file(&path, false).unwrap()
     );
 }
+
+/// The parser is chosen by the root element (text) or the extension (file);
+/// a flattened MJCF file (includes expanded) builds the same model as text.
+#[test]
+fn description_by_content_or_extension_and_flattened_text() {
+    use rbdgen_runtime::model::mjcf::{flatten, is_mjcf};
+    for name in ["acrobot", "humanoid", "cheetah"] {
+        let path = dm(name);
+        let model = Model::from_mjcf_file(&path, false).unwrap();
+        assert_eq!(Model::from_description_file(&path, false).unwrap(), model);
+        let flat = flatten(&path).unwrap();
+        assert!(!flat.contains("<include"), "{name}");
+        assert!(is_mjcf(&flat));
+        assert_eq!(Model::from_mjcf_str(&flat, false).unwrap(), model, "{name}");
+        assert_eq!(
+            Model::from_description_str(&flat, true).unwrap(),
+            Model::from_mjcf_file(&path, true).unwrap()
+        );
+    }
+    let urdf = root().join("models/z1.urdf");
+    let text = std::fs::read_to_string(&urdf).unwrap();
+    assert!(!is_mjcf(&text));
+    assert_eq!(
+        Model::from_description_file(&urdf, true).unwrap(),
+        Model::from_urdf_file(&urdf, true).unwrap()
+    );
+    assert_eq!(
+        Model::from_description_str(&text, false).unwrap(),
+        Model::from_urdf_str(&text, false).unwrap()
+    );
+    assert!(is_mjcf(
+        "<?xml version=\"1.0\"?>\n<!-- a -- comment -->\n<mujoco model=\"x\"/>"
+    ));
+    assert!(is_mjcf("<mujoco>"));
+    assert!(!is_mjcf("<mujocox/>"));
+    assert!(!is_mjcf("<robot name=\"mujoco\"/>"));
+    // An MJCF error keeps its element and line through the chooser.
+    let e = Model::from_description_str(
+        "<mujoco>\n<worldbody>\n<joint/>\n</worldbody>\n</mujoco>",
+        false,
+    )
+    .unwrap_err();
+    assert!(e.to_string().starts_with("line 3: <joint>"), "{e}");
+}

@@ -145,6 +145,83 @@ impl Model {
     }
 }
 
+impl Model {
+    /// Builds the model of a URDF or an MJCF document, told apart by the root
+    /// element (`<robot>` or `<mujoco>`, after any XML declaration and
+    /// comments): [`Model::from_urdf_str`] or [`Model::from_mjcf_str`].
+    ///
+    /// # Errors
+    /// Those of the loader chosen; a text that is neither is handed to the
+    /// URDF loader, whose error names the root element.
+    pub fn from_description_str(text: &str, floating_base: bool) -> Result<Model, ModelError> {
+        if is_mjcf(text) {
+            Model::from_mjcf_str(text, floating_base)
+        } else {
+            Model::from_urdf_str(text, floating_base)
+        }
+    }
+
+    /// Reads and builds the model of a URDF or MJCF file: MJCF for a `.xml`
+    /// or `.mjcf` file or a `<mujoco>` root, URDF otherwise; see
+    /// [`Model::from_mjcf_file`] and [`Model::from_urdf_file`].
+    ///
+    /// # Errors
+    /// [`ModelError::Parse`] when the file cannot be read, and those of the
+    /// loader chosen.
+    pub fn from_description_file(
+        path: impl AsRef<Path>,
+        floating_base: bool,
+    ) -> Result<Model, ModelError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+        let by_extension = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("xml") || e.eq_ignore_ascii_case("mjcf"));
+        if by_extension || is_mjcf(&text) {
+            build(&xml::Tree::parse(&text, Some(path))?, floating_base)
+        } else {
+            Model::from_urdf_str(&text, floating_base)
+        }
+    }
+}
+
+/// Whether the root element of `text` is `<mujoco>`: the first start tag
+/// after the XML declaration, comments and a doctype.
+pub fn is_mjcf(text: &str) -> bool {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("<?") {
+            rest = r.split_once("?>").map_or("", |(_, r)| r);
+        } else if let Some(r) = rest.strip_prefix("<!--") {
+            rest = r.split_once("-->").map_or("", |(_, r)| r);
+        } else if let Some(r) = rest.strip_prefix("<!") {
+            rest = r.split_once('>').map_or("", |(_, r)| r);
+        } else {
+            return rest.strip_prefix("<mujoco").is_some_and(|r| {
+                r.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/')
+            });
+        }
+    }
+}
+
+/// The MJCF file at `path` as one self-contained document: its `<include>`s
+/// expanded (MuJoCo's rule: the children of the included `<mujoco>` in place
+/// of the element), comments and text dropped. For callers that take the
+/// model as text (code generation, hashing): `Model::from_mjcf_str` of the
+/// result is `Model::from_mjcf_file(path)`.
+///
+/// # Errors
+/// [`ModelError::Parse`] when the file cannot be read; [`ModelError::Mjcf`]
+/// for malformed XML or an include that cannot be read.
+pub fn flatten(path: impl AsRef<Path>) -> Result<String, ModelError> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+    Ok(xml::Tree::parse(&text, Some(path))?.to_xml())
+}
+
 /// Where a body sits: the joint it moves with and its frame in that joint's frame.
 #[derive(Clone, Copy)]
 struct Attachment {

@@ -248,6 +248,44 @@ impl Tree {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The document as one self-contained XML text: every element with its
+    /// attributes, includes already expanded, comments and text dropped.
+    pub fn to_xml(&self) -> String {
+        let mut out = String::new();
+        // (element, closing): children pushed in reverse, then the closing tag.
+        let mut stack: Vec<(usize, bool)> = vec![(0, false)];
+        while let Some((index, closing)) = stack.pop() {
+            let e = &self.elements[index];
+            if closing {
+                out.push_str(&format!("</{}>\n", e.tag));
+                continue;
+            }
+            out.push('<');
+            out.push_str(&e.tag);
+            for (key, value) in &e.attributes {
+                out.push_str(&format!(" {key}=\""));
+                for c in value.chars() {
+                    match c {
+                        '&' => out.push_str("&amp;"),
+                        '<' => out.push_str("&lt;"),
+                        '>' => out.push_str("&gt;"),
+                        '"' => out.push_str("&quot;"),
+                        c => out.push(c),
+                    }
+                }
+                out.push('"');
+            }
+            if e.children.is_empty() {
+                out.push_str("/>\n");
+            } else {
+                out.push_str(">\n");
+                stack.push((index, true));
+                stack.extend(e.children.iter().rev().map(|&c| (c, false)));
+            }
+        }
+        out
+    }
+
     /// The child elements of `index` with tag `tag`.
     pub fn children_tagged<'a>(
         &'a self,
