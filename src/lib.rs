@@ -7,18 +7,16 @@
 //!   URDF at compile time.
 //! - [`runtime`] holds the same algorithms, generic over the scalar, on a
 //!   [`Model`] built at run time; it is what the generated code is checked against.
-//! - [`symbolic`] traces those algorithms and emits Rust; the `rbdgen` binary
-//!   drives it from the command line.
-//! - [`eval`] reads, computes, writes and compares the eval format, the files
-//!   of Pinocchio reference values and of `rbdgen eval`.
+//! - [`symbolic`] traces those algorithms and emits Rust: [`symbolic::generate`]
+//!   is the one generator behind the macro and the `rbdgen` command line
+//!   (`cargo install rbdgen-cli`), which is a package of its own so that this
+//!   crate has no command-line dependency.
 //!
-//! - [`check`] holds the error measure the conformance checks use.
+//! Feature `macro` (default): [`robot_dynamics!`].
 //!
 //! Conventions are Pinocchio's; see [`rbdgen_runtime`]'s crate documentation.
 
-pub mod check;
-pub mod eval;
-
+#[cfg(feature = "macro")]
 pub use rbdgen_macro::robot_dynamics;
 pub use rbdgen_runtime as runtime;
 pub use rbdgen_runtime::{Data, Model};

@@ -6,10 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rbdgen::symbolic::{generate, sha256_hex, Function, Options, ScalarType};
+use rbdgen_symbolic::{generate, sha256_hex, Function, Options, ScalarType};
 
+/// The workspace root, where the models and references are.
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ is in the workspace")
+        .to_path_buf()
 }
 
 /// A scratch directory of this test binary.

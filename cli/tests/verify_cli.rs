@@ -5,10 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rbdgen::symbolic::{generate_module, Function, Options};
+use rbdgen_symbolic::{generate_module, Function, Options};
 
+/// The workspace root, where the models and references are.
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ is in the workspace")
+        .to_path_buf()
 }
 
 fn rbdgen(args: &[&str]) -> Command {
@@ -76,9 +80,11 @@ fn verify_agrees_with_the_runtime() {
     let rows = errors(&report);
     let names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
     // Every function but those that need a contact set.
-    let model =
-        rbdgen::Model::from_urdf_file(root().join("tests/urdf/continuous_chain.urdf"), false)
-            .unwrap();
+    let model = rbdgen_runtime::Model::from_urdf_file(
+        root().join("tests/urdf/continuous_chain.urdf"),
+        false,
+    )
+    .unwrap();
     let all: Vec<&str> = Function::default_set(&model)
         .iter()
         .map(|f| f.name())
@@ -377,7 +383,7 @@ fn info_prints_the_generation_op_counts() {
         ..Options::default()
     };
     let module = generate_module(&urdf, &options, |_| {}).unwrap();
-    let model = rbdgen::Model::from_urdf_str(&urdf, true).unwrap();
+    let model = rbdgen_runtime::Model::from_urdf_str(&urdf, true).unwrap();
     assert_eq!(module.op_counts.len(), Function::default_set(&model).len());
     for (function, counts) in &module.op_counts {
         assert!(counts.total() > 100);

@@ -2,7 +2,7 @@
 //! generic runtime for the functions it has an entry point for, otherwise the
 //! traced graph of the runtime's algorithm, interpreted.
 
-use rbdgen::runtime::{
+use rbdgen_runtime::{
     aba, aba_derivatives, aba_derivatives_fext, aba_dfext, aba_fext, ccrba, center_of_mass,
     center_of_pressure, centroidal_momentum_rate, compute_joint_jacobians,
     compute_joint_jacobians_time_variation, contact_drift, contact_dynamics,
@@ -12,8 +12,8 @@ use rbdgen::runtime::{
     nonlinear_effects, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
     set_link_parameters, Force, ReferenceFrame,
 };
-use rbdgen::symbolic::{trace, Expr, Function};
-use rbdgen::{Data, Model};
+use rbdgen_runtime::{Data, Model};
+use rbdgen_symbolic::{trace, Expr, Function};
 
 /// What computed a reference value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub enum Source {
     /// The runtime's `f64` entry point (the one timed against the generated code).
     Runtime,
     /// The trace of the runtime's algorithm, interpreted node by node
-    /// ([`rbdgen::symbolic::Graph::eval`]): for functions that have no runtime
+    /// ([`rbdgen_symbolic::Graph::eval`]): for functions that have no runtime
     /// entry point here.
     TracedGraph,
 }
@@ -49,7 +49,7 @@ pub fn runtime_call(
     if args.len() > n {
         set_link_parameters(model, data, args[n]);
     }
-    let three = |j: rbdgen::runtime::Jacobians<f64>| [j.d_dq, j.d_dv, j.d_du].concat();
+    let three = |j: rbdgen_runtime::Jacobians<f64>| [j.d_dq, j.d_dv, j.d_du].concat();
     let contacts = &model.contacts;
     #[allow(unreachable_patterns)]
     match (function, frame) {

@@ -1,18 +1,18 @@
 //! Single-precision generated code for Go2+Z1 against the f64 runtime: the
 //! accuracy the README states, asserted.
 
-#[path = "../runtime/tests/common/mod.rs"]
+#[path = "../../runtime/tests/common/mod.rs"]
 mod common;
 
 use common::{random_q, random_vec};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rbdgen::check::relative_error;
-use rbdgen::runtime::{aba, crba, rnea, Data, Model};
+use rbdgen_cli::check::relative_error;
+use rbdgen_runtime::{aba, crba, rnea, Data, Model};
 
 rbdgen::robot_dynamics!(
     mod go2_z1_f32,
-    "models/go2_z1.urdf",
+    "../models/go2_z1.urdf",
     floating_base,
     functions = [rnea, crba, aba],
     scalar = f32

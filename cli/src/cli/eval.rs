@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use rbdgen::eval::{evaluate, keep_frames, StatesFile};
-use rbdgen::symbolic::{Function, Options};
+use rbdgen_cli::eval::{evaluate, keep_frames, StatesFile};
+use rbdgen_symbolic::{Function, Options};
 
 use super::eval_generated::{eval_functions, evaluate_generated};
 use super::verify::sanitize;

@@ -2,7 +2,8 @@
 //! against the runtime, describe a model, evaluate and compare the quantities
 //! of the eval format.
 //! Each subcommand lives in its own module under `cli/`; all of them call the
-//! same library functions as the macro.
+//! same library functions as the macro (`rbdgen_symbolic`, `rbdgen_runtime`),
+//! and the eval format of this package's library (`rbdgen_cli`).
 
 mod cli;
 

@@ -11,12 +11,12 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rbdgen::check::relative_error;
-use rbdgen::runtime::{
+use rbdgen_cli::check::relative_error;
+use rbdgen_runtime::{
     forward_kinematics, frame_placement, link_parameters, spatial::exp3, ContactKind, Vector3,
 };
-use rbdgen::symbolic::{Dim, Function, Options, ScalarType};
-use rbdgen::{Data, Model};
+use rbdgen_runtime::{Data, Model};
+use rbdgen_symbolic::{Dim, Function, Options, ScalarType};
 
 use super::harness::Harness;
 use super::reference::{evaluate, runtime_call, Source};

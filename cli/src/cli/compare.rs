@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use rbdgen::eval::{compare, Comparison, Status, TOLERANCE};
+use rbdgen_cli::eval::{compare, Comparison, Status, TOLERANCE};
 
 /// Arguments of `rbdgen compare`.
 #[derive(clap::Args)]

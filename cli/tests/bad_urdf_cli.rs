@@ -3,7 +3,7 @@
 //! `rbdgen: FILE: message` on standard error naming the element at fault, and
 //! exit status 2; a good one exits 0. Nothing panics.
 
-#[path = "../runtime/tests/corpus/mod.rs"]
+#[path = "../../runtime/tests/corpus/mod.rs"]
 mod corpus;
 
 use std::path::Path;

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use rbdgen::symbolic::{generate_module, rnea_mul_reference, Function, Options};
-use rbdgen::Model;
+use rbdgen_runtime::Model;
+use rbdgen_symbolic::{generate_module, rnea_mul_reference, Function, Options};
 
 use super::ModelArgs;
 

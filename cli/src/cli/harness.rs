@@ -22,8 +22,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use rbdgen::symbolic::{Dim, Function, Options};
-use rbdgen::Model;
+use rbdgen_runtime::Model;
+use rbdgen_symbolic::{Dim, Function, Options};
 
 /// A built harness, ready to run.
 pub struct Harness {
@@ -52,7 +52,7 @@ pub fn cargo() -> std::ffi::OsString {
 
 impl Harness {
     /// Writes the crate for `source` (the output of `generate` for `model`
-    /// with `options`; `model` as [`rbdgen::symbolic::build_model`] makes it,
+    /// with `options`; `model` as [`rbdgen_symbolic::build_model`] makes it,
     /// with the options' contacts and parameters) into `dir` and builds it,
     /// reusing an earlier build in the same directory when nothing changed.
     /// The harness runs the functions of the module

@@ -8,10 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rbdgen::symbolic::Function;
+use rbdgen_symbolic::Function;
 
+/// The workspace root, where the models and references are.
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ is in the workspace")
+        .to_path_buf()
 }
 
 fn rbdgen(args: &[&str]) -> Output {

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use rbdgen::symbolic::command_line_options;
+use rbdgen_symbolic::command_line_options;
 
 use super::{CodeArgs, Failure};
 

@@ -92,14 +92,14 @@ pub struct ModelArgs {
 impl ModelArgs {
     /// Sets the armature, contacts, run-time parameters and frames of `options`.
     /// The names are checked when the model is built
-    /// ([`rbdgen::symbolic::build_model`]).
+    /// ([`rbdgen_symbolic::build_model`]).
     ///
     /// # Errors
     /// A message naming the malformed item: an armature without `=` or with a
     /// value that is not a number, a contact without `:` or of another kind
     /// than `point` and `6d`.
-    pub fn apply(&self, options: &mut rbdgen::symbolic::Options) -> Result<(), String> {
-        use rbdgen::symbolic::ContactKind;
+    pub fn apply(&self, options: &mut rbdgen_symbolic::Options) -> Result<(), String> {
+        use rbdgen_symbolic::ContactKind;
         options.armature = self
             .armature
             .iter()
@@ -149,19 +149,19 @@ impl ModelArgs {
 pub fn build_model(
     urdf: &std::path::Path,
     text: &str,
-    options: &rbdgen::symbolic::Options,
-) -> Result<rbdgen::Model, String> {
-    rbdgen::symbolic::build_model(text, options).map_err(|e| format!("{}: {e}", urdf.display()))
+    options: &rbdgen_symbolic::Options,
+) -> Result<rbdgen_runtime::Model, String> {
+    rbdgen_symbolic::build_model(text, options).map_err(|e| format!("{}: {e}", urdf.display()))
 }
 
 /// The functions a module generated with `options` for `model` holds: the
 /// options' set, or, when it is every function, those that `model` supports
 /// (the contact functions need a contact set).
 pub fn generated_functions(
-    model: &rbdgen::Model,
-    options: &rbdgen::symbolic::Options,
-) -> Vec<rbdgen::symbolic::Function> {
-    use rbdgen::symbolic::Function;
+    model: &rbdgen_runtime::Model,
+    options: &rbdgen_symbolic::Options,
+) -> Vec<rbdgen_symbolic::Function> {
+    use rbdgen_symbolic::Function;
     if options.functions.len() == Function::ALL.len() {
         Function::default_set(model)
     } else {
@@ -172,8 +172,8 @@ pub fn generated_functions(
 /// The link frames of the per-frame functions of a module generated with
 /// `options` for `model`: `(frame index, name)` in model order.
 pub fn selected_frames(
-    model: &rbdgen::Model,
-    options: &rbdgen::symbolic::Options,
+    model: &rbdgen_runtime::Model,
+    options: &rbdgen_symbolic::Options,
 ) -> Vec<(usize, String)> {
     model
         .body_frames()
@@ -193,8 +193,8 @@ impl CodeArgs {
     /// # Errors
     /// An unreadable file, an unknown function or scalar type, a malformed
     /// armature or contact.
-    pub fn load(&self) -> Result<(String, rbdgen::symbolic::Options), String> {
-        use rbdgen::symbolic::{Function, Options, ScalarType};
+    pub fn load(&self) -> Result<(String, rbdgen_symbolic::Options), String> {
+        use rbdgen_symbolic::{Function, Options, ScalarType};
         let text = crate::read(&self.urdf)?;
         let scalar = ScalarType::from_name(&self.scalar)
             .ok_or_else(|| format!("unknown scalar `{}`; expected f64 or f32", self.scalar))?;
@@ -232,11 +232,11 @@ impl CodeArgs {
     pub fn generate(
         &self,
         quiet: bool,
-    ) -> Result<(String, rbdgen::symbolic::Options, rbdgen::symbolic::Module), String> {
+    ) -> Result<(String, rbdgen_symbolic::Options, rbdgen_symbolic::Module), String> {
         use std::io::IsTerminal;
 
         use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-        use rbdgen::symbolic::{generate_module, Progress};
+        use rbdgen_symbolic::{generate_module, Progress};
 
         let (text, options) = self.load()?;
         let bar = ProgressBar::new(options.functions.len() as u64);

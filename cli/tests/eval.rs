@@ -1,16 +1,16 @@
-//! The eval format: `rbdgen::eval` and the `eval` / `compare` subcommands on the
+//! The eval format: `rbdgen_cli::eval` and the `eval` / `compare` subcommands on the
 //! committed Pinocchio references, comparisons that must fail, and bad input.
 
-#[path = "../runtime/tests/common/mod.rs"]
+#[path = "../../runtime/tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use rbdgen::eval::{
+use rbdgen_cli::eval::{
     compare, evaluate, EvalError, State, StatesFile, Status, FRAME_QUANTITIES, QUANTITIES,
 };
-use rbdgen::Model;
+use rbdgen_runtime::Model;
 use serde_json::{json, Value};
 
 /// Every committed reference file.
@@ -57,7 +57,7 @@ fn ours(name: &str) -> (Value, Value) {
     (doc, ours)
 }
 
-fn status(c: &rbdgen::eval::Comparison, name: &str) -> Status {
+fn status(c: &rbdgen_cli::eval::Comparison, name: &str) -> Status {
     c.quantities
         .iter()
         .find(|q| q.name == name)
@@ -89,7 +89,7 @@ fn table_quantities_in(doc: &Value) -> Vec<String> {
 
 /// Every report of `c` passes, none is missing, and every quantity of the
 /// tables that the reference carries was compared.
-fn assert_all_compared_and_passed(name: &str, doc: &Value, c: &rbdgen::eval::Comparison) {
+fn assert_all_compared_and_passed(name: &str, doc: &Value, c: &rbdgen_cli::eval::Comparison) {
     assert_eq!(c.count(Status::Failed), 0, "{name}: {:#?}", c.quantities);
     assert_eq!(c.count(Status::Missing), 0, "{name}: {:#?}", c.quantities);
     for quantity in table_quantities_in(doc) {
@@ -268,7 +268,7 @@ fn output_has_the_header_and_inputs_of_the_format() {
     );
     assert_eq!(states.len(), ref_states.len());
     for (ours, reference) in states.iter().zip(ref_states) {
-        for input in rbdgen::eval::INPUTS.into_iter().chain(["fext"]) {
+        for input in rbdgen_cli::eval::INPUTS.into_iter().chain(["fext"]) {
             assert_eq!(ours[input], reference[input], "{input}");
         }
         let frames = ours["frames"].as_object().unwrap();
@@ -480,7 +480,7 @@ fn evaluate_a_model_without_degrees_of_freedom() {
     let urdf = r#"<robot name="rock"><link name="rock"><inertial><mass value="1"/>
         <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>"#;
     let model = Model::from_urdf_str(urdf, false).unwrap();
-    let header = rbdgen::eval::Header::of(&model, "rock.urdf", false);
+    let header = rbdgen_cli::eval::Header::of(&model, "rock.urdf", false);
     let empty = State {
         q: vec![],
         v: vec![],

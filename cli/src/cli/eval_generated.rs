@@ -24,12 +24,12 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use rbdgen::eval::{
+use rbdgen_cli::eval::{
     keep_frames, prepare, State, StatesFile, ABA_DERIVATIVES, QUANTITIES, RNEA_DERIVATIVES,
 };
-use rbdgen::runtime::link_parameters;
-use rbdgen::symbolic::{build_model, generate_module, Dim, Function, Options, Output};
-use rbdgen::{Data, Model};
+use rbdgen_runtime::link_parameters;
+use rbdgen_runtime::{Data, Model};
+use rbdgen_symbolic::{build_model, generate_module, Dim, Function, Options, Output};
 use serde_json::{Map, Value};
 
 use super::harness::Harness;
@@ -240,7 +240,7 @@ fn generation_options(model: &Model, cli: &Options) -> Result<Options, String> {
 /// `options` holds the URDF's name (`source_name`), the base, and the
 /// command line's armature, contacts, run-time parameters and frames; the
 /// file header's armature and contacts are applied on top
-/// ([`rbdgen::eval::prepare`]). The functions take the URDF's inertial
+/// ([`rbdgen_cli::eval::prepare`]). The functions take the URDF's inertial
 /// parameters as `pi` when there are run-time parameters; with `frames`, only
 /// those link frames are in the output.
 ///
