@@ -54,6 +54,7 @@ import pinocchio as pin
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_reference as mr  # noqa: E402
+from make_mujoco_reference import load_mujoco  # noqa: E402
 
 
 def body_inertias(mj):
@@ -77,7 +78,7 @@ def corrected_model(path, floating_base):
         model = built[0] if isinstance(built, tuple) else built
     else:
         model = pin.buildModelFromMJCF(path)
-    mj = mujoco.MjModel.from_xml_path(path)
+    mj = load_mujoco(path)
     corrections = []
 
     # Refusals: Pinocchio defects not corrected here.

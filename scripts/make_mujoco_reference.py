@@ -23,7 +23,9 @@ layout:
   "sites":  {name: 4 x 4 world placement} (site_xpos, site_xmat).
 
 The header holds "mjcf", "nq", "nv", "mass" (body_mass by name) and
-"armature" (dof_armature).
+"armature" (dof_armature). A model whose mesh files are not there (the
+committed Menagerie models keep the XML only) is compiled without its mesh
+geoms (load_mujoco).
 
 States: q from default_rng(S) (hinge and slide U[-1, 1] about their ref, ball
 and free joints a uniform random unit quaternion, free positions U[-1, 1]),
@@ -38,6 +40,37 @@ import mujoco
 import numpy as np
 
 FREE, BALL = 0, 1
+
+
+def load_mujoco(path):
+    """MuJoCo's model of the file. When mesh files are missing (committed
+    models keep the XML only), every mesh asset and every geom that uses one
+    is dropped first: with explicit <inertial> elements they change no
+    dynamics (a body that takes its inertia from a mesh would be refused by
+    rbdgen anyway)."""
+    import xml.etree.ElementTree as ET
+    import tempfile
+
+    root = ET.parse(path).getroot()
+    directory = os.path.dirname(os.path.abspath(path))
+    compiler = root.find("compiler")
+    meshdir = compiler.get("meshdir", "") if compiler is not None else ""
+    meshes = [m for a in root.iter("asset") for m in a.findall("mesh")]
+    if all(os.path.exists(os.path.join(directory, meshdir, m.get("file", ""))) for m in meshes):
+        return mujoco.MjModel.from_xml_path(path)
+    for asset in root.iter("asset"):
+        for m in asset.findall("mesh"):
+            asset.remove(m)
+    for parent in list(root.iter()):
+        for g in parent.findall("geom"):
+            if g.get("mesh") is not None:
+                parent.remove(g)
+    with tempfile.NamedTemporaryFile("w", suffix=".xml", dir=directory, delete=False) as f:
+        f.write(ET.tostring(root, encoding="unicode"))
+    try:
+        return mujoco.MjModel.from_xml_path(f.name)
+    finally:
+        os.remove(f.name)
 
 
 def homogeneous(pos, mat):
@@ -110,7 +143,7 @@ def main(argv=None):
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
-    m = mujoco.MjModel.from_xml_path(args.mjcf)
+    m = load_mujoco(args.mjcf)
     rng = np.random.default_rng(args.seed)
     doc = {
         "model": {

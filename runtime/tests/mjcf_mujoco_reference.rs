@@ -42,3 +42,10 @@ fn manipulator() {
 fn humanoid_cmu() {
     check("humanoid_CMU");
 }
+
+/// Menagerie's Unitree Go2 (compiled by MuJoCo without its mesh geoms,
+/// which are not committed: every body has an `<inertial>`).
+#[test]
+fn go2() {
+    check("go2");
+}

@@ -1,4 +1,5 @@
-//! The runtime on MJCF models (dm_control's cheetah, walker, humanoid) against
+//! The runtime on MJCF models (dm_control's cheetah, walker, humanoid,
+//! Menagerie's Go2) against
 //! Pinocchio 4.1.0's `buildModelFromMJCF` with MuJoCo's inertias
 //! (`scripts/make_mjcf_reference.py` says what it corrects and why), every
 //! committed state, at the eval format's tolerance.
@@ -43,4 +44,10 @@ fn walker() {
 #[test]
 fn humanoid() {
     check("humanoid");
+}
+
+/// Menagerie's Unitree Go2: `<freejoint>`, nested default classes, armature.
+#[test]
+fn go2() {
+    check("go2");
 }
