@@ -11,10 +11,14 @@
 //!   is the one generator behind the macro and the `rbdgen` command line
 //!   (`cargo install rbdgen-cli`), which is a package of its own so that this
 //!   crate has no command-line dependency.
+//! - [`build`] runs that generator from a build script (`$OUT_DIR/NAME.rs`),
+//!   for crates that keep proc macros out of their build.
 //!
 //! Feature `macro` (default): [`robot_dynamics!`].
 //!
 //! Conventions are Pinocchio's; see [`rbdgen_runtime`]'s crate documentation.
+
+pub mod build;
 
 #[cfg(feature = "macro")]
 pub use rbdgen_macro::robot_dynamics;

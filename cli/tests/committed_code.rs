@@ -96,6 +96,58 @@ fn cli_writes_what_generate_returns() {
     }
 }
 
+/// The build-script route (`rbdgen::build::Config`) writes, inside `pub mod
+/// NAME { }`, exactly the bytes `rbdgen generate` writes for the same options.
+#[test]
+fn build_script_writes_what_the_cli_writes() {
+    use rbdgen::build::{Config, ContactKind};
+    let dir = scratch("build_script");
+    let urdf = root().join("models/z1.urdf");
+    let cli_file = dir.join("cli.rs");
+    let run = rbdgen(&[
+        "generate",
+        urdf.to_str().unwrap(),
+        "--functions",
+        "rnea,crba,contact_jacobian",
+        "--std",
+        "--armature",
+        "joint3=0.02",
+        "--contacts",
+        "link06:point",
+        "--parameters",
+        "link06",
+        "--frames",
+        "link06",
+        "--lanes",
+        "2",
+        "-o",
+        cli_file.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let written = Config::new(&urdf)
+        .functions(&[Function::Rnea, Function::Crba, Function::ContactJacobian])
+        .std()
+        .armature(&[("joint3", 0.02)])
+        .contacts(&[("link06", ContactKind::Point)])
+        .parameters(&["link06"])
+        .frames(&["link06"])
+        .lanes(2)
+        .out_dir(&dir)
+        .generate()
+        .unwrap();
+    assert_eq!(written, dir.join("z1.rs"));
+    let cli = std::fs::read_to_string(&cli_file).unwrap();
+    assert!(
+        cli.contains("pub mod lanes"),
+        "--lanes 2 emits the lanes module"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&written).unwrap(),
+        format!("pub mod z1 {{\n{cli}}}\n")
+    );
+}
+
 #[test]
 fn two_processes_write_identical_bytes() {
     let dir = scratch("deterministic");

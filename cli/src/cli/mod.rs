@@ -58,6 +58,11 @@ pub struct CodeArgs {
     /// it the code is `no_std` and they are a product and a sum
     #[arg(long)]
     pub std: bool,
+    /// Also emit every function over this many states at once (2, 4 or 8): a
+    /// module `lanes` with the lane type `V`, each function's kernel and its
+    /// `NAME_aos` and `NAME_batch` wrappers.
+    #[arg(long, value_name = "L")]
+    pub lanes: Option<usize>,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -204,6 +209,7 @@ impl CodeArgs {
             scalar,
             simplify: self.simplify,
             std: self.std,
+            lanes: self.lanes,
             ..Options::default()
         };
         self.model

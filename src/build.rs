@@ -1,0 +1,274 @@
+//! Generating the dynamics module from a build script, as `prost-build` and
+//! `bindgen` do, for crates that keep proc macros out of their build.
+//!
+//! ```no_run
+//! // build.rs
+//! use rbdgen::build::{Config, Function};
+//!
+//! fn main() {
+//!     Config::new("models/go2_z1.urdf")
+//!         .floating_base()
+//!         .functions(&[Function::Rnea, Function::Crba, Function::Aba])
+//!         .generate()
+//!         .unwrap_or_else(|e| panic!("{e}"));
+//! }
+//! ```
+//!
+//! ```ignore
+//! // src/lib.rs (or main.rs): the module `go2_z1`
+//! include!(concat!(env!("OUT_DIR"), "/go2_z1.rs"));
+//! ```
+//!
+//! with `[build-dependencies] rbdgen = { version = "0.1", default-features =
+//! false }` (no proc macro) and `[dependencies] libm = "0.2"` (the generated
+//! code's math). [`Config::generate`] writes `$OUT_DIR/NAME.rs` (`NAME`: the
+//! URDF's file stem, or [`Config::module_name`]) and prints
+//! `cargo:rerun-if-changed=URDF`, so that editing the URDF reruns the build
+//! script.
+//!
+//! It is the same generator as the macro's and the command line's
+//! ([`rbdgen_symbolic::generate`]). The file is `pub mod NAME { ... }` around
+//! exactly the text `rbdgen generate URDF [options]` writes for the same
+//! options, byte for byte: the wrapper is there because that text starts with
+//! the module's inner doc comment and attributes, which `include!` refuses at
+//! the top of a file (E0753). The defaults are the command line's: no
+//! `std` (fused multiply-adds as a product and a sum; [`Config::std`] for
+//! `f64::mul_add`, which the macro uses), `f64`, every function.
+//!
+//! Build scripts run unoptimised in debug builds, the tracer with them: add
+//! `[profile.dev.build-override] opt-level = 3` to the workspace's
+//! `Cargo.toml` for large function sets, as for the macro.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use rbdgen_symbolic::{generate, GenerateError, Options};
+use thiserror::Error;
+
+pub use rbdgen_symbolic::{ContactKind, Function, ScalarType};
+
+/// What to generate from one URDF, and where to write it.
+///
+/// Every option has the meaning of the macro's argument and of the command
+/// line's flag of the same name (README, "Using the macro").
+#[derive(Clone, Debug)]
+pub struct Config {
+    urdf: PathBuf,
+    module_name: Option<String>,
+    out_dir: Option<PathBuf>,
+    options: Options,
+}
+
+/// Why [`Config::generate`] failed; every variant names the file at fault.
+#[derive(Debug, Error)]
+pub enum BuildError {
+    /// Neither [`Config::out_dir`] nor the environment variable `OUT_DIR`
+    /// (set by cargo for build scripts) says where to write.
+    #[error("{}: OUT_DIR is not set (call generate() from a build script, or set Config::out_dir)", urdf.display())]
+    NoOutDir {
+        /// The URDF of the config.
+        urdf: PathBuf,
+    },
+    /// The module name (the URDF's file stem by default) is not a Rust identifier.
+    #[error("{}: `{name}` is not a Rust identifier; name the module with Config::module_name", urdf.display())]
+    ModuleName {
+        /// The URDF of the config.
+        urdf: PathBuf,
+        /// The name that is not an identifier.
+        name: String,
+    },
+    /// The URDF could not be read.
+    #[error("{}: {source}", urdf.display())]
+    Read {
+        /// The URDF of the config.
+        urdf: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The URDF and options do not make code (a malformed URDF, an unknown
+    /// joint, link or frame name, a contact function without contacts, ...).
+    #[error("{}: {source}", urdf.display())]
+    Generate {
+        /// The URDF of the config.
+        urdf: PathBuf,
+        /// The generator's error.
+        source: GenerateError,
+    },
+    /// The output file could not be written.
+    #[error("{}: {source}", path.display())]
+    Write {
+        /// The output file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+impl Config {
+    /// A config for the URDF at `urdf` (relative to the crate's root, where
+    /// build scripts run), with the command line's defaults: fixed base, every
+    /// function, `f64`, no `std`. The header of the generated file names the
+    /// URDF as given here (an absolute path is reduced to the file name).
+    pub fn new(urdf: impl AsRef<Path>) -> Config {
+        let urdf = urdf.as_ref().to_path_buf();
+        let options = Options {
+            source_name: urdf.to_string_lossy().into_owned(),
+            ..Options::default()
+        };
+        Config {
+            urdf,
+            module_name: None,
+            out_dir: None,
+            options,
+        }
+    }
+
+    /// Gives the root link a free-flyer joint (`nq += 7`, `nv += 6`).
+    pub fn floating_base(mut self) -> Config {
+        self.options.floating_base = true;
+        self
+    }
+
+    /// Emits only these functions (every function by default).
+    pub fn functions(mut self, functions: &[Function]) -> Config {
+        self.options.functions = functions.iter().copied().collect::<BTreeSet<_>>();
+        self
+    }
+
+    /// The floating-point type of the generated code (`f64` by default).
+    pub fn scalar(mut self, scalar: ScalarType) -> Config {
+        self.options.scalar = scalar;
+        self
+    }
+
+    /// Lets the code use `std`: fused multiply-adds become `f64::mul_add`, one
+    /// FMA instruction on targets that have it (`-C target-cpu=native`). The
+    /// macro's choice; the command line's `--std`.
+    pub fn std(mut self) -> Config {
+        self.options.std = true;
+        self
+    }
+
+    /// Simplifies each function with egg before emitting it (`--simplify`).
+    pub fn simplify(mut self) -> Config {
+        self.options.simplify = true;
+        self
+    }
+
+    /// Armature (rotor inertia, kg·m² or kg) per joint name, on the diagonal
+    /// of `M` in every dynamics function (`--armature JOINT=VALUE,...`).
+    pub fn armature(mut self, armature: &[(&str, f64)]) -> Config {
+        self.options.armature = armature.iter().map(|&(j, a)| (j.to_string(), a)).collect();
+        self
+    }
+
+    /// The contact set of the contact functions, in row order (`--contacts
+    /// LINK:point,...`).
+    pub fn contacts(mut self, contacts: &[(&str, ContactKind)]) -> Config {
+        self.options.contacts = contacts.iter().map(|&(l, k)| (l.to_string(), k)).collect();
+        self
+    }
+
+    /// Links whose inertial parameters become the run-time argument `pi` of
+    /// every function that reads inertias (`--parameters LINK,...`).
+    pub fn parameters(mut self, links: &[&str]) -> Config {
+        self.options.parameters = links.iter().map(|l| l.to_string()).collect();
+        self
+    }
+
+    /// The link frames of the per-frame functions and of `Frame` (all by
+    /// default; `--frames LINK,...`).
+    pub fn frames(mut self, links: &[&str]) -> Config {
+        self.options.frames = Some(links.iter().map(|l| l.to_string()).collect());
+        self
+    }
+
+    /// Also emits every function over `lanes` states at once (2, 4 or 8; any
+    /// other number is an error of [`Config::generate`]): a module `lanes`
+    /// (`--lanes`).
+    pub fn lanes(mut self, lanes: usize) -> Config {
+        self.options.lanes = Some(lanes);
+        self
+    }
+
+    /// The name of the module and of the file `NAME.rs` (the URDF's file stem
+    /// by default).
+    pub fn module_name(mut self, name: &str) -> Config {
+        self.module_name = Some(name.to_string());
+        self
+    }
+
+    /// The directory to write into, instead of `$OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Config {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// The generator's options this config stands for.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Generates the module and writes `OUT_DIR/NAME.rs`, unless it already
+    /// holds exactly that text (so that its modification time, and what
+    /// depends on it, stays put); prints `cargo:rerun-if-changed=URDF`.
+    /// Returns the path written.
+    ///
+    /// # Errors
+    /// [`BuildError`]: no `OUT_DIR`, a module name that is not an identifier,
+    /// an unreadable URDF, a URDF or options that do not make code, a failed
+    /// write.
+    pub fn generate(&self) -> Result<PathBuf, BuildError> {
+        let urdf = || self.urdf.clone();
+        let name = match &self.module_name {
+            Some(name) => name.clone(),
+            None => self
+                .urdf
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        };
+        if !is_identifier(&name) {
+            return Err(BuildError::ModuleName { urdf: urdf(), name });
+        }
+        let dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| BuildError::NoOutDir { urdf: urdf() })?,
+        };
+        println!("cargo:rerun-if-changed={}", self.urdf.display());
+        let text = std::fs::read_to_string(&self.urdf).map_err(|source| BuildError::Read {
+            urdf: urdf(),
+            source,
+        })?;
+        let module = generate(&text, &self.options).map_err(|source| BuildError::Generate {
+            urdf: urdf(),
+            source,
+        })?;
+        let source = wrap(&name, &module);
+        let path = dir.join(format!("{name}.rs"));
+        if std::fs::read(&path).ok().as_deref() != Some(source.as_bytes()) {
+            std::fs::write(&path, source).map_err(|source| BuildError::Write {
+                path: path.clone(),
+                source,
+            })?;
+        }
+        Ok(path)
+    }
+}
+
+/// `pub mod NAME {` + `module` + `}`: the file [`Config::generate`] writes.
+pub fn wrap(name: &str, module: &str) -> String {
+    format!("pub mod {name} {{\n{module}}}\n")
+}
+
+/// Whether `name` is a Rust identifier (ASCII; no keyword check).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name != "_"
+}
