@@ -150,7 +150,7 @@ fn text_and_file_agree() {
 /// a flattened MJCF file (includes expanded) builds the same model as text.
 #[test]
 fn description_by_content_or_extension_and_flattened_text() {
-    use rbdgen_runtime::model::mjcf::{flatten, is_mjcf};
+    use rbdgen_runtime::model::mjcf::{flatten, is_mjcf, read_description};
     for name in ["acrobot", "humanoid", "cheetah"] {
         let path = dm(name);
         let model = Model::from_mjcf_file(&path, false).unwrap();
@@ -159,6 +159,7 @@ fn description_by_content_or_extension_and_flattened_text() {
         assert!(!flat.contains("<include"), "{name}");
         assert!(is_mjcf(&flat));
         assert_eq!(Model::from_mjcf_str(&flat, false).unwrap(), model, "{name}");
+        assert_eq!(read_description(&path).unwrap(), flat);
         assert_eq!(
             Model::from_description_str(&flat, true).unwrap(),
             Model::from_mjcf_file(&path, true).unwrap()
@@ -167,6 +168,7 @@ fn description_by_content_or_extension_and_flattened_text() {
     let urdf = root().join("models/z1.urdf");
     let text = std::fs::read_to_string(&urdf).unwrap();
     assert!(!is_mjcf(&text));
+    assert_eq!(read_description(&urdf).unwrap(), text);
     assert_eq!(
         Model::from_description_file(&urdf, true).unwrap(),
         Model::from_urdf_file(&urdf, true).unwrap()

@@ -222,6 +222,28 @@ pub fn flatten(path: impl AsRef<Path>) -> Result<String, ModelError> {
     Ok(xml::Tree::parse(&text, Some(path))?.to_xml())
 }
 
+/// The text of a robot description file for callers that take the model as
+/// text ([`Model::from_description_str`], code generation, hashing): an MJCF
+/// file (`.xml` / `.mjcf`, or a `<mujoco>` root) [`flatten`]ed, its includes
+/// expanded; any other file as it is.
+///
+/// # Errors
+/// [`ModelError::Parse`] when the file cannot be read; for MJCF, those of
+/// [`flatten`].
+pub fn read_description(path: impl AsRef<Path>) -> Result<String, ModelError> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+    let by_extension = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml") || e.eq_ignore_ascii_case("mjcf"));
+    if by_extension || is_mjcf(&text) {
+        Ok(xml::Tree::parse(&text, Some(path))?.to_xml())
+    } else {
+        Ok(text)
+    }
+}
+
 /// Where a body sits: the joint it moves with and its frame in that joint's frame.
 #[derive(Clone, Copy)]
 struct Attachment {
