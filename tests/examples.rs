@@ -20,3 +20,14 @@ fn standing_wbc_loop() {
     let (cop, com) = s.cop_and_com;
     assert!((cop[0] - com[0]).hypot(cop[1] - com[1]) < 0.02, "{s:?}");
 }
+
+#[path = "../examples/mpc_linearization.rs"]
+mod mpc_linearization;
+
+/// The horizon's linearizations through lanes and threads are the scalar
+/// ones, bit for bit.
+#[test]
+fn mpc_linearization_lanes_and_threads_equal_scalar() {
+    let c = mpc_linearization::compare(1);
+    assert_eq!(c.worst_difference, (0.0, 0.0));
+}

@@ -1,0 +1,174 @@
+//! The linearization an MPC needs at every iteration: `step_linearization`
+//! (one semi-implicit Euler step of Go2+Z1 and its `A`, `B`) at the 40 knots
+//! of a horizon, three ways: the scalar generated function knot by knot, the
+//! `lanes = 4` batch (four knots per instruction stream), and that batch split
+//! across threads with rayon. All three give the same matrices, bit for bit.
+//!
+//! Run with `RUSTFLAGS="-C target-cpu=native" cargo run --release --example
+//! mpc_linearization` (AVX2 + FMA: four `f64` lanes per instruction). The
+//! times are indicative (one process, a shared machine); `scripts/bench
+//! --lanes` measures the same functions beside Pinocchio's
+//! `computeABADerivatives` + `dIntegrate` composition.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+rbdgen::robot_dynamics!(
+    mod go2_z1,
+    "models/go2_z1.urdf",
+    floating_base,
+    lanes = 4,
+    functions = [step_linearization]
+);
+
+use go2_z1::{lanes, NQ, NU, NV};
+
+/// Knots of the horizon.
+pub const KNOTS: usize = 40;
+/// Time step (s).
+pub const DT: f64 = 0.01;
+
+/// One knot's linearization: `(q⁺, v⁺, A, B)`.
+pub type Linearization = (
+    [f64; NQ],
+    [f64; NV],
+    [[f64; 2 * NV]; 2 * NV],
+    [[f64; NU]; 2 * NV],
+);
+
+/// The horizon's states and controls: a rollout from standing under small
+/// smooth torques.
+pub fn horizon() -> (Vec<[f64; NQ]>, Vec<[f64; NV]>, Vec<[f64; NU]>) {
+    let mut q = [0.0; NQ];
+    q[2] = 0.32;
+    q[6] = 1.0;
+    for leg in 0..4 {
+        q[7 + 3 * leg + 1] = 0.8;
+        q[7 + 3 * leg + 2] = -1.5;
+    }
+    let mut v = [0.0; NV];
+    let (mut qs, mut vs, mut us) = (Vec::new(), Vec::new(), Vec::new());
+    for k in 0..KNOTS {
+        let t = k as f64 * DT;
+        let u: [f64; NU] = std::array::from_fn(|j| 2.0 * (3.0 * t + j as f64).sin());
+        qs.push(q);
+        vs.push(v);
+        us.push(u);
+        let (q_next, v_next, _, _) = go2_z1::step_linearization(&q, &v, &u, DT);
+        (q, v) = (q_next, v_next);
+    }
+    (qs, vs, us)
+}
+
+/// The three ways, their results (which must agree) and their times per knot (ns).
+pub struct Comparison {
+    /// Largest `|lanes - scalar|` and `|threads - scalar|` over every entry.
+    pub worst_difference: (f64, f64),
+    /// ns per knot: scalar, lanes batch, lanes batch on threads.
+    pub ns_per_knot: (f64, f64, f64),
+}
+
+/// Linearizes the horizon `repeat` times each way.
+pub fn compare(repeat: usize) -> Comparison {
+    let (q, v, u) = horizon();
+    let h = [DT; KNOTS];
+    let zero: Linearization = (
+        [0.0; NQ],
+        [0.0; NV],
+        [[0.0; 2 * NV]; 2 * NV],
+        [[0.0; NU]; 2 * NV],
+    );
+    let mut scalar = vec![zero; KNOTS];
+    let mut batch = vec![zero; KNOTS];
+    let mut threads = vec![zero; KNOTS];
+
+    let start = Instant::now();
+    for _ in 0..repeat {
+        for k in 0..KNOTS {
+            scalar[k] = go2_z1::step_linearization(&q[k], &v[k], &u[k], DT);
+        }
+    }
+    let t_scalar = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    for _ in 0..repeat {
+        lanes::step_linearization_batch(&q, &v, &u, &h, &mut batch).expect("equal lengths");
+    }
+    let t_batch = start.elapsed().as_secs_f64();
+
+    let chunk = KNOTS
+        .div_ceil(rayon::current_num_threads())
+        .next_multiple_of(lanes::L);
+    let start = Instant::now();
+    for _ in 0..repeat {
+        threads
+            .par_chunks_mut(chunk)
+            .enumerate()
+            .for_each(|(i, out)| {
+                let r = i * chunk..i * chunk + out.len();
+                lanes::step_linearization_batch(
+                    &q[r.clone()],
+                    &v[r.clone()],
+                    &u[r.clone()],
+                    &h[r],
+                    out,
+                )
+                .expect("equal lengths")
+            });
+    }
+    let t_threads = start.elapsed().as_secs_f64();
+
+    let flat = |l: &Linearization| -> Vec<f64> {
+        [&l.0[..], &l.1, l.2.as_flattened(), l.3.as_flattened()].concat()
+    };
+    let worst = |other: &[Linearization]| -> f64 {
+        scalar
+            .iter()
+            .zip(other)
+            .flat_map(|(a, b)| flat(a).into_iter().zip(flat(b)))
+            .fold(0.0, |m, (x, y)| m.max((x - y).abs()))
+    };
+    let per_knot = |t: f64| t * 1e9 / (repeat * KNOTS) as f64;
+    Comparison {
+        worst_difference: (worst(&batch), worst(&threads)),
+        ns_per_knot: (per_knot(t_scalar), per_knot(t_batch), per_knot(t_threads)),
+    }
+}
+
+#[allow(dead_code)]
+fn main() {
+    let c = compare(50);
+    let (s, b, t) = c.ns_per_knot;
+    println!(
+        "Go2+Z1 step_linearization (A: {}x{}, B: {}x{}) at {KNOTS} knots, dt = {DT} s",
+        2 * NV,
+        2 * NV,
+        2 * NV,
+        NU
+    );
+    println!("| way | µs per knot | µs per horizon | speed-up |");
+    println!("|---|---:|---:|---:|");
+    for (name, ns) in [
+        ("scalar, knot by knot", s),
+        ("lanes = 4, batch", b),
+        (
+            &*format!(
+                "lanes = 4, batch on {} threads",
+                rayon::current_num_threads()
+            ),
+            t,
+        ),
+    ] {
+        println!(
+            "| {name} | {:.2} | {:.1} | {:.2}x |",
+            ns / 1e3,
+            ns * KNOTS as f64 / 1e3,
+            s / ns
+        );
+    }
+    println!(
+        "largest difference from the scalar results: lanes {:.1e}, threads {:.1e}",
+        c.worst_difference.0, c.worst_difference.1
+    );
+}
