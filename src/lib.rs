@@ -13,12 +13,16 @@
 //!   crate has no command-line dependency.
 //! - [`build`] runs that generator from a build script (`$OUT_DIR/NAME.rs`),
 //!   for crates that keep proc macros out of their build.
+//! - `na` (feature `nalgebra`) converts the generated code's arrays to and
+//!   from nalgebra's `SVector`, `SMatrix`, `Isometry3` and `UnitQuaternion`.
 //!
-//! Feature `macro` (default): [`robot_dynamics!`].
+//! Features: `macro` (default) for [`robot_dynamics!`], `nalgebra` for `na`.
 //!
 //! Conventions are Pinocchio's; see [`rbdgen_runtime`]'s crate documentation.
 
 pub mod build;
+#[cfg(feature = "nalgebra")]
+pub mod na;
 
 #[cfg(feature = "macro")]
 pub use rbdgen_macro::robot_dynamics;
