@@ -9,7 +9,9 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
-use rbdgen_symbolic::{macro_module, ContactKind, Function, Model, Options, ScalarType};
+use rbdgen_symbolic::{
+    macro_module, read_description, ContactKind, Function, Model, Options, ScalarType,
+};
 
 /// Generates a module of rigid-body dynamics functions from a URDF.
 ///
@@ -21,7 +23,7 @@ use rbdgen_symbolic::{macro_module, ContactKind, Function, Model, Options, Scala
 /// - `mod NAME`: the module to create, with the visibility written before
 ///   `mod` as for an ordinary module item (`pub mod NAME`, `pub(crate) mod
 ///   NAME`; private without one).
-/// - the URDF path, relative to the calling crate's `CARGO_MANIFEST_DIR`.
+/// - the URDF or MJCF (`.xml`, `<mujoco>` root) path, relative to the calling crate's `CARGO_MANIFEST_DIR`.
 /// - `floating_base`: give the root link a free-flyer joint (`nq += 7`, `nv += 6`).
 /// - `functions = [...]`: emit only these (`rnea`, `crba`, `aba`,
 ///   `frame_placement`, `minverse`, `ccrba`, the frame Jacobians, the derivatives
@@ -228,7 +230,7 @@ impl Parse for Args {
 /// a bad one is an error spanned on it (`Err(message)`: the URDF itself).
 fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>> {
     let mut model =
-        Model::from_urdf_str(urdf, args.floating_base).map_err(|e| Err(e.to_string()))?;
+        Model::from_description_str(urdf, args.floating_base).map_err(|e| Err(e.to_string()))?;
     let at =
         |span: Span| move |e: rbdgen_symbolic::ModelError| Ok(syn::Error::new(span, e.to_string()));
     for (name, value, span) in &args.armature {
@@ -268,8 +270,9 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
         .or_else(|_| std::env::var("CARGO_MANIFEST_DIR"))
         .map_err(|_| error("CARGO_MANIFEST_DIR is not set".into()))?;
     let full: PathBuf = PathBuf::from(root).join(&relative);
-    let urdf = std::fs::read_to_string(&full)
-        .map_err(|e| error(format!("cannot read {}: {e}", full.display())))?;
+    std::fs::metadata(&full).map_err(|e| error(format!("cannot read {}: {e}", full.display())))?;
+    // URDF as is; MJCF (`.xml`, `<mujoco>`) with its includes expanded.
+    let urdf = read_description(&full).map_err(|e| error(e.to_string()))?;
     let mut options = Options {
         floating_base: args.floating_base,
         source_name: relative.clone(),

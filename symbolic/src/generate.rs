@@ -86,7 +86,7 @@ impl Default for Options {
 /// on a link welded to the universe; [`GenerateError::Frames`] for an
 /// unknown frame in `options.frames`.
 pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError> {
-    let mut model = Model::from_urdf_str(urdf, options.floating_base)?;
+    let mut model = Model::from_description_str(urdf, options.floating_base)?;
     for (joint, value) in &options.armature {
         model.set_armature(joint, *value)?;
     }

@@ -23,5 +23,6 @@ pub use generate::{
     sha256_hex, GenerateError, Module, Options, Progress,
 };
 pub use graph::{Graph, Node, NodeId, OpCounts};
+pub use rbdgen_runtime::model::mjcf::read_description;
 pub use rbdgen_runtime::{ContactKind, Model, ModelError};
 pub use trace::{at_zero, fresh_inputs, jacobian, trace, Expr, Traced};
