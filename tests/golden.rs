@@ -1,0 +1,201 @@
+//! Golden files: the generated `rnea` and `crba` of three tiny robots
+//! (`tests/golden/*.urdf`: a double pendulum, a 3-link tree with a fixed
+//! joint, a free-flyer with one leg), committed next to their URDF and
+//! compared as text, so that a change to emission reads as a short diff of
+//! these files. They are also compiled (the modules below) and checked
+//! against the runtime.
+//!
+//! After an intended change to the generated code, regenerate them with
+//! `RBDGEN_BLESS=1 cargo test --test golden` (or the command each file's
+//! header gives), review `git diff tests/golden`, and record the change in
+//! CHANGELOG.md.
+
+use std::path::PathBuf;
+
+use rbdgen::runtime::{crba, rnea, Data, Model};
+use rbdgen::symbolic::{generate, Function, Options};
+
+// The generator's formatting (prettyplease), not rustfmt's: `cargo fmt`
+// leaves these files alone.
+#[rustfmt::skip]
+#[path = "golden/double_pendulum.rs"]
+mod double_pendulum;
+#[rustfmt::skip]
+#[path = "golden/hopper.rs"]
+mod hopper;
+#[rustfmt::skip]
+#[path = "golden/tree_fixed.rs"]
+mod tree_fixed;
+
+/// The golden robots: file stem, floating base.
+const ROBOTS: [(&str, bool); 3] = [
+    ("double_pendulum", false),
+    ("tree_fixed", false),
+    ("hopper", true),
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The options of `rbdgen generate tests/golden/NAME.urdf [--floating-base]
+/// --functions rnea,crba`.
+fn options(name: &str, floating_base: bool) -> Options {
+    Options {
+        floating_base,
+        functions: [Function::Rnea, Function::Crba].into_iter().collect(),
+        source_name: format!("tests/golden/{name}.urdf"),
+        ..Options::default()
+    }
+}
+
+/// A line diff of `expected` (the committed file) and `actual`: `-` lines
+/// only in the file, `+` lines only in the new output, two lines of context,
+/// at most `limit` lines of output.
+fn diff(expected: &str, actual: &str, limit: usize) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    // Longest common subsequence table, from the ends.
+    let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    // The edit script: (' ' | '-' | '+', line number in its file, text).
+    let mut script = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            script.push((' ', i, a[i]));
+            (i, j) = (i + 1, j + 1);
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            script.push(('-', i, a[i]));
+            i += 1;
+        } else {
+            script.push(('+', j, b[j]));
+            j += 1;
+        }
+    }
+    let changed: Vec<usize> = (0..script.len()).filter(|&k| script[k].0 != ' ').collect();
+    let near = |k: usize| changed.iter().any(|&c| c.abs_diff(k) <= 2);
+    let mut out = Vec::new();
+    let mut last = None;
+    for (k, &(tag, n, line)) in script.iter().enumerate() {
+        if !near(k) {
+            continue;
+        }
+        if last.is_some_and(|l| l + 1 != k) {
+            out.push("...".to_string());
+        }
+        last = Some(k);
+        out.push(format!("{tag}{:>5} {line}", n + 1));
+    }
+    let total = out.len();
+    out.truncate(limit);
+    if total > limit {
+        out.push(format!("... ({} more lines)", total - limit));
+    }
+    out.join("\n")
+}
+
+#[test]
+fn committed_golden_files_are_current() {
+    let bless = std::env::var_os("RBDGEN_BLESS").is_some();
+    let mut stale = Vec::new();
+    for (name, floating_base) in ROBOTS {
+        let urdf =
+            std::fs::read_to_string(root().join(format!("tests/golden/{name}.urdf"))).unwrap();
+        let fresh = generate(&urdf, &options(name, floating_base)).unwrap();
+        let path = root().join(format!("tests/golden/{name}.rs"));
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        if committed == fresh {
+            continue;
+        }
+        if bless {
+            std::fs::write(&path, &fresh).unwrap();
+            continue;
+        }
+        let base = if floating_base {
+            " --floating-base"
+        } else {
+            ""
+        };
+        stale.push(format!(
+            "tests/golden/{name}.rs differs from the generator's output (- committed, + new):\n\
+             {}\n\
+             regenerate with `cargo run --release -- generate tests/golden/{name}.urdf{base} \
+             --functions rnea,crba -o tests/golden/{name}.rs`",
+            diff(&committed, &fresh, 60)
+        ));
+    }
+    assert!(
+        stale.is_empty(),
+        "{}\n\nor all at once: `RBDGEN_BLESS=1 cargo test --test golden`; then review \
+         `git diff tests/golden` and record the change in CHANGELOG.md",
+        stale.join("\n\n")
+    );
+}
+
+#[test]
+fn diff_shows_the_changed_lines_with_context() {
+    let old = "a\nb\nc\nd\ne\nf\ng\n";
+    let new = "a\nb\nc\nD\ne\nf\ng\nh\n";
+    assert_eq!(
+        diff(old, new, 60),
+        "     2 b\n     3 c\n-    4 d\n+    4 D\n     5 e\n     6 f\n     7 g\n+    8 h"
+    );
+    assert_eq!(diff(old, new, 2), "     2 b\n     3 c\n... (6 more lines)");
+}
+
+/// `rnea` and `crba` of a module against the runtime at one state.
+macro_rules! check_module {
+    ($module:ident, $name:literal, $floating_base:literal) => {{
+        use $module::{NQ, NV};
+        let model = Model::from_urdf_file(
+            root().join(concat!("tests/golden/", $name, ".urdf")),
+            $floating_base,
+        )
+        .unwrap();
+        let mut data = Data::new(&model);
+        let mut q = $module::NEUTRAL;
+        // Move every joint (and, for a free-flyer, the base position).
+        for (k, x) in q
+            .iter_mut()
+            .enumerate()
+            .skip(if $floating_base { 7 } else { 0 })
+        {
+            *x += 0.3 + 0.1 * k as f64;
+        }
+        if $floating_base {
+            q[..3].copy_from_slice(&[0.1, -0.2, 0.5]);
+        }
+        let v: [f64; NV] = std::array::from_fn(|k| 0.5 - 0.2 * k as f64);
+        let a: [f64; NV] = std::array::from_fn(|k| 1.0 - 0.3 * k as f64);
+        let tau = $module::rnea(&q, &v, &a);
+        let m = $module::crba(&q);
+        let tau_runtime = rnea(&model, &mut data, &q, &v, &a).to_vec();
+        let m_runtime = crba(&model, &mut data, &q).to_vec();
+        assert_eq!(model.nq, NQ);
+        for k in 0..NV {
+            assert!(
+                (tau[k] - tau_runtime[k]).abs() < 1e-12,
+                "{}: rnea[{k}]",
+                $name
+            );
+        }
+        for (k, x) in m.iter().flatten().enumerate() {
+            assert!((x - m_runtime[k]).abs() < 1e-12, "{}: crba[{k}]", $name);
+        }
+    }};
+}
+
+#[test]
+fn golden_modules_compile_and_match_the_runtime() {
+    check_module!(double_pendulum, "double_pendulum", false);
+    check_module!(tree_fixed, "tree_fixed", false);
+    check_module!(hopper, "hopper", true);
+}
