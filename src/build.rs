@@ -27,7 +27,7 @@
 //! script.
 //!
 //! It is the same generator as the macro's and the command line's
-//! ([`rbdgen_symbolic::generate`]). The file is `pub mod NAME { ... }` around
+//! ([`rbdgen_symbolic::generate()`]). The file is `pub mod NAME { ... }` around
 //! exactly the text `rbdgen generate URDF [options]` writes for the same
 //! options, byte for byte: the wrapper is there because that text starts with
 //! the module's inner doc comment and attributes, which `include!` refuses at

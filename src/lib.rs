@@ -7,7 +7,7 @@
 //!   URDF at compile time.
 //! - [`runtime`] holds the same algorithms, generic over the scalar, on a
 //!   [`Model`] built at run time; it is what the generated code is checked against.
-//! - [`symbolic`] traces those algorithms and emits Rust: [`symbolic::generate`]
+//! - [`symbolic`] traces those algorithms and emits Rust: [`symbolic::generate()`]
 //!   is the one generator behind the macro and the `rbdgen` command line
 //!   (`cargo install rbdgen-cli`), which is a package of its own so that this
 //!   crate has no command-line dependency.

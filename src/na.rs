@@ -10,7 +10,7 @@
 //!
 //! | function | from → to | cost |
 //! |---|---|---|
-//! | [`vector`], [`array`] | `[T; N]` ↔ `SVector<T, N>` | a move: same layout, no reordering |
+//! | [`vector`], [`array()`] | `[T; N]` ↔ `SVector<T, N>` | a move: same layout, no reordering |
 //! | [`vector_view`], [`array_ref`] | `&[T; N]` ↔ `SVectorView` / `&SVector` | none: a borrow of the same memory |
 //! | [`transposed`] | `[[T; C]; R]` → `SMatrix<T, C, R>`, the transpose | a move: same layout |
 //! | [`transposed_view`] | `&[[T; C]; R]` → `SMatrixView<T, C, R>`, the transpose | none: a borrow of the same memory |

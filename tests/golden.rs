@@ -16,14 +16,18 @@ use rbdgen::runtime::{crba, rnea, Data, Model};
 use rbdgen::symbolic::{generate, Function, Options};
 
 // The generator's formatting (prettyplease), not rustfmt's: `cargo fmt`
-// leaves these files alone.
+// leaves these files alone. Only `rnea`, `crba`, `NQ`, `NV` and `NEUTRAL`
+// are used here.
 #[rustfmt::skip]
+#[allow(dead_code)]
 #[path = "golden/double_pendulum.rs"]
 mod double_pendulum;
 #[rustfmt::skip]
+#[allow(dead_code)]
 #[path = "golden/hopper.rs"]
 mod hopper;
 #[rustfmt::skip]
+#[allow(dead_code)]
 #[path = "golden/tree_fixed.rs"]
 mod tree_fixed;
 
@@ -151,6 +155,18 @@ fn diff_shows_the_changed_lines_with_context() {
     assert_eq!(diff(old, new, 2), "     2 b\n     3 c\n... (6 more lines)");
 }
 
+/// Moves every joint of `q` away from the neutral configuration and, for a
+/// free-flyer, the base position.
+fn displace(q: &mut [f64], floating_base: bool) {
+    let joints = if floating_base { 7 } else { 0 };
+    for (k, x) in q.iter_mut().enumerate().skip(joints) {
+        *x += 0.3 + 0.1 * k as f64;
+    }
+    if floating_base {
+        q[..3].copy_from_slice(&[0.1, -0.2, 0.5]);
+    }
+}
+
 /// `rnea` and `crba` of a module against the runtime at one state.
 macro_rules! check_module {
     ($module:ident, $name:literal, $floating_base:literal) => {{
@@ -162,17 +178,7 @@ macro_rules! check_module {
         .unwrap();
         let mut data = Data::new(&model);
         let mut q = $module::NEUTRAL;
-        // Move every joint (and, for a free-flyer, the base position).
-        for (k, x) in q
-            .iter_mut()
-            .enumerate()
-            .skip(if $floating_base { 7 } else { 0 })
-        {
-            *x += 0.3 + 0.1 * k as f64;
-        }
-        if $floating_base {
-            q[..3].copy_from_slice(&[0.1, -0.2, 0.5]);
-        }
+        displace(&mut q, $floating_base);
         let v: [f64; NV] = std::array::from_fn(|k| 0.5 - 0.2 * k as f64);
         let a: [f64; NV] = std::array::from_fn(|k| 1.0 - 0.3 * k as f64);
         let tau = $module::rnea(&q, &v, &a);
@@ -180,15 +186,11 @@ macro_rules! check_module {
         let tau_runtime = rnea(&model, &mut data, &q, &v, &a).to_vec();
         let m_runtime = crba(&model, &mut data, &q).to_vec();
         assert_eq!(model.nq, NQ);
-        for k in 0..NV {
-            assert!(
-                (tau[k] - tau_runtime[k]).abs() < 1e-12,
-                "{}: rnea[{k}]",
-                $name
-            );
+        for (k, (x, y)) in tau.iter().zip(&tau_runtime).enumerate() {
+            assert!((x - y).abs() < 1e-12, "{}: rnea[{k}]", $name);
         }
-        for (k, x) in m.iter().flatten().enumerate() {
-            assert!((x - m_runtime[k]).abs() < 1e-12, "{}: crba[{k}]", $name);
+        for (k, (x, y)) in m.iter().flatten().zip(&m_runtime).enumerate() {
+            assert!((x - y).abs() < 1e-12, "{}: crba[{k}]", $name);
         }
     }};
 }
