@@ -242,6 +242,11 @@ impl Config {
             urdf: urdf(),
             source,
         })?;
+        // An MJCF file with its includes expanded; a URDF as is.
+        let text = match rbdgen_symbolic::read_description(&self.urdf) {
+            Ok(description) => description,
+            Err(_) => text,
+        };
         let module = generate(&text, &self.options).map_err(|source| BuildError::Generate {
             urdf: urdf(),
             source,

@@ -66,3 +66,10 @@ fn main() -> ExitCode {
 pub(crate) fn read(path: &PathBuf) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
+
+/// The text of a robot description: a URDF as is, an MJCF file (`.xml`,
+/// `<mujoco>` root) with its includes expanded; or a message naming it.
+pub(crate) fn read_description(path: &PathBuf) -> Result<String, String> {
+    read(path)?;
+    rbdgen_symbolic::read_description(path).map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<(), String> {
     if backend == Backend::Runtime && (!functions.is_empty() || work_dir.is_some()) {
         return Err("--functions and --work-dir need --backend generated".into());
     }
-    let text = crate::read(&urdf)?;
+    let text = crate::read_description(&urdf)?;
     let file = StatesFile::parse(&crate::read(&states)?)
         .map_err(|e| format!("{}: {e}", states.display()))?;
     let name = urdf.to_string_lossy();

@@ -31,7 +31,7 @@ pub struct Args {
 
 /// Runs the subcommand; the error is the message to print.
 pub fn run(args: Args) -> Result<(), String> {
-    let text = crate::read(&args.urdf)?;
+    let text = crate::read_description(&args.urdf)?;
     let mut options = Options {
         floating_base: args.floating_base,
         simplify: args.simplify,

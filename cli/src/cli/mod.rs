@@ -200,7 +200,7 @@ impl CodeArgs {
     /// armature or contact.
     pub fn load(&self) -> Result<(String, rbdgen_symbolic::Options), String> {
         use rbdgen_symbolic::{Function, Options, ScalarType};
-        let text = crate::read(&self.urdf)?;
+        let text = crate::read_description(&self.urdf)?;
         let scalar = ScalarType::from_name(&self.scalar)
             .ok_or_else(|| format!("unknown scalar `{}`; expected f64 or f32", self.scalar))?;
         let mut options = Options {
