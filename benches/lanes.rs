@@ -19,12 +19,17 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use rbdgen::runtime::{integrate, Model};
 
+// The lanes of the largest functions (aba_derivatives, step_linearization:
+// 50k to 120k operations) take rustc far longer to optimise in release builds
+// than their scalar versions (over half an hour for G1's on this machine), so
+// the bench covers the core functions of both robots and Go2+Z1's RNEA
+// derivatives; tests/generated_lanes.rs checks every function's lanes.
 rbdgen::robot_dynamics!(
     mod go2_z1,
     "models/go2_z1.urdf",
     floating_base,
     lanes = 4,
-    functions = [rnea, crba, aba, minverse, rnea_derivatives, aba_derivatives, step_linearization]
+    functions = [rnea, crba, aba, minverse, rnea_derivatives]
 );
 
 rbdgen::robot_dynamics!(
@@ -32,13 +37,11 @@ rbdgen::robot_dynamics!(
     "models/g1_29dof.urdf",
     floating_base,
     lanes = 4,
-    functions = [rnea, crba, aba, minverse, rnea_derivatives, aba_derivatives, step_linearization]
+    functions = [rnea, crba, aba, minverse]
 );
 
 /// States per batch.
 const BATCH: usize = 64;
-/// The step of `step_linearization` (s).
-const STEP: f64 = 0.01;
 
 /// `BATCH` arrays of U[-1, 1].
 fn draw<const N: usize>(rng: &mut ChaCha8Rng) -> Vec<[f64; N]> {
@@ -114,18 +117,20 @@ macro_rules! bench_function {
     }};
 }
 
-/// Every function of a robot's module `$m`.
+/// The functions of a robot's module `$m` (`derivatives: true`: also the RNEA derivatives).
 macro_rules! bench_robot {
-    ($c:expr, $robot:literal, $m:ident, $urdf:literal) => {{
+    ($c:expr, $robot:literal, $m:ident, $urdf:literal, derivatives: $derivatives:tt) => {{
         let mut rng = ChaCha8Rng::seed_from_u64(2024);
         let q: Vec<[f64; $m::NQ]> = configurations($urdf, &mut rng);
         let v: Vec<[f64; $m::NV]> = draw(&mut rng);
         let a: Vec<[f64; $m::NV]> = draw(&mut rng);
-        let u: Vec<[f64; $m::NU]> = draw(&mut rng);
         bench_function!($c, $robot, $m, rnea, rnea_aos, rnea_batch, [q, v, a]);
         bench_function!($c, $robot, $m, crba, crba_aos, crba_batch, [q]);
         bench_function!($c, $robot, $m, aba, aba_aos, aba_batch, [q, v, a]);
         bench_function!($c, $robot, $m, minverse, minverse_aos, minverse_batch, [q]);
+        bench_robot!(@derivatives $derivatives, $c, $robot, $m, q, v, a);
+    }};
+    (@derivatives true, $c:expr, $robot:literal, $m:ident, $q:ident, $v:ident, $a:ident) => {
         bench_function!(
             $c,
             $robot,
@@ -133,98 +138,15 @@ macro_rules! bench_robot {
             rnea_derivatives,
             rnea_derivatives_aos,
             rnea_derivatives_batch,
-            [q, v, a]
+            [$q, $v, $a]
         );
-        bench_function!(
-            $c,
-            $robot,
-            $m,
-            aba_derivatives,
-            aba_derivatives_aos,
-            aba_derivatives_batch,
-            [q, v, a]
-        );
-        // `step_linearization`'s step `h` is a plain value, the same for every state.
-        let h = [STEP; BATCH];
-        bench_step!($c, $robot, $m, q, v, u, h);
-    }};
-}
-
-/// `step_linearization`, whose last argument is passed by value.
-macro_rules! bench_step {
-    ($c:expr, $robot:literal, $m:ident, $q:ident, $v:ident, $u:ident, $h:ident) => {{
-        use $m::lanes::{self, Lanes, L};
-        let mut group = $c.benchmark_group(format!("{}/step_linearization", $robot));
-        group
-            .sample_size(20)
-            .warm_up_time(Duration::from_millis(300))
-            .measurement_time(Duration::from_millis(1500))
-            .throughput(Throughput::Elements(BATCH as u64));
-        group.bench_function(BenchmarkId::new("scalar", BATCH), |b| {
-            b.iter(|| {
-                for k in 0..BATCH {
-                    black_box($m::step_linearization(&$q[k], &$v[k], &$u[k], STEP));
-                }
-            })
-        });
-        let groups: Vec<_> = (0..BATCH / L)
-            .map(|g| {
-                (
-                    Lanes::gather(&std::array::from_fn::<_, L, _>(|j| $q[g * L + j])),
-                    Lanes::gather(&std::array::from_fn::<_, L, _>(|j| $v[g * L + j])),
-                    Lanes::gather(&std::array::from_fn::<_, L, _>(|j| $u[g * L + j])),
-                )
-            })
-            .collect();
-        let hv = lanes::V::splat(STEP);
-        group.bench_function(BenchmarkId::new("lanes", BATCH), |b| {
-            b.iter(|| {
-                for (q, v, u) in &groups {
-                    black_box(lanes::step_linearization(q, v, u, black_box(hv)));
-                }
-            })
-        });
-        group.bench_function(BenchmarkId::new("aos", BATCH), |b| {
-            b.iter(|| {
-                for g in 0..BATCH / L {
-                    black_box(lanes::step_linearization_aos(
-                        &std::array::from_fn(|j| $q[g * L + j]),
-                        &std::array::from_fn(|j| $v[g * L + j]),
-                        &std::array::from_fn(|j| $u[g * L + j]),
-                        &[STEP; L],
-                    ));
-                }
-            })
-        });
-        let mut out = vec![$m::step_linearization(&$q[0], &$v[0], &$u[0], STEP); BATCH];
-        group.bench_function(BenchmarkId::new("batch", BATCH), |b| {
-            b.iter(|| {
-                lanes::step_linearization_batch(&$q, &$v, &$u, &$h, black_box(&mut out)).unwrap()
-            })
-        });
-        let half = BATCH / 2;
-        group.bench_function(BenchmarkId::new("batch_threads", BATCH), |b| {
-            b.iter(|| {
-                out.par_chunks_mut(half).enumerate().for_each(|(i, o)| {
-                    let r = i * half..(i + 1) * half;
-                    lanes::step_linearization_batch(
-                        &$q[r.clone()],
-                        &$v[r.clone()],
-                        &$u[r.clone()],
-                        &$h[r],
-                        o,
-                    )
-                    .unwrap()
-                })
-            })
-        });
-        group.finish();
-    }};
+    };
+    (@derivatives false, $($rest:tt)*) => {};
 }
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
-    bench_robot!(&mut c, "go2_z1", go2_z1, "models/go2_z1.urdf");
-    bench_robot!(&mut c, "g1", g1, "models/g1_29dof.urdf");
+    bench_robot!(&mut c, "go2_z1", go2_z1, "models/go2_z1.urdf", derivatives: true);
+    bench_robot!(&mut c, "g1", g1, "models/g1_29dof.urdf", derivatives: false);
     c.final_summary();
 }

@@ -325,6 +325,15 @@ pub fn generate_module(
 /// and the functions' lane items.
 fn lanes_module(l: usize, scalar: ScalarType, std: bool, items: &[TokenStream]) -> TokenStream {
     let ty = scalar.ty();
+    // Lane-wise expressions written out lane by lane (`[x.0[0] + y.0[0], ...]`):
+    // the array-building closures of `core::array::from_fn` cost rustc several
+    // times more time on large kernels.
+    let lane = |f: &dyn Fn(Literal) -> TokenStream| -> TokenStream {
+        let each = (0..l).map(|k| f(Literal::usize_unsuffixed(k)));
+        quote!(V([#(#each),*]))
+    };
+    let fma_lanes = lane(&|k| quote!(a.0[#k].mul_add(b.0[#k], c.0[#k])));
+    let neg_lanes = lane(&|k| quote!(-self.0[#k]));
     let l = Literal::usize_unsuffixed(l);
     let f = |name: &str| scalar.math_name(name);
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
@@ -340,7 +349,7 @@ fn lanes_module(l: usize, scalar: ScalarType, std: bool, items: &[TokenStream]) 
         quote! {
             #[cfg(target_feature = "fma")]
             {
-                V(core::array::from_fn(|k| a.0[k].mul_add(b.0[k], c.0[k])))
+                #fma_lanes
             }
             #[cfg(not(target_feature = "fma"))]
             {
@@ -357,12 +366,13 @@ fn lanes_module(l: usize, scalar: ScalarType, std: bool, items: &[TokenStream]) 
         (quote!(Div), quote!(div), quote!(/)),
     ];
     let op_impls = ops.iter().map(|(tr, method, op)| {
+        let body = lane(&|k| quote!(self.0[#k] #op o.0[#k]));
         quote! {
             impl core::ops::#tr for V {
                 type Output = V;
                 #[inline(always)]
                 fn #method(self, o: V) -> V {
-                    V(core::array::from_fn(|k| self.0[k] #op o.0[k]))
+                    #body
                 }
             }
         }
@@ -444,7 +454,7 @@ fn lanes_module(l: usize, scalar: ScalarType, std: bool, items: &[TokenStream]) 
                 type Output = V;
                 #[inline(always)]
                 fn neg(self) -> V {
-                    V(core::array::from_fn(|k| -self.0[k]))
+                    #neg_lanes
                 }
             }
 
