@@ -37,6 +37,14 @@
 //! Run with `cargo run --release --example nullspace_hierarchy`; plots go to
 //! `target/plots/nullspace_go2_z1.png` and `target/plots/nullspace_g1.png`.
 
+// NaN-aware comparisons on purpose (`!(e <= tol)` is true for NaN); the
+// elbow limit is the URDF's number, not π/3.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::assign_op_pattern,
+    clippy::approx_constant
+)]
+
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use nalgebra::{DMatrix, DVector};

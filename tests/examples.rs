@@ -1,6 +1,9 @@
 //! The examples' numbers, asserted: each example's core is a function the
 //! example's `main` prints and this test checks.
 
+// Each example includes the plot helpers as a module of its own.
+#![allow(clippy::duplicate_mod)]
+
 #[path = "../examples/standing_wbc.rs"]
 mod standing_wbc;
 

@@ -4,6 +4,9 @@
 //! (`examples/debugging_routine.rs`). Each example's core is a function its
 //! `main` prints and plots and this test checks.
 
+// Each example includes the plot helpers as a module of its own.
+#![allow(clippy::duplicate_mod)]
+
 #[path = "../examples/nullspace_hierarchy.rs"]
 mod nullspace_hierarchy;
 

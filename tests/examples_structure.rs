@@ -2,6 +2,9 @@
 //! `zmp_shift`, `centroidal_split`), computed by generated code, against the
 //! generic runtime and against identities, to 1e-10.
 
+// Each example includes the plot helpers as a module of its own.
+#![allow(clippy::duplicate_mod)]
+
 #[path = "../examples/mass_matrix_structure.rs"]
 mod mass_matrix_structure;
 

@@ -1,7 +1,7 @@
 //! PNG plots for the examples (plotters, bitmap backend): a heatmap of a
 //! matrix with block boundaries, and line plots. Files go to `target/plots/`.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::needless_late_init)]
 
 use std::path::PathBuf;
 

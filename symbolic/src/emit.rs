@@ -257,6 +257,7 @@ pub struct Split<'a> {
 /// equal length, each a function of its own; values used after the part that
 /// computes them (and the outputs) pass through one array `t` on the stack,
 /// whose entries are reused once their value is dead.
+#[allow(clippy::too_many_arguments)] // the graph, its outputs, and how to print them
 pub fn emit_block(
     graph: &Graph,
     outputs: &[NodeId],

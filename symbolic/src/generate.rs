@@ -83,8 +83,7 @@ impl Default for Options {
 /// # Errors
 /// [`GenerateError::Model`] for a URDF that does not make a model, or an
 /// unknown joint or link name, a negative armature, a contact or a parameter
-/// on a link welded to the universe; [`GenerateError::Frames`] for an
-/// unknown frame in `options.frames`.
+/// on a link welded to the universe, or an unknown frame in `options.frames`.
 pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError> {
     let mut model = Model::from_description_str(urdf, options.floating_base)?;
     for (joint, value) in &options.armature {
@@ -1263,7 +1262,7 @@ fn selected_frames<'m>(
             options
                 .frames
                 .as_ref()
-                .is_none_or(|names| names.iter().any(|n| *n == f.name))
+                .is_none_or(|names| names.contains(&f.name))
         })
         .collect()
 }

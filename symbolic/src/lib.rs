@@ -2,7 +2,7 @@
 //! symbolic scalar, build a hash-consed expression graph with the robot's
 //! constants folded in, and come out as plain Rust.
 //!
-//! Data flows one way: [`rbdgen_runtime::Model`] → [`trace`] (a [`Graph`] per
+//! Data flows one way: [`rbdgen_runtime::Model`] → [`trace()`] (a [`Graph`] per
 //! function) → [`emit`] (Rust tokens) → [`generate()`] (formatted source).
 
 pub mod cost_reference;
