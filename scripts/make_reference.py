@@ -153,6 +153,12 @@ def compute_state(model, frames, q, v, a, tau, w, q2, fext, wbc=False, contacts=
     s["dag"] = mat(d.dAg, 6, nv)
 
     s["kinetic_energy"] = float(pin.computeKineticEnergy(model, model.createData(), q, v))
+    if np.any(np.asarray(model.armature) != 0.0):
+        # Pinocchio 4.1.0's computeKineticEnergy leaves the armature of
+        # unaligned revolute / helical joints out (anymal_c's): with an
+        # armature, the reference is the identity T = 1/2 v' M v on its crba.
+        m_full = sym_upper(run(pin.crba, q)[0])
+        s["kinetic_energy"] = float(0.5 * v @ m_full @ v)
     s["potential_energy"] = float(pin.computePotentialEnergy(model, model.createData(), q))
 
     d = model.createData()
