@@ -126,7 +126,6 @@ fn a_deep_chain_loads() {
         text.push_str("</body>");
     }
     text.push_str("</worldbody></mujoco>");
-    let start = std::time::Instant::now();
     let model = std::thread::Builder::new()
         .stack_size(1 << 20)
         .spawn(move || Model::from_mjcf_str(&text, false).unwrap())
@@ -135,9 +134,4 @@ fn a_deep_chain_loads() {
         .unwrap();
     assert_eq!(model.nv, n);
     assert_eq!(model.joints[n].parent, n - 1);
-    assert!(
-        start.elapsed().as_secs_f64() < 10.0,
-        "{:?}",
-        start.elapsed()
-    );
 }
