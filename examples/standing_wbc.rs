@@ -202,11 +202,13 @@ fn main() {
         s.cop_and_com.0[0], s.cop_and_com.0[1], s.cop_and_com.1[0], s.cop_and_com.1[1]
     );
     let path = plot::out_path("standing_wbc.png");
-    let series = [plot::Series {
+    let series = [plot::Styled {
         label: "largest arm joint error (rad)",
         points: s.trace.iter().map(|&(t, e, _)| (t, e)).collect(),
+        color: 0,
+        dashed: false,
     }];
-    plot::lines(
+    plot::styled_lines(
         &path,
         "Go2+Z1 arm back to home, feet in contact",
         ("t (s)", "rad"),
