@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use rbdgen_runtime::{ContactKind, Data, Model, ModelError};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
@@ -16,6 +16,7 @@ use crate::cost_reference::rnea_mul_reference;
 use crate::emit::{emit_block, Arith, Inputs, ScalarType, Shape, Split};
 use crate::functions::{Dim, Function, Output};
 use crate::graph::{Node, OpCounts};
+use crate::lanes::{lane_wrappers, lanes_module};
 use crate::simplify::{simplify, Limits};
 use crate::trace::{trace, Expr, Traced};
 
@@ -316,260 +317,6 @@ pub fn generate_module(
         op_counts,
         op_counts_traced,
     })
-}
-
-/// The `lanes` module: the lane type `V` (`L` values of the scalar type side
-/// by side, every operation lane-wise on plain arrays, which LLVM turns into
-/// vector instructions), the `Lanes` transposition trait, the batch error,
-/// and the functions' lane items.
-fn lanes_module(l: usize, scalar: ScalarType, std: bool, items: &[TokenStream]) -> TokenStream {
-    let ty = scalar.ty();
-    // Lane-wise expressions written out lane by lane (`[x.0[0] + y.0[0], ...]`):
-    // the array-building closures of `core::array::from_fn` cost rustc several
-    // times more time on large kernels.
-    let lane = |f: &dyn Fn(Literal) -> TokenStream| -> TokenStream {
-        let each = (0..l).map(|k| f(Literal::usize_unsuffixed(k)));
-        quote!(V([#(#each),*]))
-    };
-    let fma_lanes = lane(&|k| quote!(a.0[#k].mul_add(b.0[#k], c.0[#k])));
-    let neg_lanes = lane(&|k| quote!(-self.0[#k]));
-    let l = Literal::usize_unsuffixed(l);
-    let f = |name: &str| scalar.math_name(name);
-    let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
-    let zero = scalar.literal(0.0);
-    // With std the square root and fused multiply-add are the core
-    // instructions (vectorised); without it `libm`'s and a product and a sum.
-    let sqrt_body = if std {
-        quote!(x.map(#ty::sqrt))
-    } else {
-        quote!(x.map(libm::#sqrt))
-    };
-    let fma_body = if std {
-        quote! {
-            #[cfg(target_feature = "fma")]
-            {
-                #fma_lanes
-            }
-            #[cfg(not(target_feature = "fma"))]
-            {
-                a * b + c
-            }
-        }
-    } else {
-        quote!(a * b + c)
-    };
-    let ops = [
-        (quote!(Add), quote!(add), quote!(+)),
-        (quote!(Sub), quote!(sub), quote!(-)),
-        (quote!(Mul), quote!(mul), quote!(*)),
-        (quote!(Div), quote!(div), quote!(/)),
-    ];
-    let op_impls = ops.iter().map(|(tr, method, op)| {
-        let body = lane(&|k| quote!(self.0[#k] #op o.0[#k]));
-        quote! {
-            impl core::ops::#tr for V {
-                type Output = V;
-                #[inline(always)]
-                fn #method(self, o: V) -> V {
-                    #body
-                }
-            }
-        }
-    });
-    quote! {
-        /// Every function on `L` states at once: one state per lane of the values
-        /// (structure of arrays). Each kernel performs the scalar function's operations
-        /// lane by lane, so its results equal the scalar function's on each lane; `NAME_aos`
-        /// takes `L` states one per entry, `NAME_batch` any number of them.
-        pub mod lanes {
-            #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
-            use super::*;
-
-            /// The number of lanes.
-            pub const L: usize = #l;
-
-            /// `L` values side by side, one per state; arithmetic acts lane by lane.
-            #[derive(Clone, Copy, Debug, PartialEq)]
-            #[repr(transparent)]
-            pub struct V(pub [#ty; L]);
-
-            impl V {
-                /// The same value in every lane.
-                #[inline(always)]
-                pub const fn splat(x: #ty) -> V {
-                    V([x; L])
-                }
-
-                #[inline(always)]
-                fn map(self, f: impl Fn(#ty) -> #ty) -> V {
-                    V(core::array::from_fn(|k| f(self.0[k])))
-                }
-
-                /// Sine, lane by lane (`libm`).
-                #[inline(always)]
-                pub fn #sin(x: V) -> V {
-                    x.map(libm::#sin)
-                }
-
-                /// Cosine, lane by lane (`libm`).
-                #[inline(always)]
-                pub fn #cos(x: V) -> V {
-                    x.map(libm::#cos)
-                }
-
-                /// Sine and cosine, lane by lane (`libm`).
-                #[inline(always)]
-                pub fn #sincos(x: V) -> (V, V) {
-                    let mut s = V::splat(#zero);
-                    let mut c = V::splat(#zero);
-                    for k in 0..L {
-                        (s.0[k], c.0[k]) = libm::#sincos(x.0[k]);
-                    }
-                    (s, c)
-                }
-
-                /// Square root, lane by lane.
-                #[inline(always)]
-                pub fn #sqrt(x: V) -> V {
-                    #sqrt_body
-                }
-
-                /// The four-quadrant arc tangent of `y / x`, lane by lane (`libm`).
-                #[inline(always)]
-                pub fn #atan2(y: V, x: V) -> V {
-                    V(core::array::from_fn(|k| libm::#atan2(y.0[k], x.0[k])))
-                }
-
-                /// `a` where `c > 0`, else `b`, lane by lane.
-                #[inline(always)]
-                pub fn select(c: V, a: V, b: V) -> V {
-                    V(core::array::from_fn(|k| if c.0[k] > #zero { a.0[k] } else { b.0[k] }))
-                }
-            }
-
-            #(#op_impls)*
-
-            impl core::ops::Neg for V {
-                type Output = V;
-                #[inline(always)]
-                fn neg(self) -> V {
-                    #neg_lanes
-                }
-            }
-
-            /// `a * b + c` lane by lane: the products emission fused into sums.
-            #[allow(dead_code)]
-            #[inline(always)]
-            fn mul_add(a: V, b: V, c: V) -> V {
-                #fma_body
-            }
-
-            /// Values that move between `L` states one per entry (array of structures)
-            /// and one state per lane.
-            pub trait Lanes: Sized {
-                /// One state's value.
-                type State: Copy;
-                /// The lanes of `L` states.
-                fn gather(states: &[Self::State; L]) -> Self;
-                /// The `L` states of the lanes.
-                fn scatter(&self) -> [Self::State; L];
-            }
-
-            impl Lanes for V {
-                type State = #ty;
-                #[inline(always)]
-                fn gather(states: &[#ty; L]) -> V {
-                    V(*states)
-                }
-                #[inline(always)]
-                fn scatter(&self) -> [#ty; L] {
-                    self.0
-                }
-            }
-
-            impl<T: Lanes, const N: usize> Lanes for [T; N] {
-                type State = [T::State; N];
-                #[inline(always)]
-                fn gather(states: &[[T::State; N]; L]) -> Self {
-                    core::array::from_fn(|i| T::gather(&core::array::from_fn(|k| states[k][i])))
-                }
-                #[inline(always)]
-                fn scatter(&self) -> [[T::State; N]; L] {
-                    let parts: [[T::State; L]; N] = core::array::from_fn(|i| self[i].scatter());
-                    core::array::from_fn(|k| core::array::from_fn(|i| parts[i][k]))
-                }
-            }
-
-            impl<A: Lanes, B: Lanes> Lanes for (A, B) {
-                type State = (A::State, B::State);
-                fn gather(states: &[Self::State; L]) -> Self {
-                    (
-                        A::gather(&core::array::from_fn(|k| states[k].0)),
-                        B::gather(&core::array::from_fn(|k| states[k].1)),
-                    )
-                }
-                fn scatter(&self) -> [Self::State; L] {
-                    let (a, b) = (self.0.scatter(), self.1.scatter());
-                    core::array::from_fn(|k| (a[k], b[k]))
-                }
-            }
-
-            impl<A: Lanes, B: Lanes, C: Lanes> Lanes for (A, B, C) {
-                type State = (A::State, B::State, C::State);
-                fn gather(states: &[Self::State; L]) -> Self {
-                    (
-                        A::gather(&core::array::from_fn(|k| states[k].0)),
-                        B::gather(&core::array::from_fn(|k| states[k].1)),
-                        C::gather(&core::array::from_fn(|k| states[k].2)),
-                    )
-                }
-                fn scatter(&self) -> [Self::State; L] {
-                    let (a, b, c) = (self.0.scatter(), self.1.scatter(), self.2.scatter());
-                    core::array::from_fn(|k| (a[k], b[k], c[k]))
-                }
-            }
-
-            impl<A: Lanes, B: Lanes, C: Lanes, D: Lanes> Lanes for (A, B, C, D) {
-                type State = (A::State, B::State, C::State, D::State);
-                fn gather(states: &[Self::State; L]) -> Self {
-                    (
-                        A::gather(&core::array::from_fn(|k| states[k].0)),
-                        B::gather(&core::array::from_fn(|k| states[k].1)),
-                        C::gather(&core::array::from_fn(|k| states[k].2)),
-                        D::gather(&core::array::from_fn(|k| states[k].3)),
-                    )
-                }
-                fn scatter(&self) -> [Self::State; L] {
-                    let (a, b, c, d) =
-                        (self.0.scatter(), self.1.scatter(), self.2.scatter(), self.3.scatter());
-                    core::array::from_fn(|k| (a[k], b[k], c[k], d[k]))
-                }
-            }
-
-            /// A batch argument whose length is not the number of results asked for.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-            pub struct LengthMismatch {
-                /// The argument's name.
-                pub argument: &'static str,
-                /// Its length.
-                pub len: usize,
-                /// `out.len()`.
-                pub expected: usize,
-            }
-
-            impl core::fmt::Display for LengthMismatch {
-                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                    write!(
-                        f,
-                        "`{}` holds {} states, `out` {}",
-                        self.argument, self.len, self.expected
-                    )
-                }
-            }
-
-            #(#items)*
-        }
-    }
 }
 
 /// The model's own numbers: joint limits from the URDF (Pinocchio's
@@ -895,7 +642,7 @@ fn check(
     Ok(())
 }
 
-fn dim_tokens(dim: Dim) -> TokenStream {
+pub(crate) fn dim_tokens(dim: Dim) -> TokenStream {
     match dim {
         Dim::Nq => quote!(NQ),
         Dim::Nv => quote!(NV),
@@ -925,7 +672,7 @@ fn output_shape(output: &Output, model: &Model) -> Shape {
     }
 }
 
-fn output_type(output: &Output, ty: &TokenStream) -> TokenStream {
+pub(crate) fn output_type(output: &Output, ty: &TokenStream) -> TokenStream {
     match output {
         Output::Scalar => ty.clone(),
         Output::Vector(n) => {
@@ -1116,113 +863,6 @@ fn arg_params(args: &[(&str, Dim)], ty: &TokenStream) -> Vec<TokenStream> {
             }
         })
         .collect()
-}
-
-/// `NAME_aos` (one state per array entry, `L` of them, transposed in and out
-/// of the lanes) and `NAME_batch` (any number of states: full groups of `L`
-/// through the lanes, the rest through the scalar function) of a lanes kernel.
-fn lane_wrappers(
-    name: &str,
-    args: &[(&str, Dim)],
-    output: &Output,
-    per_frame: bool,
-    scalar: ScalarType,
-) -> TokenStream {
-    let ty = scalar.ty();
-    let kernel = Ident::new(name, Span::call_site());
-    let aos = format_ident!("{name}_aos");
-    let batch = format_ident!("{name}_batch");
-    let names: Vec<Ident> = args
-        .iter()
-        .map(|(n, _)| Ident::new(n, Span::call_site()))
-        .collect();
-    // One state's type of each argument (`[f64; NQ]`, `f64`, ...).
-    let state_ty: Vec<TokenStream> = args
-        .iter()
-        .map(|(_, d)| match d {
-            Dim::Wrenches => quote!([[#ty; 6]; NJOINTS]),
-            Dim::Parameters => quote!([[#ty; 10]; NPARAMETERS]),
-            Dim::Placement => quote!([[#ty; 4]; 4]),
-            Dim::Scalar => quote!(#ty),
-            _ => {
-                let d = dim_tokens(*d);
-                quote!([#ty; #d])
-            }
-        })
-        .collect();
-    let ret = output_type(output, &ty);
-    let (frame_param, frame_arg) = if per_frame {
-        (Some(quote!(frame: Frame)), Some(quote!(frame)))
-    } else {
-        (None, None)
-    };
-    let frame_comma = per_frame.then(|| quote!(frame: Frame,));
-    // A scalar argument is passed by value, the others by reference.
-    let by_value: Vec<bool> = args.iter().map(|(_, d)| *d == Dim::Scalar).collect();
-    let gathered = names.iter().zip(&by_value).map(|(n, &v)| {
-        if v {
-            quote!(Lanes::gather(#n))
-        } else {
-            quote!(&Lanes::gather(#n))
-        }
-    });
-    let one = names
-        .iter()
-        .zip(&by_value)
-        .map(|(n, &v)| if v { quote!(#n[k]) } else { quote!(&#n[k]) });
-    let group = names
-        .iter()
-        .map(|n| quote!(&core::array::from_fn(|j| #n[c + j])));
-    let checks = names.iter().map(|n| {
-        let text = n.to_string();
-        quote! {
-            if #n.len() != out.len() {
-                return Err(LengthMismatch { argument: #text, len: #n.len(), expected: out.len() });
-            }
-        }
-    });
-    let aos_doc = format!(
-        " [`{name}`] on `L` states given one per entry (array of structures): transposes them \
-         into lanes, runs the kernel, and transposes the results back."
-    );
-    let batch_doc = [
-        format!(
-            " [`super::{name}`] on every state of the slices, one result per state in `out`: full \
-             groups of `L` states through [`{name}_aos`], the remaining `< L` through the scalar \
-             function. The same numbers as the scalar function, state by state."
-        ),
-        String::new(),
-        " # Errors".to_string(),
-        " [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is \
-         written then."
-            .to_string(),
-    ];
-    quote! {
-        #[doc = #aos_doc]
-        pub fn #aos(#(#names: &[#state_ty; L],)* #frame_param) -> [#ret; L] {
-            Lanes::scatter(&#kernel(#(#gathered,)* #frame_arg))
-        }
-
-        #(#[doc = #batch_doc])*
-        pub fn #batch(
-            #(#names: &[#state_ty],)*
-            #frame_comma
-            out: &mut [#ret],
-        ) -> Result<(), LengthMismatch> {
-            #(#checks)*
-            let full = out.len() / L * L;
-            let mut c = 0;
-            while c < full {
-                let r = #aos(#(#group,)* #frame_arg);
-                out[c..c + L].copy_from_slice(&r);
-                c += L;
-            }
-            for k in full..out.len() {
-                out[k] = super::#kernel(#(#one,)* #frame_arg);
-            }
-            Ok(())
-        }
-    }
 }
 
 /// Rust identifier for a frame: UpperCamelCase of the link name.

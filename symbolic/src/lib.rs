@@ -12,6 +12,7 @@ pub mod eval;
 pub mod functions;
 pub mod generate;
 pub mod graph;
+mod lanes;
 pub mod simplify;
 pub mod trace;
 
