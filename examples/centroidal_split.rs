@@ -344,6 +344,16 @@ fn main() {
             r.identity_error, r.configurations
         );
     }
+    let path = plot(&robots, &plot::plots_dir()).expect("the plot is written");
+    println!("plot: {}", path.display());
+}
+
+/// The block norms of `A_G` per robot and the arm swings' `h_G`, as bar
+/// charts; written to `dir/centroidal_split.png`.
+pub fn plot(
+    robots: &[Robot],
+    dir: &std::path::Path,
+) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
     let panels: Vec<(Vec<&str>, Vec<(&str, Vec<f64>)>)> = robots
         .iter()
         .map(|r| {
@@ -392,13 +402,12 @@ fn main() {
         log: false,
         legend: plotters::prelude::SeriesLabelPosition::LowerRight,
     });
-    let path = plot::out_path("centroidal_split.png");
+    let path = plot::out_path(dir, "centroidal_split.png");
     plot::bars(
         &path,
         "Centroidal momentum split: which joints carry the momentum",
         &charts,
         (560, 480),
-    )
-    .expect("the plot is written");
-    println!("plot: {}", path.display());
+    )?;
+    Ok(path)
 }

@@ -544,9 +544,15 @@ pub fn run() -> Vec<Report> {
     ]
 }
 
-fn plot(r: &Report) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
+/// The frictionless free fall: the total energy's drift over time per step
+/// size, and the drift against the step size; written to
+/// `dir/debugging_routine.png`.
+pub fn plot(
+    r: &Report,
+    dir: &std::path::Path,
+) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
     plot::fonts();
-    let path = plot::out_path("debugging_routine.png");
+    let path = plot::out_path(dir, "debugging_routine.png");
     let file = path.clone();
     let root = BitMapBackend::new(&file, (1400, 520)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -733,6 +739,6 @@ fn main() {
             r.order
         );
     }
-    let path = plot(r).expect("the plot is written");
+    let path = plot(r, &plot::plots_dir()).expect("the plot is written");
     println!("plot: {}", path.display());
 }

@@ -222,8 +222,11 @@ pub fn run(n: usize) -> Summary {
     }
 }
 
-/// The three PNGs: `log10 |M|`, the coupling, the ratio maps.
-fn plots(s: &Summary) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Error>> {
+/// The three PNGs, written to `dir`: `log10 |M|`, the coupling, the ratio maps.
+pub fn plots(
+    s: &Summary,
+    dir: &std::path::Path,
+) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Error>> {
     let boundaries = [6, 18];
     let index_axis = |label| plot::Axis {
         range: (0.0, NV as f64),
@@ -244,7 +247,7 @@ fn plots(s: &Summary) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Err
         .iter()
         .filter(|x| !x.is_nan())
         .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-    let p1 = plot::out_path("mass_matrix_log10.png");
+    let p1 = plot::out_path(dir, "mass_matrix_log10.png");
     plot::fields(
         &p1,
         "Go2+Z1 mass matrix M(q), standing, arm reaching forward",
@@ -282,7 +285,7 @@ fn plots(s: &Summary) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Err
             }
         })
         .collect();
-    let p2 = plot::out_path("mass_matrix_coupling.png");
+    let p2 = plot::out_path(dir, "mass_matrix_coupling.png");
     plot::fields(
         &p2,
         "Go2+Z1 coupling between base, legs and arm",
@@ -350,7 +353,7 @@ fn plots(s: &Summary) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Err
             texts: &[],
         })
         .collect();
-    let p3 = plot::out_path("mass_matrix_ratio.png");
+    let p3 = plot::out_path(dir, "mass_matrix_ratio.png");
     plot::fields(
         &p3,
         "Base-arm coupling ‖M_ba‖_F / ‖M_bb‖_F over the arm's shoulder and elbow",
@@ -417,7 +420,7 @@ fn main() {
             m.max.2.to_degrees()
         );
     }
-    for p in plots(&s).expect("the plots are written") {
+    for p in plots(&s, &plot::plots_dir()).expect("the plots are written") {
         println!("plot: {}", p.display());
     }
 }

@@ -886,9 +886,15 @@ where
 
 const LEVELS: [&str; 3] = ["feet", "gripper pose", "posture"];
 
-fn plot_go2(s: &Summary) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
+/// Go2+Z1's velocity IK, feet fixed > gripper pose > posture: each level's
+/// task error along the IK, per damped pseudo-inverse; written to
+/// `dir/nullspace_go2_z1.png`.
+pub fn plot_go2(
+    s: &Summary,
+    dir: &std::path::Path,
+) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
     plot::fonts();
-    let path = plot::out_path("nullspace_go2_z1.png");
+    let path = plot::out_path(dir, "nullspace_go2_z1.png");
     let file = path.clone();
     let root = BitMapBackend::new(&file, (1400, 840)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -951,9 +957,15 @@ fn plot_go2(s: &Summary) -> Result<std::path::PathBuf, Box<dyn std::error::Error
     Ok(path)
 }
 
-fn plot_g1(s: &Summary) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
+/// G1: the smallest singular value of the dual-hand Jacobian along an elbow
+/// sweep, and the feet > hands > posture IK's errors; written to
+/// `dir/nullspace_g1.png`.
+pub fn plot_g1(
+    s: &Summary,
+    dir: &std::path::Path,
+) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
     plot::fonts();
-    let path = plot::out_path("nullspace_g1.png");
+    let path = plot::out_path(dir, "nullspace_g1.png");
     let file = path.clone();
     let root = BitMapBackend::new(&file, (1500, 520)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -1117,7 +1129,7 @@ fn main() {
          (worst ‖U Σ Vᵀ - A‖ = {worst:.1e}, nalgebra#1172): the example retries on the transpose and on a turned copy \
          and keeps a decomposition that reproduces A"
     );
-    let a = plot_go2(&s).expect("the plot is written");
-    let b = plot_g1(&s).expect("the plot is written");
+    let a = plot_go2(&s, &plot::plots_dir()).expect("the plot is written");
+    let b = plot_g1(&s, &plot::plots_dir()).expect("the plot is written");
     println!("plots: {} {}", a.display(), b.display());
 }

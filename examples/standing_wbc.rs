@@ -201,7 +201,7 @@ fn main() {
         "centre of pressure ({:.4}, {:.4}) m, centre of mass over ({:.4}, {:.4}) m",
         s.cop_and_com.0[0], s.cop_and_com.0[1], s.cop_and_com.1[0], s.cop_and_com.1[1]
     );
-    let path = plot::out_path("standing_wbc.png");
+    let path = plot::out_path(&plot::plots_dir(), "standing_wbc.png");
     let series = [plot::Styled {
         label: "largest arm joint error (rad)",
         points: s.trace.iter().map(|&(t, e, _)| (t, e)).collect(),

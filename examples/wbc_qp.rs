@@ -450,9 +450,15 @@ where
     Ok(())
 }
 
-fn plot(s: &Summary) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
+/// The push sweep: each foot's friction margin and normal force, and the
+/// equation-of-motion residual, against the push, up to the largest feasible
+/// push; written to `dir/wbc_qp.png`.
+pub fn plot(
+    s: &Summary,
+    dir: &std::path::Path,
+) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
     plot::fonts();
-    let path = plot::out_path("wbc_qp.png");
+    let path = plot::out_path(dir, "wbc_qp.png");
     let file = path.clone();
     let root = BitMapBackend::new(&file, (1500, 520)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -592,6 +598,6 @@ fn main() {
         step.margins.iter().copied().fold(f64::MAX, f64::min),
         step.torque_ratio.0.max(step.torque_ratio.1)
     );
-    let path = plot(&s).expect("the plot is written");
+    let path = plot(&s, &plot::plots_dir()).expect("the plot is written");
     println!("plot: {}", path.display());
 }

@@ -442,6 +442,18 @@ fn main() {
             go2_z1::TAU_MAX[SHOULDER_V],
         );
     }
+    let path = plot(&s, &plot::plots_dir()).expect("the plot is written");
+    println!("plot: {}", path.display());
+}
+
+/// The sweep plot: the quasi-static and the dynamic ZMP x against the
+/// shoulder angle for each payload, with the front feet (the support
+/// polygon's edge); written to `dir/zmp_shift.png`.
+pub fn plot(
+    s: &Summary,
+    dir: &std::path::Path,
+) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
+    let front = s.support.0;
     let mut series = Vec::new();
     let names: Vec<(String, String)> = PAYLOADS
         .iter()
@@ -473,7 +485,7 @@ fn main() {
             dashed: false,
         });
     }
-    let path = plot::out_path("zmp_shift.png");
+    let path = plot::out_path(dir, "zmp_shift.png");
     plot::styled_lines(
         &path,
         "Go2+Z1: ZMP x as the shoulder sweeps the arm forward",
@@ -483,7 +495,6 @@ fn main() {
         ),
         &series,
         &[(1e3 * front, "front feet: support polygon edge")],
-    )
-    .expect("the plot is written");
-    println!("plot: {}", path.display());
+    )?;
+    Ok(path)
 }

@@ -2,7 +2,8 @@
 //! (`examples/nullspace_hierarchy.rs`), the one-step whole-body QP
 //! (`examples/wbc_qp.rs`) and the debugging routine
 //! (`examples/debugging_routine.rs`). Each example's core is a function its
-//! `main` prints and plots and this test checks.
+//! `main` prints and plots and this test checks; each test also writes the
+//! example's pictures and reads them back.
 
 // Each example includes the plot helpers as a module of its own.
 #![allow(clippy::duplicate_mod)]
@@ -16,6 +17,9 @@ mod wbc_qp;
 #[path = "../examples/debugging_routine.rs"]
 mod debugging_routine;
 
+#[path = "common/png.rs"]
+mod png;
+
 use nullspace_hierarchy::Pinv;
 
 /// The priority property: with exact projectors (SVD truncation, adaptive
@@ -27,6 +31,13 @@ use nullspace_hierarchy::Pinv;
 #[test]
 fn nullspace_hierarchy_priority() {
     let s = nullspace_hierarchy::run(60);
+    let dir = png::dir("nullspace_hierarchy");
+    for p in [
+        nullspace_hierarchy::plot_go2(&s, &dir),
+        nullspace_hierarchy::plot_g1(&s, &dir),
+    ] {
+        png::assert_drawn(&p.expect("the plot is written"), 400, 16);
+    }
     let exact = |m: &Pinv| !matches!(m, Pinv::Fixed { .. });
     for (m, run) in &s.go2_reach {
         if exact(m) {
@@ -137,6 +148,8 @@ fn wbc_qp_constraints() {
     assert!(step.is_none(), "200 N cannot be held");
 
     let s = wbc_qp::run();
+    let p = wbc_qp::plot(&s, &png::dir("wbc_qp")).expect("the plot is written");
+    png::assert_drawn(&p, 400, 16);
     assert!(s.limit.0 > 60.0 && s.limit.0 < 80.0, "{:?}", s.limit);
     let (push, foot) = s.first_at_cone.expect("a foot reaches its cone");
     assert!(foot < 2 && push < s.limit.0, "{push} {foot}");
@@ -151,6 +164,9 @@ fn wbc_qp_constraints() {
 #[test]
 fn debugging_routine_catches_the_bugs() {
     let reports = debugging_routine::run();
+    let p = debugging_routine::plot(&reports[0], &png::dir("debugging_routine"))
+        .expect("the plot is written");
+    png::assert_drawn(&p, 400, 16);
     let [generated, runtime, bug_a, bug_b] = &reports[..] else {
         panic!("four models")
     };

@@ -1,6 +1,7 @@
 //! The numbers of the structure examples (`mass_matrix_structure`,
 //! `zmp_shift`, `centroidal_split`), computed by generated code, against the
-//! generic runtime and against identities, to 1e-10.
+//! generic runtime and against identities, to 1e-10; each test also writes
+//! the example's pictures and reads them back.
 
 // Each example includes the plot helpers as a module of its own.
 #![allow(clippy::duplicate_mod)]
@@ -13,6 +14,9 @@ mod zmp_shift;
 
 #[path = "../examples/centroidal_split.rs"]
 mod centroidal_split;
+
+#[path = "common/png.rs"]
+mod png;
 
 use rbdgen::runtime::{
     ccrba, center_of_mass, centroidal_momentum_rate, contact_dynamics, crba, forward_kinematics,
@@ -47,6 +51,9 @@ fn mass_matrix_structure_matches_the_runtime() {
     use mass_matrix_structure as x;
     let n = 7;
     let s = x::run(n);
+    for p in x::plots(&s, &png::dir("mass_matrix_structure")).expect("the plots are written") {
+        png::assert_drawn(&p, 400, 16);
+    }
     let mut model = load("models/go2_z1.urdf");
     model.set_parameters(&["gripper_link"]).unwrap();
     assert!((x::go2_z1::TOTAL_MASS - model_mass(&model)).abs() < 1e-12);
@@ -111,6 +118,8 @@ fn mass_matrix_structure_matches_the_runtime() {
 fn zmp_table_matches_the_runtime() {
     use zmp_shift as x;
     let s = x::run(13);
+    let p = x::plot(&s, &png::dir("zmp_shift")).expect("the plot is written");
+    png::assert_drawn(&p, 400, 16);
     let mut model = load("models/go2_z1.urdf");
     model.set_parameters(&x::go2_z1::PARAMETER_LINKS).unwrap();
     model
@@ -264,6 +273,8 @@ fn controller_torques(
 fn centroidal_split_matches_the_runtime() {
     use centroidal_split as x;
     let robots = x::run(5);
+    let p = x::plot(&robots, &png::dir("centroidal_split")).expect("the plot is written");
+    png::assert_drawn(&p, 400, 16);
     assert_eq!(robots.len(), 2);
     let go2 = &robots[0];
     let names: Vec<&str> = go2.blocks.iter().map(|b| b.0).collect();

@@ -3,7 +3,7 @@
 
 #![allow(dead_code, clippy::needless_late_init)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
@@ -19,11 +19,15 @@ pub fn fonts() {
     });
 }
 
-/// `target/plots/<name>` (the directory is created), under the workspace's
-/// target directory.
-pub fn out_path(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/plots");
-    std::fs::create_dir_all(&dir).expect("target/plots is writable");
+/// `target/plots/` under the workspace, where `cargo run --example` writes
+/// its pictures (the README embeds copies from `docs/img/`).
+pub fn plots_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/plots")
+}
+
+/// `dir/<name>`, creating `dir`.
+pub fn out_path(dir: &Path, name: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("the plot directory is writable");
     dir.join(name)
 }
 
