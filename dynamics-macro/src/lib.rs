@@ -1,7 +1,7 @@
 //! The `robot_dynamics!` proc macro: reads a URDF at compile time and expands to
 //! a module of specialised dynamics functions. It parses its arguments, resolves
 //! the path, calls [`rbdgen_symbolic::generate_tokens`] and wraps its items
-//! in the module ([`module`]); nothing more.
+//! in the module; nothing more.
 
 use std::path::PathBuf;
 

@@ -2,8 +2,8 @@
 //! macro and the CLI both call [`generate_module`] (through [`generate`] or
 //! [`generate_tokens`]), so a committed file and the macro's module are the
 //! same code. The pipeline per function: trace, check, simplify when asked,
-//! [`schedule`], [`print`]; around the functions, the header
-//! ([`crate::header`]) and the module's constants ([`crate::api`]).
+//! [`schedule()`], [`print()`]; around the functions, the header
+//! ([`crate::header`]) and the module's constants (the private `api` module).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,7 +1,7 @@
 //! Emission: a traced graph becomes a Rust block of assignments in
 //! topological order (ties broken by node id), ending in the output array.
-//! [`schedule`] decides the statements, their local slots, the parts of a
-//! long block and the values spilled between parts, as plain data; [`print`]
+//! [`schedule()`] decides the statements, their local slots, the parts of a
+//! long block and the values spilled between parts, as plain data; [`print()`]
 //! writes that schedule as Rust in a scalar type and an arithmetic.
 
 mod print;
@@ -224,6 +224,6 @@ impl Arith {
 }
 
 /// Blocks longer than this many statements are emitted as a chain of parts
-/// (see [`schedule`] and [`print`]): rustc's time on one straight-line
+/// (see [`schedule()`] and [`print()`]): rustc's time on one straight-line
 /// function grows faster than its length.
 pub const PART_LEN: usize = 4000;

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::schedule::{Op, Operand, Schedule, Signed};
 use super::{Arith, Inputs, ScalarType, Shape};
 
-/// What [`print`] makes: the function body, and the parts it calls
+/// What [`print()`] makes: the function body, and the parts it calls
 /// (module-level items, empty unless the block has several parts).
 pub struct Emitted {
     /// The block, ending in the output expression.

@@ -1,7 +1,7 @@
 //! Scheduling: a traced graph becomes a list of statements over a few reused
 //! local slots, in topological order with ties broken by node id, cut into
 //! parts when long, with the values that outlive their part spilled to an
-//! array. Plain data: [`super::print`] turns it into Rust.
+//! array. Plain data: [`super::print()`] turns it into Rust.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
@@ -120,7 +120,7 @@ pub struct Part {
     pub assignments: Vec<usize>,
 }
 
-/// A graph's outputs as statements: what [`schedule`] makes.
+/// A graph's outputs as statements: what [`schedule()`] makes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
     /// Every statement, in order.
@@ -181,19 +181,8 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], part_len: usize) -> Schedule 
     for (&m, &sum) in &fused.product_of {
         at[m] = sum;
     }
-    // The statement of each value's last use (`usize::MAX` for an output).
-    let mut last_use = vec![0usize; nodes.len()];
-    for (i, node) in nodes.iter().enumerate() {
-        if live[i] {
-            for c in node.children() {
-                let c = c.0 as usize;
-                last_use[c] = last_use[c].max(at[i]);
-            }
-        }
-    }
-    for o in outputs {
-        last_use[o.0 as usize] = usize::MAX;
-    }
+    // The statement of each value's last use.
+    let last_use = latest_use(graph, outputs, &live, &at);
     // The statements, in order: each defines one node (two for a sincos pair).
     let mut defined = vec![false; nodes.len()];
     let mut order = Vec::new();
@@ -223,18 +212,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], part_len: usize) -> Schedule 
             part[m] = part[i];
         }
     }
-    let mut used_until = vec![0usize; nodes.len()];
-    for (i, node) in nodes.iter().enumerate() {
-        if live[i] {
-            for c in node.children() {
-                let c = c.0 as usize;
-                used_until[c] = used_until[c].max(part[i]);
-            }
-        }
-    }
-    for o in outputs {
-        used_until[o.0 as usize] = usize::MAX;
-    }
+    let used_until = latest_use(graph, outputs, &live, &part);
     let defs = |i: usize| match pair(&nodes[i]) {
         Some((s, c)) => vec![s, c],
         None => vec![i],
@@ -403,6 +381,24 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], part_len: usize) -> Schedule 
         spills,
         outputs,
     }
+}
+
+/// For each node, the largest `key` of its live users (`usize::MAX` for an
+/// output, used at the end; 0 for an unused node).
+fn latest_use(graph: &Graph, outputs: &[NodeId], live: &[bool], key: &[usize]) -> Vec<usize> {
+    let mut latest = vec![0usize; key.len()];
+    for (i, node) in graph.nodes().iter().enumerate() {
+        if live[i] {
+            for c in node.children() {
+                let c = c.0 as usize;
+                latest[c] = latest[c].max(key[i]);
+            }
+        }
+    }
+    for o in outputs {
+        latest[o.0 as usize] = usize::MAX;
+    }
+    latest
 }
 
 /// Products fused into the sum that uses them: `x = a * b; y = x + c` becomes
