@@ -1,6 +1,7 @@
 //! The `robot_dynamics!` proc macro: reads a URDF at compile time and expands to
 //! a module of specialised dynamics functions. It parses its arguments, resolves
-//! the path, and calls [`rbdgen_symbolic::macro_module`]; nothing more.
+//! the path, calls [`rbdgen_symbolic::generate_tokens`] and wraps its items
+//! in the module; nothing more.
 
 use std::path::PathBuf;
 
@@ -10,7 +11,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
 use rbdgen_symbolic::{
-    macro_module, read_description, ContactKind, Function, Model, Options, ScalarType,
+    generate_tokens, read_description, ContactKind, Function, GenerateError, Model, Options,
+    ScalarType,
 };
 
 /// Generates a module of rigid-body dynamics functions from a URDF.
@@ -305,6 +307,95 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
     }
     let vis = &args.vis;
     let full = full.to_string_lossy().into_owned();
-    macro_module(&quote!(#vis), &args.name, &urdf, &options, &full)
-        .map_err(|e| error(e.to_string()))
+    module(&quote!(#vis), &args.name, &urdf, &options, &full).map_err(|e| error(e.to_string()))
+}
+
+/// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
+/// of [`generate_tokens`] (so that formatting them gives exactly the file
+/// `rbdgen generate` writes), a `use` of the `libm` that `rbdgen` re-exports,
+/// and an `include_bytes!` of `urdf_path` (an absolute path) so that editing
+/// the URDF triggers a rebuild.
+fn module(
+    vis: &TokenStream,
+    name: &Ident,
+    urdf: &str,
+    options: &Options,
+    urdf_path: &str,
+) -> Result<TokenStream, GenerateError> {
+    let items = generate_tokens(urdf, options)?;
+    Ok(quote! {
+        #vis mod #name {
+            #items
+            use ::rbdgen::__private::libm;
+            // Rebuild when the URDF changes.
+            const _: &[u8] = include_bytes!(#urdf_path);
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The macro's module and a committed file are the same code: the
+    //! expansion ([`module`]) is `generate_tokens` wrapped in a module, and
+    //! formatting its items gives exactly `generate`'s text.
+
+    use quote::{format_ident, quote};
+    use rbdgen_symbolic::{generate, Options, ScalarType};
+
+    fn urdf(relative: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(relative);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn module_formats_to_the_generated_file() {
+        for (file, floating_base, scalar) in [
+            ("models/go2_z1.urdf", true, ScalarType::F64),
+            ("tests/urdf/continuous_chain.urdf", false, ScalarType::F32),
+        ] {
+            let text = urdf(file);
+            let options = Options {
+                floating_base,
+                source_name: file.to_string(),
+                scalar,
+                ..Options::default()
+            };
+            let tokens = super::module(
+                &quote!(pub),
+                &format_ident!("robot"),
+                &text,
+                &options,
+                "/abs/robot.urdf",
+            )
+            .unwrap();
+            let module: syn::ItemMod = syn::parse2(tokens).unwrap();
+            assert_eq!(module.ident, "robot");
+            let (_, mut items) = module.content.unwrap();
+            // The module ends in the `libm` import and the rebuild trigger.
+            let trigger = items.pop().unwrap();
+            let import = items.pop().unwrap();
+            assert_eq!(
+                quote!(#import).to_string(),
+                quote!(
+                    use ::rbdgen::__private::libm;
+                )
+                .to_string()
+            );
+            assert!(quote!(#trigger)
+                .to_string()
+                .contains("include_bytes ! (\"/abs/robot.urdf\")"));
+            let file_of_module = syn::File {
+                shebang: None,
+                attrs: module.attrs,
+                items,
+            };
+            assert_eq!(
+                prettyplease::unparse(&file_of_module),
+                generate(&text, &options).unwrap(),
+                "{file}"
+            );
+        }
+    }
 }

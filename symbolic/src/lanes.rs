@@ -5,9 +5,9 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::api::{dim_tokens, output_type};
 use crate::emit::ScalarType;
 use crate::functions::{Dim, Output};
-use crate::generate::{dim_tokens, output_type};
 
 /// The `lanes` module: the lane type `V` (`L` values of the scalar type side
 /// by side, every operation lane-wise on plain arrays, which LLVM turns into

@@ -3,15 +3,17 @@
 //! constants folded in, and come out as plain Rust.
 //!
 //! Data flows one way: [`rbdgen_runtime::Model`] → [`trace()`] (a [`Graph`] per
-//! function) → [`emit`] (Rust tokens) → [`generate()`] (formatted source).
+//! function) → [`emit::schedule`] (statements) → [`emit::print`] (Rust
+//! tokens) → [`generate()`] (formatted source).
 
+mod api;
 pub mod cost_reference;
-pub mod diff;
 pub mod emit;
 pub mod eval;
 pub mod functions;
 pub mod generate;
 pub mod graph;
+pub mod header;
 mod lanes;
 pub mod simplify;
 pub mod trace;
@@ -20,10 +22,11 @@ pub use cost_reference::{rnea_mul_reference, RNEA_MULS_PER_JOINT};
 pub use emit::ScalarType;
 pub use functions::{Dim, Function, Output, Spec};
 pub use generate::{
-    build_model, command_line_options, generate, generate_module, generate_tokens, macro_module,
-    sha256_hex, GenerateError, Module, Options, Progress,
+    build_model, generate, generate_module, generate_tokens, GenerateError, Module, Options,
+    Progress,
 };
 pub use graph::{Graph, Node, NodeId, OpCounts};
+pub use header::{command_line_options, sha256_hex};
 pub use rbdgen_runtime::model::mjcf::read_description;
 pub use rbdgen_runtime::{ContactKind, Model, ModelError};
-pub use trace::{at_zero, fresh_inputs, jacobian, trace, Expr, Traced};
+pub use trace::{trace, Expr, Traced};

@@ -60,35 +60,9 @@ pub fn trace(inputs: &[usize], f: impl FnOnce(&[Vec<Expr>]) -> Vec<Expr>) -> Tra
     }
 }
 
-/// `n` new inputs of the trace in progress, numbered after every earlier one:
-/// the internal variables of a trace that are not arguments (a tangent-space
-/// perturbation `δ` that is differentiated and then set to zero).
-pub fn fresh_inputs(n: usize) -> Vec<Expr> {
+/// `n` new inputs of the trace in progress, numbered after every earlier one.
+fn fresh_inputs(n: usize) -> Vec<Expr> {
     (0..n).map(|_| Expr(with_graph(Graph::new_input))).collect()
-}
-
-/// The Jacobian `d outputs[i] / d wrt[j]` in the trace in progress, by forward
-/// differentiation of the graph; `wrt` must be inputs.
-pub fn jacobian(outputs: &[Expr], wrt: &[Expr]) -> Vec<Vec<Expr>> {
-    let outputs: Vec<NodeId> = outputs.iter().map(|e| e.0).collect();
-    let wrt: Vec<NodeId> = wrt.iter().map(|e| e.0).collect();
-    let jac = with_graph(|g| g.jacobian(&outputs, &wrt));
-    jac.into_iter()
-        .map(|row| row.into_iter().map(Expr).collect())
-        .collect()
-}
-
-/// `roots` with the inputs `inputs` replaced by zero, re-folded, in the trace
-/// in progress (evaluating a derivative at `δ = 0`).
-pub fn at_zero(roots: &[Expr], inputs: &[Expr]) -> Vec<Expr> {
-    let roots: Vec<NodeId> = roots.iter().map(|e| e.0).collect();
-    let map: Vec<NodeId> = inputs.iter().map(|e| e.0).collect();
-    let out = with_graph(|g| {
-        let zero = g.constant(0.0);
-        let map = map.into_iter().map(|i| (i, zero)).collect();
-        g.substitute(&roots, &map)
-    });
-    out.into_iter().map(Expr).collect()
 }
 
 impl Scalar for Expr {

@@ -266,3 +266,63 @@ impl CodeArgs {
         Ok((text, options, module?))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use rbdgen_symbolic::{command_line_options, ContactKind, Function, Options, ScalarType};
+
+    use super::CodeArgs;
+
+    #[derive(Parser)]
+    struct Generate {
+        #[command(flatten)]
+        code: CodeArgs,
+    }
+
+    /// The flags a generated file's header prints (`command_line_options`,
+    /// beside the header because the macro's expansion carries it too) are
+    /// the ones these arguments parse back to the same options.
+    #[test]
+    fn header_flags_parse_back_to_the_options() {
+        let urdf = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/go2_z1.urdf");
+        let plain = Options {
+            source_name: urdf.to_string(),
+            ..Options::default()
+        };
+        let every = Options {
+            floating_base: true,
+            functions: [
+                Function::Rnea,
+                Function::ContactJacobian,
+                Function::AbaDerivatives,
+            ]
+            .into_iter()
+            .collect(),
+            scalar: ScalarType::F32,
+            simplify: true,
+            std: true,
+            armature: vec![
+                ("FL_hip_joint".into(), 0.01),
+                ("FR_calf_joint".into(), 2.5e-3),
+            ],
+            contacts: vec![
+                ("FL_foot".into(), ContactKind::Point),
+                ("RR_foot".into(), ContactKind::Frame6d),
+            ],
+            parameters: vec!["FL_foot".into(), "RR_foot".into()],
+            frames: Some(vec!["FL_foot".into(), "RR_foot".into()]),
+            lanes: Some(4),
+            ..plain.clone()
+        };
+        for options in [plain, every] {
+            let flags = command_line_options(&options);
+            let args = ["rbdgen", urdf]
+                .into_iter()
+                .chain(flags.split(' ').filter(|a| !a.is_empty()));
+            let parsed = Generate::try_parse_from(args).unwrap_or_else(|e| panic!("{flags}: {e}"));
+            let (_, back) = parsed.code.load().unwrap();
+            assert_eq!(back, options, "{flags}");
+        }
+    }
+}

@@ -17,7 +17,7 @@ pub mod analysis;
 pub mod extract;
 pub mod rules;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -115,20 +115,13 @@ impl Default for Limits {
     }
 }
 
-/// A simplified graph and how the run went.
+/// A simplified graph.
 #[derive(Clone, Debug)]
 pub struct Simplified {
     /// The new graph (inputs keep their numbers).
     pub graph: Graph,
     /// The outputs, in the order given.
     pub outputs: Vec<NodeId>,
-    /// Windows run.
-    pub windows: usize,
-    /// Windows whose extraction replaced the original nodes.
-    pub improved: usize,
-    /// How many windows stopped for each of egg's stop reasons
-    /// (`Saturated`, `IterationLimit`, `NodeLimit`).
-    pub stop_reasons: BTreeMap<String, usize>,
 }
 
 /// Simplifies what `outputs` depend on in `graph`: a new graph with the same
@@ -149,31 +142,23 @@ pub fn simplify(graph: &Graph, outputs: &[NodeId], limits: &Limits) -> Simplifie
             _ => ops.push(i),
         }
     }
-    let mut result = Simplified {
-        graph: Graph::new(),
-        outputs: Vec::new(),
-        windows: 0,
-        improved: 0,
-        stop_reasons: BTreeMap::new(),
-    };
     for window in ops.chunks(limits.window.max(1)) {
-        let mut w = Window {
+        Window {
             graph,
             out: &mut out,
             map: &mut map,
             last_use: &last_use,
-        };
-        let (improved, reason) = w.run(window, limits);
-        result.windows += 1;
-        result.improved += usize::from(improved);
-        *result.stop_reasons.entry(reason).or_default() += 1;
+        }
+        .run(window, limits);
     }
-    result.outputs = outputs
+    let outputs = outputs
         .iter()
         .map(|o| map[o.0 as usize].expect("outputs are mapped"))
         .collect();
-    result.graph = out;
-    result
+    Simplified {
+        graph: out,
+        outputs,
+    }
 }
 
 /// One window's state: the source graph, the graph being built and the map
@@ -190,9 +175,9 @@ impl Window<'_> {
         self.map[id.0 as usize].expect("operands precede their users")
     }
 
-    /// Simplifies the operations `window` (consecutive live ids, ascending);
-    /// returns whether the extraction replaced them, and egg's stop reason.
-    fn run(&mut self, window: &[usize], limits: &Limits) -> (bool, String) {
+    /// Simplifies the operations `window` (consecutive live ids, ascending):
+    /// replaces them by the extraction when that is cheaper.
+    fn run(&mut self, window: &[usize], limits: &Limits) {
         let mut egraph = EGraph::<Math, ConstantFold>::default();
         let mut local: HashMap<usize, Id> = HashMap::new();
         let mut leaves: HashMap<Symbol, NodeId> = HashMap::new();
@@ -248,13 +233,6 @@ impl Window<'_> {
             // depend on the machine.
             .with_time_limit(Duration::from_secs(u64::MAX / 4))
             .run(&rules::rules());
-        let reason = match &runner.stop_reason {
-            Some(egg::StopReason::Saturated) => "Saturated".to_string(),
-            Some(egg::StopReason::IterationLimit(_)) => "IterationLimit".to_string(),
-            Some(egg::StopReason::NodeLimit(_)) => "NodeLimit".to_string(),
-            Some(other) => format!("{other:?}"),
-            None => "None".to_string(),
-        };
         let egraph = &runner.egraph;
         let choice = DagChoice::new(egraph);
         let root_classes: Vec<Id> = roots.iter().map(|i| egraph.find(local[i])).collect();
@@ -272,7 +250,6 @@ impl Window<'_> {
                 for (&i, class) in roots.iter().zip(&root_classes) {
                     self.map[i] = Some(built[class]);
                 }
-                (true, reason)
             }
             _ => {
                 for &i in window {
@@ -280,7 +257,6 @@ impl Window<'_> {
                     let new = remap(node, |c| self.mapped(c));
                     self.map[i] = Some(self.out.add(new));
                 }
-                (false, reason)
             }
         }
     }

@@ -1,0 +1,195 @@
+//! Printing: a [`Schedule`] as a Rust block (and its parts), in a scalar type
+//! and an arithmetic.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::schedule::{Op, Operand, Schedule, Signed};
+use super::{Arith, Inputs, ScalarType, Shape};
+
+/// What [`print()`] makes: the function body, and the parts it calls
+/// (module-level items, empty unless the block has several parts).
+pub struct Emitted {
+    /// The block, ending in the output expression.
+    pub block: TokenStream,
+    /// `#[inline(never)] fn {prefix}{k}(params.., t: &mut [S; C])`, in order.
+    pub parts: Vec<TokenStream>,
+}
+
+/// How a long block is split: the parts' name prefix, and the enclosing
+/// function's parameters (declared by each part) and their names (passed on).
+pub struct Split<'a> {
+    /// Names the parts `{prefix}0`, `{prefix}1`, ...; unique in the module.
+    pub prefix: &'a str,
+    /// The parameter declarations, as `q: &[f64; NQ]`.
+    pub params: &'a [TokenStream],
+    /// The parameter names, in the same order.
+    pub names: &'a [Ident],
+}
+
+/// The block of `schedule` in `scalar` arithmetic (or lanes of it), ending in
+/// the outputs arranged as `shape`. `inputs` names the arguments the inputs
+/// are read from; `math` is the path of the module providing `libm`'s
+/// functions (`sin`, `cos`, `sincos`, `sqrt`, `atan2` and their `f32` forms
+/// `sinf`, ...). Every constant must be representable in `scalar`.
+///
+/// Local slot `k` of a part is the local `xk`, declared once at the top of the
+/// part (`mut` when assigned more than once): one `let` per value would nest
+/// one lexical scope per operation, which debug builds of large functions
+/// cannot digest. A schedule of several parts becomes a chain of
+/// `#[inline(never)]` functions `{prefix}{k}` taking the enclosing function's
+/// parameters and the spill array `t` (on the caller's stack).
+pub fn print(
+    schedule: &Schedule,
+    shape: &Shape,
+    inputs: &Inputs,
+    math: &TokenStream,
+    scalar: ScalarType,
+    arith: Arith,
+    split: &Split,
+) -> Emitted {
+    let function = |name: &str| {
+        let f = scalar.math_function(name);
+        quote!(#math::#f)
+    };
+    let (sin, cos, sincos) = (function("sin"), function("cos"), function("sincos"));
+    let (sqrt, atan2) = (function("sqrt"), function("atan2"));
+    let name = |s: usize| format_ident!("x{}", s);
+    let x = |o: Operand| -> TokenStream {
+        match o {
+            Operand::Const(c) => arith.literal(scalar, c),
+            Operand::Input(k) => inputs.token(k),
+            Operand::Local { slot, .. } => {
+                let n = name(slot);
+                quote!(#n)
+            }
+            Operand::Spilled { entry, .. } => {
+                let e = Literal::usize_unsuffixed(entry);
+                quote!(t[#e])
+            }
+        }
+    };
+    let signed = |s: Signed| {
+        let v = x(s.operand);
+        if s.negated {
+            quote!(-#v)
+        } else {
+            v
+        }
+    };
+    let ty = arith.ty(scalar);
+    let mut bodies: Vec<TokenStream> = Vec::with_capacity(schedule.parts.len());
+    for part in &schedule.parts {
+        let decls = part.assignments.iter().enumerate().map(|(s, &count)| {
+            let n = name(s);
+            if count > 1 {
+                quote!(let mut #n: #ty;)
+            } else {
+                quote!(let #n: #ty;)
+            }
+        });
+        let mut body = Vec::with_capacity(2 * part.statements.len());
+        for statement in &schedule.statements[part.statements.clone()] {
+            let expr = match statement.op {
+                Op::Neg(a) => {
+                    let a = x(a);
+                    quote!(-#a)
+                }
+                Op::Add(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#a + #b)
+                }
+                Op::Sub(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#a - #b)
+                }
+                Op::Mul(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#a * #b)
+                }
+                Op::Div(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#a / #b)
+                }
+                Op::Sqrt(a) => {
+                    let a = x(a);
+                    quote!(#sqrt(#a))
+                }
+                Op::Atan2(a, b) => {
+                    let (a, b) = (x(a), x(b));
+                    quote!(#atan2(#a, #b))
+                }
+                Op::Select(c, a, b) => {
+                    let (c, a, b) = (x(c), x(a), x(b));
+                    match arith {
+                        Arith::Scalar => quote!(if #c > 0.0 { #a } else { #b }),
+                        Arith::Lanes => quote!(V::select(#c, #a, #b)),
+                    }
+                }
+                Op::Sin(a) => {
+                    let a = x(a);
+                    quote!(#sin(#a))
+                }
+                Op::Cos(a) => {
+                    let a = x(a);
+                    quote!(#cos(#a))
+                }
+                Op::SinCos(a) => {
+                    let a = x(a);
+                    quote!(#sincos(#a))
+                }
+                Op::MulAdd(a, b, c) => {
+                    let (a, b, c) = (signed(a), x(b), signed(c));
+                    quote!(mul_add(#a, #b, #c))
+                }
+            };
+            let targets: Vec<Ident> = statement.defines.iter().map(|d| name(d.slot)).collect();
+            body.push(match targets.as_slice() {
+                [one] => quote!(#one = #expr;),
+                many => quote!((#(#many),*) = #expr;),
+            });
+            for d in &statement.defines {
+                if let Some(e) = d.spill {
+                    let (e, v) = (Literal::usize_unsuffixed(e), name(d.slot));
+                    body.push(quote!(t[#e] = #v;));
+                }
+            }
+        }
+        bodies.push(quote!(#(#decls)* #(#body)*));
+    }
+    let values: Vec<TokenStream> = schedule.outputs.iter().map(|&o| x(o)).collect();
+    let result = shape.build(&values);
+    if bodies.len() == 1 {
+        let last = &bodies[0];
+        return Emitted {
+            block: quote!({ #last #result }),
+            parts: Vec::new(),
+        };
+    }
+    let (params, names) = (split.params, split.names);
+    let t_len = Literal::usize_unsuffixed(schedule.spills);
+    let fns: Vec<Ident> = (0..bodies.len())
+        .map(|k| format_ident!("{}{}", split.prefix, k))
+        .collect();
+    let items = fns
+        .iter()
+        .zip(&bodies)
+        .map(|(f, body)| {
+            quote! {
+                #[inline(never)]
+                #[allow(unused_variables)]
+                fn #f(#(#params,)* t: &mut [#ty; #t_len]) { #body }
+            }
+        })
+        .collect();
+    let calls = fns.iter().map(|f| quote!(#f(#(#names,)* &mut t);));
+    let zero = arith.literal(scalar, 0.0);
+    Emitted {
+        block: quote!({
+            let mut t = [#zero; #t_len];
+            #(#calls)*
+            #result
+        }),
+        parts: items,
+    }
+}

@@ -1,0 +1,447 @@
+//! Scheduling: a traced graph becomes a list of statements over a few reused
+//! local slots, in topological order with ties broken by node id, cut into
+//! parts when long, with the values that outlive their part spilled to an
+//! array. Plain data: [`super::print()`] turns it into Rust.
+
+use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
+
+use crate::graph::{Graph, Node, NodeId};
+
+/// Where a statement reads a value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Operand {
+    /// A constant of the graph.
+    Const(f64),
+    /// Input number `k` of the traced function.
+    Input(u32),
+    /// Local slot `slot` of the current part, holding `node`.
+    Local {
+        /// The slot (`x{slot}`).
+        slot: usize,
+        /// The node whose value it holds.
+        node: NodeId,
+    },
+    /// Entry `entry` of the spill array `t`, holding `node` (a value computed
+    /// in an earlier part, or an output of a block of several parts).
+    Spilled {
+        /// The entry (`t[entry]`).
+        entry: usize,
+        /// The node whose value it holds.
+        node: NodeId,
+    },
+}
+
+/// A summand that may be negated (a constant's negation is folded into it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Signed {
+    /// The value.
+    pub operand: Operand,
+    /// Whether it enters negated.
+    pub negated: bool,
+}
+
+/// The operation of a statement, on its operands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    /// `-a`.
+    Neg(Operand),
+    /// `a + b`.
+    Add(Operand, Operand),
+    /// `a - b`.
+    Sub(Operand, Operand),
+    /// `a * b`.
+    Mul(Operand, Operand),
+    /// `a / b`.
+    Div(Operand, Operand),
+    /// `√a`.
+    Sqrt(Operand),
+    /// `atan2(a, b)`.
+    Atan2(Operand, Operand),
+    /// `if c > 0 { a } else { b }`.
+    Select(Operand, Operand, Operand),
+    /// `sin a`, alone (no cosine of the same argument).
+    Sin(Operand),
+    /// `cos a`, alone (no sine of the same argument).
+    Cos(Operand),
+    /// `(sin a, cos a)` in one call: a statement with two definitions, the
+    /// sine first.
+    SinCos(Operand),
+    /// `a * b + c`: a product fused into the sum or difference that is its
+    /// only use (the module's `mul_add`).
+    MulAdd(Signed, Operand, Signed),
+}
+
+impl Op {
+    /// The values read, in order.
+    pub fn operands(&self) -> Vec<Operand> {
+        match *self {
+            Op::Neg(a) | Op::Sqrt(a) | Op::Sin(a) | Op::Cos(a) | Op::SinCos(a) => vec![a],
+            Op::Add(a, b) | Op::Sub(a, b) | Op::Mul(a, b) | Op::Div(a, b) | Op::Atan2(a, b) => {
+                vec![a, b]
+            }
+            Op::Select(c, a, b) => vec![c, a, b],
+            Op::MulAdd(a, b, c) => vec![a.operand, b, c.operand],
+        }
+    }
+}
+
+/// A value a statement defines: the node, its local slot, and the spill
+/// entry it is also stored to, if it outlives its part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Definition {
+    /// The node computed.
+    pub node: NodeId,
+    /// Its local slot in the statement's part.
+    pub slot: usize,
+    /// Its entry of the spill array, if it is used after its part (or is an
+    /// output of a block of several parts).
+    pub spill: Option<usize>,
+}
+
+/// One assignment: `op` into the slots of `defines` (one value, or a sine
+/// and a cosine), then the spill stores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    /// What is computed.
+    pub op: Op,
+    /// Where the results go.
+    pub defines: Vec<Definition>,
+}
+
+/// A run of consecutive statements emitted as one function of its own when a
+/// block has several parts; its local slots are its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// Its statements, indices into [`Schedule::statements`].
+    pub statements: Range<usize>,
+    /// For each local slot of the part, how many values it is assigned (a
+    /// slot assigned once needs no `mut`).
+    pub assignments: Vec<usize>,
+}
+
+/// A graph's outputs as statements: what [`schedule()`] makes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// Every statement, in order.
+    pub statements: Vec<Statement>,
+    /// The parts, in order, covering the statements (one part, possibly
+    /// empty, for a short block).
+    pub parts: Vec<Part>,
+    /// The length of the spill array (0 for a single part).
+    pub spills: usize,
+    /// The outputs, in order: constants, inputs, locals of the single part,
+    /// or spill entries when there are several parts.
+    pub outputs: Vec<Operand>,
+}
+
+/// The statements computing `outputs` of `graph`.
+///
+/// Every live operation becomes a statement, in node-id order (which is
+/// topological), except: a sine and a cosine of one argument are one
+/// [`Op::SinCos`] statement (at the first of the two); a product whose only
+/// use is one sum or difference, and which is not an output, is fused into it
+/// ([`Op::MulAdd`]). Constants and inputs are read in place.
+///
+/// Each value goes into a local slot, the smallest free one; a slot is freed
+/// after the statement that reads its value last (a use by either half of a
+/// sincos pair counts at the pair's statement, a use by a fused product at its
+/// sum's), so a statement may write the slot of an operand it reads last. More than `part_len` statements are cut into parts
+/// of about equal length; a value used after its part (and every output, then)
+/// is also stored to an entry of the spill array, freed after the last part
+/// that reads it.
+pub fn schedule(graph: &Graph, outputs: &[NodeId], part_len: usize) -> Schedule {
+    let live = graph.reachable(outputs);
+    let nodes = graph.nodes();
+    let fused = fusions(graph, outputs, &live);
+    // Sin and cos of one argument share one `sincos` call.
+    let mut sin_of = HashMap::new();
+    let mut cos_of = HashMap::new();
+    for (i, node) in nodes.iter().enumerate() {
+        if live[i] {
+            match node {
+                Node::Sin(a) => _ = sin_of.insert(*a, i),
+                Node::Cos(a) => _ = cos_of.insert(*a, i),
+                _ => {}
+            }
+        }
+    }
+    let pair = |node: &Node| match node {
+        Node::Sin(a) | Node::Cos(a) => sin_of.get(a).copied().zip(cos_of.get(a).copied()),
+        _ => None,
+    };
+    // The statement computing each node: its own, or that of its sincos pair
+    // (the first of the two), or that of the sum its product is fused into.
+    let mut at: Vec<usize> = (0..nodes.len()).collect();
+    for (i, node) in nodes.iter().enumerate() {
+        if let (true, Some((s, c))) = (live[i], pair(node)) {
+            at[i] = s.min(c);
+        }
+    }
+    for (&m, &sum) in &fused.product_of {
+        at[m] = sum;
+    }
+    // The statement of each value's last use.
+    let last_use = latest_use(graph, outputs, &live, &at);
+    // The statements, in order: each defines one node (two for a sincos pair).
+    let mut defined = vec![false; nodes.len()];
+    let mut order = Vec::new();
+    for (i, node) in nodes.iter().enumerate() {
+        let leaf = matches!(node, Node::Const(_) | Node::Input(_));
+        if !live[i] || leaf || defined[i] || fused.product_of.contains_key(&i) {
+            continue;
+        }
+        if let Some((s, c)) = pair(node) {
+            defined[s] = true;
+            defined[c] = true;
+        }
+        defined[i] = true;
+        order.push(i);
+    }
+    let parts = order.len().div_ceil(part_len.max(1)).max(1);
+    let per_part = order.len().div_ceil(parts).max(1);
+    // The part of each defined node, and the last part using it.
+    let mut part = vec![0usize; nodes.len()];
+    for (k, &i) in order.iter().enumerate() {
+        part[i] = k / per_part;
+        if let Some((s, c)) = pair(&nodes[i]) {
+            part[s] = part[i];
+            part[c] = part[i];
+        }
+        if let Some(&m) = fused.sum_of.get(&i) {
+            part[m] = part[i];
+        }
+    }
+    let used_until = latest_use(graph, outputs, &live, &part);
+    let defs = |i: usize| match pair(&nodes[i]) {
+        Some((s, c)) => vec![s, c],
+        None => vec![i],
+    };
+    // Entries of the spill array for the values that outlive their part.
+    let mut spilled: HashMap<usize, usize> = HashMap::new();
+    let mut spills = 0;
+    if parts > 1 {
+        let mut held: Vec<(usize, usize)> = Vec::new(); // (used until, entry)
+        let mut free: BTreeSet<usize> = BTreeSet::new();
+        for &i in &order {
+            held.retain(|&(until, entry)| {
+                let keep = until >= part[i];
+                if !keep {
+                    free.insert(entry);
+                }
+                keep
+            });
+            for d in defs(i) {
+                if used_until[d] > part[d] {
+                    let entry = free.pop_first().unwrap_or_else(|| {
+                        spills += 1;
+                        spills - 1
+                    });
+                    spilled.insert(d, entry);
+                    held.push((used_until[d], entry));
+                }
+            }
+        }
+    }
+    // Local slots, one part at a time.
+    let mut slot: Vec<Option<usize>> = vec![None; nodes.len()];
+    let mut statements = Vec::with_capacity(order.len());
+    let mut part_list = vec![Part {
+        statements: 0..0,
+        assignments: Vec::new(),
+    }];
+    let mut free: BTreeSet<usize> = BTreeSet::new();
+    for &i in &order {
+        let current = part_list.len() - 1;
+        if part[i] != current {
+            let start = statements.len();
+            part_list.push(Part {
+                statements: start..start,
+                assignments: Vec::new(),
+            });
+            free.clear();
+        }
+        let current = part[i];
+        let this = part_list.last_mut().expect("a part");
+        let operand = |id: NodeId| -> Operand {
+            let d = id.0 as usize;
+            match nodes[d] {
+                Node::Const(bits) => Operand::Const(f64::from_bits(bits)),
+                Node::Input(k) => Operand::Input(k),
+                _ if part[d] != current => Operand::Spilled {
+                    entry: spilled[&d],
+                    node: id,
+                },
+                _ => Operand::Local {
+                    slot: slot[d].expect("operand scheduled before use"),
+                    node: id,
+                },
+            }
+        };
+        // `-x`, folded into a constant.
+        let signed = |id: NodeId, negated: bool| match operand(id) {
+            Operand::Const(x) if negated => Signed {
+                operand: Operand::Const(-x),
+                negated: false,
+            },
+            operand => Signed { operand, negated },
+        };
+        let plain = |id: NodeId| signed(id, false);
+        // Frees the local slots of `node`'s operands last used at `at`.
+        let release =
+            |node: &Node, at: usize, slot: &[Option<usize>], free: &mut BTreeSet<usize>| {
+                for c in node.children() {
+                    let c = c.0 as usize;
+                    if last_use[c] == at && part[c] == current {
+                        if let Some(s) = slot[c] {
+                            free.insert(s);
+                        }
+                    }
+                }
+            };
+        let node = &nodes[i];
+        let op = if let Some(&m) = fused.sum_of.get(&i) {
+            let Node::Mul(p, q) = nodes[m] else {
+                unreachable!("only products are fused")
+            };
+            let op = match *node {
+                Node::Add(a, b) => {
+                    let c = if a.0 as usize == m { b } else { a };
+                    Op::MulAdd(plain(p), operand(q), plain(c))
+                }
+                Node::Sub(a, b) if a.0 as usize == m => {
+                    Op::MulAdd(plain(p), operand(q), signed(b, true))
+                }
+                Node::Sub(a, _) => Op::MulAdd(signed(p, true), operand(q), plain(a)),
+                _ => unreachable!("only sums take a fused product"),
+            };
+            release(&nodes[m], i, &slot, &mut free);
+            op
+        } else {
+            match *node {
+                Node::Const(_) | Node::Input(_) => unreachable!("leaves are not statements"),
+                Node::Neg(a) => Op::Neg(operand(a)),
+                Node::Add(a, b) => Op::Add(operand(a), operand(b)),
+                Node::Sub(a, b) => Op::Sub(operand(a), operand(b)),
+                Node::Mul(a, b) => Op::Mul(operand(a), operand(b)),
+                Node::Div(a, b) => Op::Div(operand(a), operand(b)),
+                Node::Sqrt(a) => Op::Sqrt(operand(a)),
+                Node::Atan2(a, b) => Op::Atan2(operand(a), operand(b)),
+                Node::Select(c, a, b) => Op::Select(operand(c), operand(a), operand(b)),
+                Node::Sin(a) | Node::Cos(a) => match pair(node) {
+                    Some((s, c)) => {
+                        let op = Op::SinCos(operand(a));
+                        release(&nodes[s], i, &slot, &mut free);
+                        release(&nodes[c], i, &slot, &mut free);
+                        op
+                    }
+                    None if matches!(node, Node::Sin(_)) => Op::Sin(operand(a)),
+                    None => Op::Cos(operand(a)),
+                },
+            }
+        };
+        if !matches!(op, Op::SinCos(_)) {
+            release(node, i, &slot, &mut free);
+        }
+        let mut defines = Vec::with_capacity(2);
+        for d in defs(i) {
+            let s = free.pop_first().unwrap_or(this.assignments.len());
+            if s == this.assignments.len() {
+                this.assignments.push(0);
+            }
+            this.assignments[s] += 1;
+            slot[d] = Some(s);
+            defines.push(Definition {
+                node: NodeId(d as u32),
+                slot: s,
+                spill: spilled.get(&d).copied(),
+            });
+        }
+        statements.push(Statement { op, defines });
+        this.statements.end = statements.len();
+    }
+    let outputs = outputs
+        .iter()
+        .map(|&o| match graph.node(o) {
+            Node::Const(bits) => Operand::Const(f64::from_bits(bits)),
+            Node::Input(k) => Operand::Input(k),
+            _ if parts > 1 => Operand::Spilled {
+                entry: spilled[&(o.0 as usize)],
+                node: o,
+            },
+            _ => Operand::Local {
+                slot: slot[o.0 as usize].expect("output scheduled"),
+                node: o,
+            },
+        })
+        .collect();
+    Schedule {
+        statements,
+        parts: part_list,
+        spills,
+        outputs,
+    }
+}
+
+/// For each node, the largest `key` of its live users (`usize::MAX` for an
+/// output, used at the end; 0 for an unused node).
+fn latest_use(graph: &Graph, outputs: &[NodeId], live: &[bool], key: &[usize]) -> Vec<usize> {
+    let mut latest = vec![0usize; key.len()];
+    for (i, node) in graph.nodes().iter().enumerate() {
+        if live[i] {
+            for c in node.children() {
+                let c = c.0 as usize;
+                latest[c] = latest[c].max(key[i]);
+            }
+        }
+    }
+    for o in outputs {
+        latest[o.0 as usize] = usize::MAX;
+    }
+    latest
+}
+
+/// Products fused into the sum that uses them: `x = a * b; y = x + c` becomes
+/// `y = mul_add(a, b, c)` (the generated module's helper: one rounding where the
+/// target has FMA instructions). A product qualifies when its only use is as an
+/// operand of one sum or difference and it is not an output; each sum takes at
+/// most one.
+struct Fusions {
+    /// Sum node → the product fused into it.
+    sum_of: HashMap<usize, usize>,
+    /// Product node → the sum it is fused into.
+    product_of: HashMap<usize, usize>,
+}
+
+fn fusions(graph: &Graph, outputs: &[NodeId], live: &[bool]) -> Fusions {
+    let nodes = graph.nodes();
+    let mut uses = vec![0usize; nodes.len()];
+    for (node, _) in nodes.iter().zip(live).filter(|(_, &l)| l) {
+        for c in node.children() {
+            uses[c.0 as usize] += 1;
+        }
+    }
+    for o in outputs {
+        uses[o.0 as usize] = usize::MAX;
+    }
+    let mut f = Fusions {
+        sum_of: HashMap::new(),
+        product_of: HashMap::new(),
+    };
+    for (i, node) in nodes.iter().enumerate() {
+        let (Node::Add(a, b) | Node::Sub(a, b)) = *node else {
+            continue;
+        };
+        if !live[i] || a == b {
+            continue;
+        }
+        let product = [a, b].into_iter().map(|c| c.0 as usize).find(|&c| {
+            matches!(nodes[c], Node::Mul(..)) && uses[c] == 1 && !f.product_of.contains_key(&c)
+        });
+        if let Some(m) = product {
+            f.sum_of.insert(i, m);
+            f.product_of.insert(m, i);
+        }
+    }
+    f
+}
