@@ -66,7 +66,7 @@ pub use algorithms::{
 };
 pub use data::Data;
 pub use dual::Dual;
-pub use error::ModelError;
-pub use model::{Contact, ContactKind, Frame, FrameKind, Joint, JointKind, Model};
+pub use error::{DataMismatch, ModelError};
+pub use model::{Contact, ContactKind, Frame, FrameKind, Joint, JointKind, Model, Topology};
 pub use scalar::Scalar;
 pub use spatial::{Force, Inertia, Matrix3, Matrix6, Motion, Quaternion, Transform, Vector3};

@@ -2,7 +2,7 @@
 
 use super::kinematics::{body_velocity, joint_placement};
 use super::linalg::invert_spd;
-use super::{check_len, check_q, check_v};
+use super::{check_data, check_len, check_q, check_v};
 use crate::spatial::{ArticulatedInertia, Force, Motion, Vector3};
 use crate::{Data, Model, Scalar};
 
@@ -29,6 +29,7 @@ pub fn aba<'d, S: Scalar>(
     v: &[S],
     tau: &[S],
 ) -> &'d [S] {
+    check_data(model, data);
     run(model, data, q, v, tau, None)
 }
 
@@ -52,6 +53,7 @@ pub fn aba_fext<'d, S: Scalar>(
     tau: &[S],
     fext: &[Force<S>],
 ) -> &'d [S] {
+    check_data(model, data);
     check_len("fext", fext.len(), model.njoints());
     run(model, data, q, v, tau, Some(fext))
 }

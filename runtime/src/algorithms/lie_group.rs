@@ -64,7 +64,7 @@ pub fn integrate<S: Scalar>(model: &Model, q: &[S], v: &[S]) -> Vec<S> {
     check_v(model, "v", v.len());
     let mut out = q.to_vec();
     for joint in &model.joints[1..] {
-        let (qs, vs) = (joint.idx_q..joint.idx_q + joint.kind.nq(), joint.idx_v..);
+        let (qs, vs) = (joint.q_range(), joint.idx_v..);
         let (qi, vi) = (&q[qs.clone()], &v[vs]);
         let out = &mut out[qs];
         match joint.kind {
@@ -98,9 +98,9 @@ pub fn difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S]) -> Vec<S> {
     check_len("q1", q1.len(), model.nq);
     let mut out = vec![S::zero(); model.nv];
     for joint in &model.joints[1..] {
-        let qs = joint.idx_q..joint.idx_q + joint.kind.nq();
+        let qs = joint.q_range();
         let (a, b) = (&q0[qs.clone()], &q1[qs]);
-        let out = &mut out[joint.idx_v..joint.idx_v + joint.kind.nv()];
+        let out = &mut out[joint.v_range()];
         match joint.kind {
             JointKind::Universe => {}
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => out[0] = b[0] - a[0],
@@ -203,7 +203,7 @@ pub fn d_difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S], arg: ArgumentP
     let mut out = vec![S::zero(); model.nv * model.nv];
     for joint in &model.joints[1..] {
         let k = joint.idx_v;
-        let qs = joint.idx_q..joint.idx_q + joint.kind.nq();
+        let qs = joint.q_range();
         match joint.kind {
             JointKind::Universe => {}
             JointKind::Revolute { .. }

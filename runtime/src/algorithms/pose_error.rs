@@ -1,6 +1,7 @@
 //! The error between a frame's placement and a target placement, and its
 //! Jacobian in the tangent space: the residual of inverse kinematics.
 
+use super::check_data;
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
 use super::kinematics::frame_placement;
 use crate::spatial::exp_log::jlog6_from_log;
@@ -37,6 +38,7 @@ pub fn pose_error<S: Scalar>(
     frame: usize,
     target: &Transform<S>,
 ) -> ([S; 6], Vec<S>) {
+    check_data(model, data);
     compute_joint_jacobians(model, data, q);
     let world_from_frame = frame_placement(model, data, frame);
     let frame_from_target = world_from_frame.inverse() * *target;
