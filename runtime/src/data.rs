@@ -1,6 +1,6 @@
 //! The preallocated workspace of the algorithms (Pinocchio's `Data`).
 
-use crate::spatial::{ArticulatedInertia, Force, Inertia, Motion, Transform, Vector3};
+use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::error::DataMismatch;
 use crate::{Model, Scalar};
 
@@ -26,13 +26,13 @@ pub struct Data<S> {
     /// Composite rigid-body inertias (CRBA).
     pub ycrb: Vec<Inertia<S>>,
     /// Articulated-body inertias (ABA).
-    pub ia: Vec<ArticulatedInertia<S>>,
+    pub ia: Vec<Matrix6<S>>,
     /// Articulated-body bias forces (ABA).
     pub pa: Vec<Force<S>>,
     /// `U = IA S`, one column per joint dof (ABA).
     pub u: Vec<[Force<S>; 6]>,
     /// `D⁻¹ = (Sᵀ U)⁻¹` (ABA).
-    pub d_inv: Vec<[[S; 6]; 6]>,
+    pub d_inv: Vec<Matrix6<S>>,
     /// `u = τ - Sᵀ pA` (ABA).
     pub u_bias: Vec<[S; 6]>,
     /// Joint torques `[nv]` (RNEA output).
@@ -127,10 +127,10 @@ impl<S: Scalar> Data<S> {
             f: vec![Force::zero(); n],
             c: vec![Motion::zero(); n],
             ycrb: vec![Inertia::zero(); n],
-            ia: vec![ArticulatedInertia([[S::zero(); 6]; 6]); n],
+            ia: vec![Matrix6::zeros(); n],
             pa: vec![Force::zero(); n],
             u: vec![[Force::zero(); 6]; n],
-            d_inv: vec![[[S::zero(); 6]; 6]; n],
+            d_inv: vec![Matrix6::zeros(); n],
             u_bias: vec![[S::zero(); 6]; n],
             tau: vec![S::zero(); model.nv],
             ddq: vec![S::zero(); model.nv],

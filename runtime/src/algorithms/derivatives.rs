@@ -19,7 +19,7 @@
 
 use super::minverse::invert_mass_matrix;
 use super::{aba, check_data, check_len, check_q, check_v};
-use crate::spatial::{Force, Inertia, Motion, Transform, Vector3};
+use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::{Data, Model, Scalar};
 
 /// The three `nv x nv` Jacobians of a dynamics function `f(q, v, u)`, row-major.
@@ -260,45 +260,18 @@ pub(crate) fn solve_mass<S: Scalar>(
     out
 }
 
-/// A linear map from motions to forces, as a 6 x 6 matrix on `[linear; angular]`.
-#[derive(Clone, Copy)]
-struct MotionToForce<S>([[S; 6]; 6]);
-
-impl<S: Scalar> MotionToForce<S> {
-    /// The matrix of `f`, column by column on the unit motions.
-    fn of(f: impl Fn(&Motion<S>) -> Force<S>) -> Self {
-        let mut m = [[S::zero(); 6]; 6];
-        for k in 0..6 {
-            let mut e = [S::zero(); 6];
-            e[k] = S::one();
-            for (row, x) in m.iter_mut().zip(f(&Motion::from_slice(&e)).to_array()) {
-                row[k] = x;
-            }
+/// The matrix of a linear map from motions to forces, column by column on
+/// the unit motions.
+fn motion_to_force<S: Scalar>(f: impl Fn(&Motion<S>) -> Force<S>) -> Matrix6<S> {
+    let mut m = Matrix6::zeros();
+    for k in 0..6 {
+        let mut e = [S::zero(); 6];
+        e[k] = S::one();
+        for (row, x) in m.0.iter_mut().zip(f(&Motion::from_slice(&e)).to_array()) {
+            row[k] = x;
         }
-        Self(m)
     }
-
-    fn apply(&self, x: &Motion<S>) -> Force<S> {
-        let x = x.to_array();
-        let y = self
-            .0
-            .map(|row| (0..6).fold(S::zero(), |s, k| s + row[k] * x[k]));
-        Force::from_slice(&y)
-    }
-
-    /// `Bᵀ m`, so that `m · (B x) = (Bᵀ m) · x`.
-    fn apply_transpose(&self, m: &Motion<S>) -> Force<S> {
-        let m = m.to_array();
-        let y: [S; 6] =
-            core::array::from_fn(|k| (0..6).fold(S::zero(), |s, r| s + self.0[r][k] * m[r]));
-        Force::from_slice(&y)
-    }
-
-    fn add(&self, other: &Self) -> Self {
-        Self(core::array::from_fn(|r| {
-            core::array::from_fn(|k| self.0[r][k] + other.0[r][k])
-        }))
-    }
+    m
 }
 
 /// Per-dof quantities of the forward pass, in the axes of the dof's tree root.
@@ -339,7 +312,7 @@ fn run<S: Scalar>(
     let mut vel = vec![Motion::zero(); n];
     let mut acc = vec![Motion::zero(); n];
     let mut y = vec![Inertia::zero(); n];
-    let mut b = vec![MotionToForce([[S::zero(); 6]; 6]); n];
+    let mut b = vec![Matrix6::zeros(); n];
     let mut f = vec![Force::zero(); n];
     let gravity = Motion {
         linear: -Vector3::constant(model.gravity.0),
@@ -402,7 +375,7 @@ fn run<S: Scalar>(
             };
             f[i] = f[i] - fe;
         }
-        b[i] = MotionToForce::of(|x| {
+        b[i] = motion_to_force(|x| {
             vi.cross_force(&inertia.mul_motion(x)) - inertia.mul_motion(&vi.cross(x))
                 + x.cross_force(&h)
         });
@@ -420,7 +393,7 @@ fn run<S: Scalar>(
             let jr = cols[r].j;
             data.tau[r] = jr.dot(&fi);
             let p = yi.mul_motion(&jr);
-            let t = bi.apply_transpose(&jr);
+            let t = bi.transpose_mul_motion(&jr);
             for &j in &support {
                 for c in model.joints[j].v_range() {
                     let col = &cols[c];
@@ -436,8 +409,8 @@ fn run<S: Scalar>(
         if !ancestors.is_empty() {
             for c in joint.v_range() {
                 let col = &cols[c];
-                let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.apply(&col.dv);
-                let h = yi.mul_motion(&col.u) + bi.apply(&col.j);
+                let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.mul_motion(&col.dv);
+                let h = yi.mul_motion(&col.u) + bi.mul_motion(&col.j);
                 for &j in ancestors {
                     for r in model.joints[j].v_range() {
                         d_dq[r * nv + c] = cols[r].j.dot(&g);
@@ -449,7 +422,7 @@ fn run<S: Scalar>(
         let parent = joint.parent;
         if parent > 0 {
             y[parent] += yi;
-            b[parent] = b[parent].add(&bi);
+            b[parent] += bi;
             f[parent] += fi;
         }
     }

@@ -49,7 +49,7 @@ pub fn pose_error<S: Scalar>(
     let j_local = frame_jacobian(model, data, frame, ReferenceFrame::Local);
     let nv = model.nv;
     let mut j_e = vec![S::zero(); 6 * nv];
-    for (r, row) in jlog.iter().enumerate() {
+    for (r, row) in jlog.0.iter().enumerate() {
         for (k, &jrk) in row.iter().enumerate() {
             for c in 0..nv {
                 j_e[r * nv + c] = j_e[r * nv + c] - jrk * j_local[k * nv + c];
