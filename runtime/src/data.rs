@@ -1,7 +1,7 @@
 //! The preallocated workspace of the algorithms (Pinocchio's `Data`).
 
-use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::error::DataMismatch;
+use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::{Model, Scalar};
 
 /// Workspace for one model and one scalar type, allocated once by [`Data::new`];

@@ -614,7 +614,10 @@ fn zero_rotation_gives_finite_values() {
         placement.to_homogeneous().as_flattened(),
     );
     assert_eq!(log6(&placement), translation);
-    all_finite("jexp6 of a translation", jexp6(&translation).0.as_flattened());
+    all_finite(
+        "jexp6 of a translation",
+        jexp6(&translation).0.as_flattened(),
+    );
     all_finite("jlog6 of a translation", jlog6(&placement).0.as_flattened());
 
     for (urdf, floating) in [

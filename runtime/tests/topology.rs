@@ -9,7 +9,13 @@ use rbdgen_runtime::{rnea, Data, Model};
 /// Every robot of `models/`: URDF (fixed and floating base) and MJCF.
 fn models() -> Vec<(String, Model)> {
     let mut out = Vec::new();
-    for name in ["go2_z1", "g1_29dof", "panda", "z1", "double_pendulum_continuous"] {
+    for name in [
+        "go2_z1",
+        "g1_29dof",
+        "panda",
+        "z1",
+        "double_pendulum_continuous",
+    ] {
         for floating in [false, true] {
             let model = load_model(&format!("models/{name}.urdf"), floating);
             out.push((format!("{name} floating {floating}"), model));
@@ -69,7 +75,11 @@ fn the_topology_matches_its_definitions_on_every_robot() {
                 "{name}: subtree of dof {i}"
             );
             for k in 0..nv {
-                assert_eq!(tree.is_dof_ancestor(k, i), ancestor(k, i), "{name}: {k}, {i}");
+                assert_eq!(
+                    tree.is_dof_ancestor(k, i),
+                    ancestor(k, i),
+                    "{name}: {k}, {i}"
+                );
             }
             let branch: Vec<usize> = (0..nv)
                 .filter(|&j| {

@@ -15,9 +15,9 @@
 //! part for a point contact leaves out `ω × v`, and the foot slides whenever
 //! its body turns.
 
-use super::{check_data, check_v};
 use super::jacobian::{jacobian_columns, update_joint_jacobian, ReferenceFrame};
 use super::kinematics::{body_velocity, frame_placement, joint_placement};
+use super::{check_data, check_v};
 use crate::spatial::Motion;
 use crate::{Data, Model, Scalar};
 

@@ -1,7 +1,7 @@
 //! Composite rigid-body algorithm for the joint-space inertia matrix.
 
-use super::{check_data, check_q};
 use super::kinematics::joint_placement;
+use super::{check_data, check_q};
 use crate::{Data, Model, Scalar};
 
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm

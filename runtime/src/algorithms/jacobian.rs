@@ -1,8 +1,8 @@
 //! Joint and frame Jacobians (Pinocchio's `computeJointJacobians`,
 //! `getJointJacobian`, `getFrameJacobian`).
 
-use super::{check_data, check_q};
 use super::kinematics::{frame_placement, joint_placement};
+use super::{check_data, check_q};
 use crate::spatial::{Motion, Transform};
 use crate::{Data, Model, Scalar};
 

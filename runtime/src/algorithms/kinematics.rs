@@ -68,9 +68,7 @@ pub(crate) fn body_velocity<S: Scalar>(
     v: &[S],
 ) -> (Motion<S>, Motion<S>) {
     let joint = &model.joints[i];
-    let vj = joint
-        .kind
-        .motion(&v[joint.v_range()]);
+    let vj = joint.kind.motion(&v[joint.v_range()]);
     let vi = if joint.parent > 0 {
         data.li_mi[i].act_inv_motion(&data.v[joint.parent]) + vj
     } else {

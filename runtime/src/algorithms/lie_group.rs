@@ -26,8 +26,7 @@ use crate::spatial::exp_log::precision2;
 use crate::spatial::exp_log::{jlog6_from_log, Choice};
 use crate::spatial::{
     exp3, exp6, exp6_quaternion, jexp3, jexp6, jlog3, log6_quaternion, Matrix3, Matrix6, Motion,
-    Quaternion,
-    Vector3,
+    Quaternion, Vector3,
 };
 use crate::{JointKind, Model, Scalar};
 

@@ -96,10 +96,8 @@ fn factorise<S: Scalar>(h: &mut [S], parent: &[Option<usize>], nv: usize) {
 fn invert_unit_lower<S: Scalar>(h: &mut [S], tree: &Topology, nv: usize) {
     let parent = tree.dof_parents();
     for j in 0..nv {
-        for i in j + 1..nv {
-            if !tree.is_dof_ancestor(j, i) {
-                continue;
-            }
+        // The dofs below j: its subtree, one range.
+        for i in j + 1..tree.dof_subtree(j).end {
             let mut x = h[i * nv + j];
             let mut k = parent[i];
             while let Some(kk) = k.filter(|&kk| kk > j) {

@@ -73,17 +73,20 @@ impl Topology {
     /// The parent of each dof `[nv]` (Featherstone 2008 §6.5's λ over dofs,
     /// Pinocchio's `parents_fromRow`): the previous dof of the same joint,
     /// else the last dof of the parent joint; `None` at a root.
+    #[inline]
     pub fn dof_parents(&self) -> &[Option<usize>] {
         &self.dof_parent
     }
 
     /// Dof `k` and the dofs below it in the tree, a range of `v`
     /// (Pinocchio's `nvSubtree_fromRow`).
+    #[inline]
     pub fn dof_subtree(&self, k: usize) -> core::ops::Range<usize> {
         k..self.subtree_end[k]
     }
 
     /// Whether dof `k` is dof `i` or one of its ancestors.
+    #[inline]
     pub fn is_dof_ancestor(&self, k: usize, i: usize) -> bool {
         self.dof_subtree(k).contains(&i)
     }
