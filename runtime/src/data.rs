@@ -1,6 +1,7 @@
 //! The preallocated workspace of the algorithms (Pinocchio's `Data`).
 
-use crate::spatial::{ArticulatedInertia, Force, Inertia, Motion, Transform, Vector3};
+use crate::error::DataMismatch;
+use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::{Model, Scalar};
 
 /// Workspace for one model and one scalar type, allocated once by [`Data::new`];
@@ -25,13 +26,13 @@ pub struct Data<S> {
     /// Composite rigid-body inertias (CRBA).
     pub ycrb: Vec<Inertia<S>>,
     /// Articulated-body inertias (ABA).
-    pub ia: Vec<ArticulatedInertia<S>>,
+    pub ia: Vec<Matrix6<S>>,
     /// Articulated-body bias forces (ABA).
     pub pa: Vec<Force<S>>,
     /// `U = IA S`, one column per joint dof (ABA).
     pub u: Vec<[Force<S>; 6]>,
     /// `D⁻¹ = (Sᵀ U)⁻¹` (ABA).
-    pub d_inv: Vec<[[S; 6]; 6]>,
+    pub d_inv: Vec<Matrix6<S>>,
     /// `u = τ - Sᵀ pA` (ABA).
     pub u_bias: Vec<[S; 6]>,
     /// Joint torques `[nv]` (RNEA output).
@@ -77,8 +78,40 @@ pub struct Data<S> {
     /// Time derivative of [`Data::j`] along `v`, one world-frame column per dof
     /// (Pinocchio's `dJ`, from `computeJointJacobiansTimeVariation`).
     pub dj: Vec<Motion<S>>,
-    /// The model's tree, as the derivatives walk it (model constants).
-    pub(crate) tree: crate::algorithms::Tree,
+    /// What the workspace was built for, as [`Data::check`] compares it.
+    built_for: BuiltFor,
+}
+
+/// The sizes and the fingerprint of the model a [`Data`] was built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BuiltFor {
+    nq: usize,
+    nv: usize,
+    njoints: usize,
+    nframes: usize,
+    fingerprint: u64,
+}
+
+impl BuiltFor {
+    fn of(model: &Model) -> Self {
+        Self {
+            nq: model.nq,
+            nv: model.nv,
+            njoints: model.njoints(),
+            nframes: model.frames.len(),
+            fingerprint: model.topology().fingerprint(),
+        }
+    }
+}
+
+impl core::fmt::Display for BuiltFor {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "nq = {}, nv = {}, {} joints, {} frames, fingerprint {:016x}",
+            self.nq, self.nv, self.njoints, self.nframes, self.fingerprint
+        )
+    }
 }
 
 impl<S: Scalar> Data<S> {
@@ -94,10 +127,10 @@ impl<S: Scalar> Data<S> {
             f: vec![Force::zero(); n],
             c: vec![Motion::zero(); n],
             ycrb: vec![Inertia::zero(); n],
-            ia: vec![ArticulatedInertia([[S::zero(); 6]; 6]); n],
+            ia: vec![Matrix6::zeros(); n],
             pa: vec![Force::zero(); n],
             u: vec![[Force::zero(); 6]; n],
-            d_inv: vec![[[S::zero(); 6]; 6]; n],
+            d_inv: vec![Matrix6::zeros(); n],
             u_bias: vec![[S::zero(); 6]; n],
             tau: vec![S::zero(); model.nv],
             ddq: vec![S::zero(); model.nv],
@@ -119,7 +152,28 @@ impl<S: Scalar> Data<S> {
                 .map(|j| Inertia::constant(&j.inertia))
                 .collect(),
             dj: vec![Motion::zero(); model.nv],
-            tree: crate::algorithms::Tree::new(model),
+            built_for: BuiltFor::of(model),
+        }
+    }
+
+    /// Whether this workspace was built for `model`: a model loaded from the
+    /// same description (or a clone of it) with the same sizes, tree and body
+    /// inertias ([`crate::Topology::fingerprint`]). Settings read at every
+    /// call (armature, contacts, limits) may differ. Every algorithm taking a
+    /// `Data` makes this check first (a few integer comparisons) and panics
+    /// with the error's message when it fails.
+    ///
+    /// # Errors
+    /// [`DataMismatch`] giving both sizes and fingerprints.
+    pub fn check(&self, model: &Model) -> Result<(), DataMismatch> {
+        let model = BuiltFor::of(model);
+        if self.built_for == model {
+            Ok(())
+        } else {
+            Err(DataMismatch {
+                data: self.built_for.to_string(),
+                model: model.to_string(),
+            })
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Errors of model construction.
+//! Errors of model construction, and of a workspace used with the wrong model.
 
 use thiserror::Error;
 
@@ -127,4 +127,17 @@ pub enum ModelError {
         /// What is wrong.
         reason: String,
     },
+}
+
+/// A [`crate::Data`] used with a model other than the one it was built for
+/// ([`crate::Data::check`]): its sizes or its copy of the body inertias would
+/// not match, and the algorithms would index past its vectors or return the
+/// dynamics of the other robot.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("the Data was built for another model: it has {data}, the model {model}")]
+pub struct DataMismatch {
+    /// What the workspace was built for: `nq`, `nv`, joints, frames, fingerprint.
+    pub data: String,
+    /// The same for the model it is used with.
+    pub model: String,
 }

@@ -41,7 +41,8 @@
 //! - Forward dynamics ([`aba`]) on a model with a moving joint that carries no
 //!   mass ([`Model::check_massless_subtrees`]) divides by zero and returns
 //!   non-finite accelerations.
-//! - Only a slice of the wrong length panics: a caller bug, not a value.
+//! - Only a slice of the wrong length, or a [`Data`] built for another model
+//!   ([`Data::check`]), panics: a caller bug, not a value.
 
 pub mod algorithms;
 pub mod data;
@@ -66,7 +67,7 @@ pub use algorithms::{
 };
 pub use data::Data;
 pub use dual::Dual;
-pub use error::ModelError;
-pub use model::{Contact, ContactKind, Frame, FrameKind, Joint, JointKind, Model};
+pub use error::{DataMismatch, ModelError};
+pub use model::{Contact, ContactKind, Frame, FrameKind, Joint, JointKind, Model, Topology};
 pub use scalar::Scalar;
 pub use spatial::{Force, Inertia, Matrix3, Matrix6, Motion, Quaternion, Transform, Vector3};

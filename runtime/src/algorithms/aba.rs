@@ -2,8 +2,8 @@
 
 use super::kinematics::{body_velocity, joint_placement};
 use super::linalg::invert_spd;
-use super::{check_len, check_q, check_v};
-use crate::spatial::{ArticulatedInertia, Force, Motion, Vector3};
+use super::{check_data, check_len, check_q, check_v};
+use crate::spatial::{Force, Matrix6, Motion, Vector3};
 use crate::{Data, Model, Scalar};
 
 /// Forward dynamics `a = M(q)⁻¹ (τ - C(q, v) v - g(q))` by the articulated-body
@@ -29,6 +29,7 @@ pub fn aba<'d, S: Scalar>(
     v: &[S],
     tau: &[S],
 ) -> &'d [S] {
+    check_data(model, data);
     run(model, data, q, v, tau, None)
 }
 
@@ -52,6 +53,7 @@ pub fn aba_fext<'d, S: Scalar>(
     tau: &[S],
     fext: &[Force<S>],
 ) -> &'d [S] {
+    check_data(model, data);
     check_len("fext", fext.len(), model.njoints());
     run(model, data, q, v, tau, Some(fext))
 }
@@ -94,7 +96,7 @@ fn forward_step_1<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, q: &[S
     let inertia = data.inertias[i];
     data.v[i] = vi;
     data.c[i] = vi.cross(&vj);
-    data.ia[i] = ArticulatedInertia::from_inertia(&inertia);
+    data.ia[i] = Matrix6::from_inertia(&inertia);
     data.pa[i] = vi.cross_force(&inertia.mul_motion(&vi));
 }
 
@@ -104,14 +106,14 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, tau: &[
     let nv = joint.kind.nv();
     let ia = data.ia[i];
     let mut u = [Force::zero(); 6];
-    let mut d = [[S::zero(); 6]; 6];
+    let mut d = Matrix6::zeros();
     let mut u_bias = [S::zero(); 6];
     for k in 0..nv {
         let s_k = joint.kind.subspace_column::<S>(k);
         u[k] = ia.mul_motion(&s_k);
         u_bias[k] = tau[joint.idx_v + k] - s_k.dot(&data.pa[i]);
     }
-    for (r, row) in d.iter_mut().enumerate().take(nv) {
+    for (r, row) in d.0.iter_mut().enumerate().take(nv) {
         for (c, x) in row.iter_mut().enumerate().take(nv) {
             *x = joint.kind.subspace_column::<S>(r).dot(&u[c]);
         }
@@ -129,7 +131,7 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, tau: &[
         for r in 0..nv {
             let mut ud = Force::zero();
             for c in 0..nv {
-                ud += u[c].scale(d_inv[c][r]);
+                ud += u[c].scale(d_inv.0[c][r]);
             }
             let (x, y) = (ud.to_array(), u[r].to_array());
             for (p, xp) in x.iter().enumerate() {
@@ -142,7 +144,7 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, tau: &[
         let pa = data.pa[i] + ia_a.mul_motion(&data.c[i]) + gain;
         let parent = joint.parent;
         let li_mi = data.li_mi[i];
-        data.ia[parent] += ia_a.transformed(&li_mi);
+        data.ia[parent] += ia_a.transformed_inertia(&li_mi);
         data.pa[parent] += li_mi.act_force(&pa);
     }
     data.u[i] = u;
@@ -165,7 +167,7 @@ fn forward_step_2<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, gravit
         *r = data.u_bias[i][k] - ai.dot(&data.u[i][k]);
     }
     for r in 0..nv {
-        let qdd = (0..nv).fold(S::zero(), |acc, c| acc + data.d_inv[i][r][c] * rhs[c]);
+        let qdd = (0..nv).fold(S::zero(), |acc, c| acc + data.d_inv[i].0[r][c] * rhs[c]);
         data.ddq[joint.idx_v + r] = qdd;
         ai += joint.kind.subspace_column::<S>(r).scale(qdd);
     }

@@ -15,9 +15,9 @@
 //! part for a point contact leaves out `ω × v`, and the foot slides whenever
 //! its body turns.
 
-use super::check_v;
 use super::jacobian::{jacobian_columns, update_joint_jacobian, ReferenceFrame};
 use super::kinematics::{body_velocity, frame_placement, joint_placement};
+use super::{check_data, check_v};
 use crate::spatial::Motion;
 use crate::{Data, Model, Scalar};
 
@@ -39,6 +39,7 @@ pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
     q: &[S],
     v: &[S],
 ) -> &'d [Motion<S>] {
+    check_data(model, data);
     super::check_q(model, q.len());
     check_v(model, "v", v.len());
     for i in 1..model.njoints() {
@@ -77,6 +78,7 @@ pub fn frame_jacobian_time_variation<S: Scalar>(
     frame: usize,
     reference: ReferenceFrame,
 ) -> Vec<S> {
+    check_data(model, data);
     let placement = frame_placement(model, data, frame);
     let joint = model.frames[frame].parent_joint;
     let twist = if joint > 0 {
@@ -138,6 +140,7 @@ pub fn frame_acceleration_drift<S: Scalar>(
     v: &[S],
     frame: usize,
 ) -> AccelerationDrift<S> {
+    check_data(model, data);
     drift_pass(model, data, q, v);
     frame_drift(model, data, frame)
 }

@@ -3,7 +3,7 @@
 
 use super::jacobian::update_joint_jacobian;
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
-use super::{check_q, check_v};
+use super::{check_data, check_q, check_v};
 use crate::spatial::{Force, Motion, Vector3};
 use crate::{Data, Inertia, Model, Scalar};
 
@@ -17,6 +17,7 @@ use crate::{Data, Inertia, Model, Scalar};
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn center_of_mass<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vector3<S> {
+    check_data(model, data);
     forward_kinematics(model, data, q);
     let (mass, first_moment) = mass_and_first_moment(model, data);
     data.com = first_moment.scale(S::one() / mass);
@@ -55,13 +56,14 @@ pub fn jacobian_center_of_mass<'d, S: Scalar>(
     data: &'d mut Data<S>,
     q: &[S],
 ) -> &'d [S] {
+    check_data(model, data);
     composite_inertias(model, data, q, None);
     let nv = model.nv;
     let mass_inv = S::one() / data.oycrb[0].mass;
     data.com = data.oycrb[0].first_moment.scale(mass_inv);
     for i in 1..model.njoints() {
         let joint = &model.joints[i];
-        for col in joint.idx_v..joint.idx_v + joint.kind.nv() {
+        for col in joint.v_range() {
             let momentum = data.oycrb[i].mul_motion(&data.j[col]);
             for (r, x) in momentum.linear.0.into_iter().enumerate() {
                 data.jcom[r * nv + col] = x * mass_inv;
@@ -90,6 +92,7 @@ pub fn ccrba<'d, S: Scalar>(
     q: &[S],
     v: &[S],
 ) -> (&'d [S], Force<S>) {
+    check_data(model, data);
     check_v(model, "v", v.len());
     composite_inertias(model, data, q, None);
     centroidal_map(model, data, v);
@@ -110,6 +113,7 @@ pub fn ccrba<'d, S: Scalar>(
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
 pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S]) -> &'d [S] {
+    check_data(model, data);
     check_v(model, "v", v.len());
     composite_inertias(model, data, q, Some(v));
     centroidal_map(model, data, v);
@@ -118,7 +122,7 @@ pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &
     let com_velocity = data.hg.linear.scale(S::one() / data.oycrb[0].mass);
     for i in 1..model.njoints() {
         let joint = &model.joints[i];
-        for col in joint.idx_v..joint.idx_v + joint.kind.nv() {
+        for col in joint.v_range() {
             let s = &data.j[col];
             let f = data.oycrb[i].mul_motion(s);
             let df = data.doycrb[i].mul_motion(s) + data.oycrb[i].mul_motion(&data.ov[i].cross(s));
@@ -154,6 +158,7 @@ pub fn centroidal_momentum_rate<S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> Force<S> {
+    check_data(model, data);
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
@@ -189,7 +194,7 @@ fn centroidal_map<S: Scalar>(model: &Model, data: &mut Data<S>, v: &[S]) {
     let com = total.first_moment.scale(S::one() / total.mass);
     for i in 1..model.njoints() {
         let joint = &model.joints[i];
-        for col in joint.idx_v..joint.idx_v + joint.kind.nv() {
+        for col in joint.v_range() {
             let f = data.oycrb[i].mul_motion(&data.j[col]);
             let column = Force {
                 linear: f.linear,

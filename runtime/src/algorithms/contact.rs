@@ -12,11 +12,11 @@
 
 use super::acceleration::{drift_pass, frame_drift};
 use super::crba::crba;
-use super::derivatives::solve_mass;
+use super::derivatives::{solve_mass, Rows};
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
 use super::kinematics::frame_placement;
 use super::minverse::factor_mass_matrix;
-use super::{check_len, check_v, forward_kinematics, nonlinear_effects, rnea};
+use super::{check_data, check_len, check_v, forward_kinematics, nonlinear_effects, rnea};
 use crate::spatial::Vector3;
 use crate::{Contact, ContactKind, Data, Model, Scalar};
 
@@ -41,6 +41,7 @@ pub fn contact_jacobian<S: Scalar>(
     q: &[S],
     contacts: &[Contact],
 ) -> Vec<S> {
+    check_data(model, data);
     compute_joint_jacobians(model, data, q);
     let nv = model.nv;
     let mut out = Vec::with_capacity(contact_rows(contacts) * nv);
@@ -73,6 +74,7 @@ pub fn contact_drift<S: Scalar>(
     v: &[S],
     contacts: &[Contact],
 ) -> Vec<S> {
+    check_data(model, data);
     drift_pass(model, data, q, v);
     let mut out = Vec::with_capacity(contact_rows(contacts));
     for c in contacts {
@@ -127,6 +129,7 @@ pub fn contact_dynamics<S: Scalar>(
     contacts: &[Contact],
     damping: S,
 ) -> (Vec<S>, Vec<S>) {
+    check_data(model, data);
     check_v(model, "tau", tau.len());
     let (nv, nc) = (model.nv, contact_rows(contacts));
     let jc = contact_jacobian(model, data, q, contacts);
@@ -134,12 +137,11 @@ pub fn contact_dynamics<S: Scalar>(
     let h = nonlinear_effects(model, data, q, v).to_vec();
     crba(model, data, q);
     factor_mass_matrix(model, data);
-    let all: Vec<usize> = (0..nv).collect();
     let rhs: Vec<S> = tau.iter().zip(&h).map(|(&t, &h)| t - h).collect();
-    let mut ddq = solve_mass(model, data, &rhs, 1, |_| &all);
+    let mut ddq = solve_mass(model, data, &rhs, 1, Rows::All);
     // X = M⁻¹ J_cᵀ, nv x nc.
     let jt: Vec<S> = (0..nv * nc).map(|k| jc[(k % nc) * nv + k / nc]).collect();
-    let x = solve_mass(model, data, &jt, nc, |_| &all);
+    let x = solve_mass(model, data, &jt, nc, Rows::All);
     let mut lambda_op = vec![S::zero(); nc * nc];
     for r in 0..nc {
         for c in 0..=r {
@@ -218,6 +220,7 @@ pub fn contact_inverse_dynamics<S: Scalar>(
     lambda: &[S],
     contacts: &[Contact],
 ) -> Vec<S> {
+    check_data(model, data);
     let nv = model.nv;
     let nc = contact_rows(contacts);
     check_len("lambda", lambda.len(), nc);
@@ -251,6 +254,7 @@ pub fn center_of_pressure<S: Scalar>(
     lambda: &[S],
     height: S,
 ) -> [S; 2] {
+    check_data(model, data);
     check_len("lambda", lambda.len(), contact_rows(contacts));
     forward_kinematics(model, data, q);
     let mut f = Vector3::zeros();

@@ -1,7 +1,7 @@
 //! Composite rigid-body algorithm for the joint-space inertia matrix.
 
-use super::check_q;
 use super::kinematics::joint_placement;
+use super::{check_data, check_q};
 use crate::{Data, Model, Scalar};
 
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
@@ -18,6 +18,7 @@ use crate::{Data, Model, Scalar};
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn crba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d [S] {
+    check_data(model, data);
     check_q(model, q.len());
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);

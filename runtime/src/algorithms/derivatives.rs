@@ -17,9 +17,9 @@
 //! dV_c = v_λ × J_c,   dA_c = a_λ × J_c + v_λ × dV_c,   u_c = (v_λ + v_j) × J_c.
 //! ```
 
-use super::minverse::{dof_parents, invert_mass_matrix};
-use super::{aba, check_len, check_q, check_v};
-use crate::spatial::{Force, Inertia, Motion, Transform, Vector3};
+use super::minverse::invert_mass_matrix;
+use super::{aba, check_data, check_len, check_q, check_v};
+use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::{Data, Model, Scalar};
 
 /// The three `nv x nv` Jacobians of a dynamics function `f(q, v, u)`, row-major.
@@ -52,6 +52,7 @@ pub fn rnea_derivatives<S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> Jacobians<S> {
+    check_data(model, data);
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
@@ -80,6 +81,7 @@ pub fn rnea_derivatives_fext<S: Scalar>(
     a: &[S],
     fext: &[Force<S>],
 ) -> Jacobians<S> {
+    check_data(model, data);
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
@@ -108,6 +110,7 @@ pub fn aba_derivatives<S: Scalar>(
     v: &[S],
     tau: &[S],
 ) -> Jacobians<S> {
+    check_data(model, data);
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
@@ -130,11 +133,10 @@ fn forward_derivatives<S: Scalar>(
     let minv = invert_mass_matrix(model, data).to_vec();
     let nv = model.nv;
     let data = &*data;
-    let related = |j: usize| data.tree.related[j].as_slice();
     let negate = |x: Vec<S>| x.into_iter().map(|e| -e).collect();
     Jacobians {
-        d_dq: negate(solve_mass(model, data, &d.d_dq, nv, related)),
-        d_dv: negate(solve_mass(model, data, &d.d_dv, nv, related)),
+        d_dq: negate(solve_mass(model, data, &d.d_dq, nv, Rows::Branch)),
+        d_dv: negate(solve_mass(model, data, &d.d_dv, nv, Rows::Branch)),
         d_du: minv,
     }
 }
@@ -159,6 +161,7 @@ pub fn aba_derivatives_fext<S: Scalar>(
     tau: &[S],
     fext: &[Force<S>],
 ) -> Jacobians<S> {
+    check_data(model, data);
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
@@ -180,6 +183,7 @@ pub fn aba_derivatives_fext<S: Scalar>(
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn aba_dfext<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vec<S> {
+    check_data(model, data);
     let (nv, cols) = (model.nv, 6 * model.njoints());
     super::compute_joint_jacobians(model, data, q);
     let mut b = vec![S::zero(); nv * cols];
@@ -193,31 +197,45 @@ pub fn aba_dfext<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vec<S
     }
     super::crba(model, data, q);
     super::minverse::factor_mass_matrix(model, data);
-    let all: Vec<usize> = (0..nv).collect();
-    solve_mass(model, data, &b, cols, |_| &all)
+    solve_mass(model, data, &b, cols, Rows::All)
+}
+
+/// The rows of a right-hand side that [`solve_mass`] reads.
+#[derive(Clone, Copy)]
+pub(crate) enum Rows {
+    /// All of them.
+    All,
+    /// Those of column j that the tree allows to be nonzero in `∂τ/∂q` and
+    /// `∂τ/∂v` (`cols = nv`): [`crate::Topology::branch_dofs`] of dof j.
+    Branch,
 }
 
 /// `M⁻¹ B` for `B: [nv x cols]` row-major, by the tree-sparse factors left in
 /// `data.ltdl` by [`invert_mass_matrix`] (`M⁻¹ = Y D⁻¹ Yᵀ`, `Y = L⁻¹`), column
-/// by column: `Yᵀ b` up the tree, `D⁻¹`, then `Y` down it. `rows(j)` lists the
-/// rows of column j that may be nonzero (all of them when unsure: a traced
-/// zero folds away anyway). Returns `[nv x cols]` row-major.
-pub(crate) fn solve_mass<'r, S: Scalar>(
+/// by column: `Yᵀ b` up the tree, `D⁻¹`, then `Y` down it. `rows` says which
+/// rows of each column may be nonzero (all of them when unsure: a traced zero
+/// folds away anyway). Returns `[nv x cols]` row-major.
+pub(crate) fn solve_mass<S: Scalar>(
     model: &Model,
     data: &Data<S>,
     b: &[S],
     cols: usize,
-    rows: impl Fn(usize) -> &'r [usize],
+    rows: Rows,
 ) -> Vec<S> {
     let nv = model.nv;
     let h = &data.ltdl;
-    let parent = &data.tree.dof_parent;
+    let tree = model.topology();
+    let parent = tree.dof_parents();
+    let mut nonzero: Vec<usize> = (0..nv).collect();
     let d_inv: Vec<S> = (0..nv).map(|k| S::one() / h[k * nv + k]).collect();
     let mut z = vec![S::zero(); nv];
     let mut out = vec![S::zero(); nv * cols];
     for j in 0..cols {
         z.fill(S::zero());
-        for &i in rows(j) {
+        if let Rows::Branch = rows {
+            tree.branch_dofs(j, &mut nonzero);
+        }
+        for &i in &nonzero {
             let bi = b[i * cols + j];
             z[i] = z[i] + bi;
             let mut k = parent[i];
@@ -242,99 +260,18 @@ pub(crate) fn solve_mass<'r, S: Scalar>(
     out
 }
 
-/// Model constants of the passes, computed once per [`Data`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Tree {
-    /// `path[i]`: the joints from the child of the universe down to i, inclusive
-    /// (Pinocchio's `supports[i]` without the universe).
-    path: Vec<Vec<usize>>,
-    /// `related[j]`: the dofs k with `dtau_dq[k][j]` or `dtau_dv[k][j]` possibly
-    /// nonzero: those of j's joint and of its ancestors and descendants.
-    related: Vec<Vec<usize>>,
-    /// The parent of each dof (Featherstone's λ over dofs), `None` at a root.
-    dof_parent: Vec<Option<usize>>,
-}
-
-impl Tree {
-    pub(crate) fn new(model: &Model) -> Self {
-        let mut path: Vec<Vec<usize>> = vec![Vec::new(); model.njoints()];
-        for i in 1..model.njoints() {
-            let parent = model.joints[i].parent;
-            let mut p = if parent > 0 {
-                path[parent].clone()
-            } else {
-                Vec::new()
-            };
-            p.push(i);
-            path[i] = p;
-        }
-        let mut related = vec![Vec::new(); model.nv];
-        for (i, p) in path.iter().enumerate().skip(1) {
-            for &j in p {
-                for (a, b) in [(i, j), (j, i)] {
-                    for c in dofs(model, a) {
-                        related[c].extend(dofs(model, b));
-                    }
-                }
-            }
-        }
-        for r in &mut related {
-            r.sort_unstable();
-            r.dedup();
-        }
-        Self {
-            path,
-            related,
-            dof_parent: dof_parents(model),
+/// The matrix of a linear map from motions to forces, column by column on
+/// the unit motions.
+fn motion_to_force<S: Scalar>(f: impl Fn(&Motion<S>) -> Force<S>) -> Matrix6<S> {
+    let mut m = Matrix6::zeros();
+    for k in 0..6 {
+        let mut e = [S::zero(); 6];
+        e[k] = S::one();
+        for (row, x) in m.0.iter_mut().zip(f(&Motion::from_slice(&e)).to_array()) {
+            row[k] = x;
         }
     }
-}
-
-/// The dofs of `joint`, indices into `v`.
-fn dofs(model: &Model, joint: usize) -> core::ops::Range<usize> {
-    let j = &model.joints[joint];
-    j.idx_v..j.idx_v + j.kind.nv()
-}
-
-/// A linear map from motions to forces, as a 6 x 6 matrix on `[linear; angular]`.
-#[derive(Clone, Copy)]
-struct MotionToForce<S>([[S; 6]; 6]);
-
-impl<S: Scalar> MotionToForce<S> {
-    /// The matrix of `f`, column by column on the unit motions.
-    fn of(f: impl Fn(&Motion<S>) -> Force<S>) -> Self {
-        let mut m = [[S::zero(); 6]; 6];
-        for k in 0..6 {
-            let mut e = [S::zero(); 6];
-            e[k] = S::one();
-            for (row, x) in m.iter_mut().zip(f(&Motion::from_slice(&e)).to_array()) {
-                row[k] = x;
-            }
-        }
-        Self(m)
-    }
-
-    fn apply(&self, x: &Motion<S>) -> Force<S> {
-        let x = x.to_array();
-        let y = self
-            .0
-            .map(|row| (0..6).fold(S::zero(), |s, k| s + row[k] * x[k]));
-        Force::from_slice(&y)
-    }
-
-    /// `Bᵀ m`, so that `m · (B x) = (Bᵀ m) · x`.
-    fn apply_transpose(&self, m: &Motion<S>) -> Force<S> {
-        let m = m.to_array();
-        let y: [S; 6] =
-            core::array::from_fn(|k| (0..6).fold(S::zero(), |s, r| s + self.0[r][k] * m[r]));
-        Force::from_slice(&y)
-    }
-
-    fn add(&self, other: &Self) -> Self {
-        Self(core::array::from_fn(|r| {
-            core::array::from_fn(|k| self.0[r][k] + other.0[r][k])
-        }))
-    }
+    m
 }
 
 /// Per-dof quantities of the forward pass, in the axes of the dof's tree root.
@@ -361,7 +298,8 @@ fn run<S: Scalar>(
     fext: Option<&[Force<S>]>,
 ) -> Jacobians<S> {
     let (n, nv) = (model.njoints(), model.nv);
-    let tree = core::mem::take(&mut data.tree);
+    let tree = model.topology();
+    let mut support = Vec::with_capacity(n);
     let zero_col = Column {
         j: Motion::zero(),
         dv: Motion::zero(),
@@ -374,7 +312,7 @@ fn run<S: Scalar>(
     let mut vel = vec![Motion::zero(); n];
     let mut acc = vec![Motion::zero(); n];
     let mut y = vec![Inertia::zero(); n];
-    let mut b = vec![MotionToForce([[S::zero(); 6]; 6]); n];
+    let mut b = vec![Matrix6::zeros(); n];
     let mut f = vec![Force::zero(); n];
     let gravity = Motion {
         linear: -Vector3::constant(model.gravity.0),
@@ -382,7 +320,7 @@ fn run<S: Scalar>(
     };
     for i in 1..n {
         let joint = &model.joints[i];
-        let qi = &q[joint.idx_q..joint.idx_q + joint.kind.nq()];
+        let qi = &q[joint.q_range()];
         let li_mi = Transform::constant(&joint.placement) * joint.kind.transform(qi);
         data.li_mi[i] = li_mi;
         let parent = joint.parent;
@@ -397,7 +335,7 @@ fn run<S: Scalar>(
         } else {
             (Motion::zero(), li_mi.act_inv_motion(&gravity))
         };
-        let dofs = dofs(model, i);
+        let dofs = joint.v_range();
         let (vs, as_) = (&v[dofs.clone()], &a[dofs.clone()]);
         let mut vj = Motion::zero();
         let mut aj = Motion::zero();
@@ -437,7 +375,7 @@ fn run<S: Scalar>(
             };
             f[i] = f[i] - fe;
         }
-        b[i] = MotionToForce::of(|x| {
+        b[i] = motion_to_force(|x| {
             vi.cross_force(&inertia.mul_motion(x)) - inertia.mul_motion(&vi.cross(x))
                 + x.cross_force(&h)
         });
@@ -450,13 +388,14 @@ fn run<S: Scalar>(
     for i in (1..n).rev() {
         let joint = &model.joints[i];
         let (yi, bi, fi) = (y[i], b[i], f[i]);
-        for r in dofs(model, i) {
+        tree.support(i, &mut support);
+        for r in joint.v_range() {
             let jr = cols[r].j;
             data.tau[r] = jr.dot(&fi);
             let p = yi.mul_motion(&jr);
-            let t = bi.apply_transpose(&jr);
-            for &j in &tree.path[i] {
-                for c in dofs(model, j) {
+            let t = bi.transpose_mul_motion(&jr);
+            for &j in &support {
+                for c in model.joints[j].v_range() {
                     let col = &cols[c];
                     d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(&t);
                     d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(&t);
@@ -466,14 +405,14 @@ fn run<S: Scalar>(
                 }
             }
         }
-        let ancestors = &tree.path[i][..tree.path[i].len() - 1];
+        let ancestors = &support[..support.len() - 1];
         if !ancestors.is_empty() {
-            for c in dofs(model, i) {
+            for c in joint.v_range() {
                 let col = &cols[c];
-                let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.apply(&col.dv);
-                let h = yi.mul_motion(&col.u) + bi.apply(&col.j);
+                let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.mul_motion(&col.dv);
+                let h = yi.mul_motion(&col.u) + bi.mul_motion(&col.j);
                 for &j in ancestors {
-                    for r in dofs(model, j) {
+                    for r in model.joints[j].v_range() {
                         d_dq[r * nv + c] = cols[r].j.dot(&g);
                         d_dv[r * nv + c] = cols[r].j.dot(&h);
                     }
@@ -483,11 +422,10 @@ fn run<S: Scalar>(
         let parent = joint.parent;
         if parent > 0 {
             y[parent] += yi;
-            b[parent] = b[parent].add(&bi);
+            b[parent] += bi;
             f[parent] += fi;
         }
     }
-    data.tree = tree;
     super::crba::add_armature_diagonal(model, &mut mass);
     super::rnea::add_armature(model, &mut data.tau, a);
     Jacobians {

@@ -1,5 +1,6 @@
 //! The bias terms of the equation of motion, as special cases of RNEA.
 
+use super::check_data;
 use super::rnea::rnea;
 use crate::{Data, Model, Scalar};
 
@@ -18,6 +19,7 @@ pub fn nonlinear_effects<'d, S: Scalar>(
     q: &[S],
     v: &[S],
 ) -> &'d [S] {
+    check_data(model, data);
     let zero = vec![S::zero(); model.nv];
     rnea(model, data, q, v, &zero)
 }
@@ -36,6 +38,7 @@ pub fn generalized_gravity<'d, S: Scalar>(
     data: &'d mut Data<S>,
     q: &[S],
 ) -> &'d [S] {
+    check_data(model, data);
     let zero = vec![S::zero(); model.nv];
     rnea(model, data, q, &zero, &zero)
 }

@@ -2,7 +2,7 @@
 
 use super::centroidal::mass_and_first_moment;
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
-use super::{check_q, check_v};
+use super::{check_data, check_q, check_v};
 use crate::spatial::Vector3;
 use crate::{Data, Model, Scalar};
 
@@ -15,6 +15,7 @@ use crate::{Data, Model, Scalar};
 /// # Panics
 /// When a slice length does not match `nq` / `nv`.
 pub fn kinetic_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: &[S]) -> S {
+    check_data(model, data);
     check_q(model, q.len());
     check_v(model, "v", v.len());
     let mut energy = S::zero();
@@ -42,6 +43,7 @@ pub fn kinetic_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: 
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn potential_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> S {
+    check_data(model, data);
     forward_kinematics(model, data, q);
     let (_, first_moment) = mass_and_first_moment(model, data);
     -Vector3::constant(model.gravity.0).dot(&first_moment)

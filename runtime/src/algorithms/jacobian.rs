@@ -1,8 +1,8 @@
 //! Joint and frame Jacobians (Pinocchio's `computeJointJacobians`,
 //! `getJointJacobian`, `getFrameJacobian`).
 
-use super::check_q;
 use super::kinematics::{frame_placement, joint_placement};
+use super::{check_data, check_q};
 use crate::spatial::{Motion, Transform};
 use crate::{Data, Model, Scalar};
 
@@ -52,6 +52,7 @@ pub fn compute_joint_jacobians<'d, S: Scalar>(
     data: &'d mut Data<S>,
     q: &[S],
 ) -> &'d [Motion<S>] {
+    check_data(model, data);
     check_q(model, q.len());
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
@@ -75,6 +76,7 @@ pub fn joint_jacobian<S: Scalar>(
     joint: usize,
     reference: ReferenceFrame,
 ) -> Vec<S> {
+    check_data(model, data);
     jacobian_at(model, data, joint, &data.o_mi[joint], reference)
 }
 
@@ -94,6 +96,7 @@ pub fn frame_jacobian<S: Scalar>(
     frame: usize,
     reference: ReferenceFrame,
 ) -> Vec<S> {
+    check_data(model, data);
     let placement = frame_placement(model, data, frame);
     jacobian_at(
         model,

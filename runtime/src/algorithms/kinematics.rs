@@ -1,13 +1,13 @@
 //! Forward kinematics: joint and frame placements.
 
-use super::check_q;
+use super::{check_data, check_q};
 use crate::spatial::{Motion, Transform};
 use crate::{Data, Model, Scalar};
 
 /// One forward step: the joint's placement in its parent at `q` and in the world.
 pub(crate) fn joint_placement<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, q: &[S]) {
     let joint = &model.joints[i];
-    let qi = &q[joint.idx_q..joint.idx_q + joint.kind.nq()];
+    let qi = &q[joint.q_range()];
     let li_mi = Transform::constant(&joint.placement) * joint.kind.transform(qi);
     data.o_mi[i] = if joint.parent > 0 {
         data.o_mi[joint.parent] * li_mi
@@ -29,6 +29,7 @@ pub(crate) fn joint_placement<S: Scalar>(model: &Model, data: &mut Data<S>, i: u
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn forward_kinematics<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) {
+    check_data(model, data);
     check_q(model, q.len());
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
@@ -38,6 +39,7 @@ pub fn forward_kinematics<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S])
 /// `world_from_frame` of one frame from `data.o_mi` (Pinocchio's
 /// `updateFramePlacement`); run [`forward_kinematics`] first.
 pub fn frame_placement<S: Scalar>(model: &Model, data: &Data<S>, frame: usize) -> Transform<S> {
+    check_data(model, data);
     let f = &model.frames[frame];
     let joint_from_frame = Transform::constant(&f.placement);
     if f.parent_joint == 0 {
@@ -50,6 +52,7 @@ pub fn frame_placement<S: Scalar>(model: &Model, data: &Data<S>, frame: usize) -
 /// `world_from_frame` of every frame into `data.o_mf` (Pinocchio's
 /// `updateFramePlacements`); run [`forward_kinematics`] first.
 pub fn update_frame_placements<S: Scalar>(model: &Model, data: &mut Data<S>) {
+    check_data(model, data);
     for k in 0..model.frames.len() {
         data.o_mf[k] = frame_placement(model, data, k);
     }
@@ -65,9 +68,7 @@ pub(crate) fn body_velocity<S: Scalar>(
     v: &[S],
 ) -> (Motion<S>, Motion<S>) {
     let joint = &model.joints[i];
-    let vj = joint
-        .kind
-        .motion(&v[joint.idx_v..joint.idx_v + joint.kind.nv()]);
+    let vj = joint.kind.motion(&v[joint.v_range()]);
     let vi = if joint.parent > 0 {
         data.li_mi[i].act_inv_motion(&data.v[joint.parent]) + vj
     } else {

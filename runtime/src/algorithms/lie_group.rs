@@ -23,10 +23,10 @@
 
 use super::{check_len, check_q, check_v};
 use crate::spatial::exp_log::precision2;
-use crate::spatial::exp_log::{from_blocks, jlog6_from_log, Choice, Matrix6};
+use crate::spatial::exp_log::{jlog6_from_log, Choice};
 use crate::spatial::{
-    exp3, exp6, exp6_quaternion, jexp3, jexp6, jlog3, log6_quaternion, Matrix3, Motion, Quaternion,
-    Vector3,
+    exp3, exp6, exp6_quaternion, jexp3, jexp6, jlog3, log6_quaternion, Matrix3, Matrix6, Motion,
+    Quaternion, Vector3,
 };
 use crate::{JointKind, Model, Scalar};
 
@@ -64,7 +64,7 @@ pub fn integrate<S: Scalar>(model: &Model, q: &[S], v: &[S]) -> Vec<S> {
     check_v(model, "v", v.len());
     let mut out = q.to_vec();
     for joint in &model.joints[1..] {
-        let (qs, vs) = (joint.idx_q..joint.idx_q + joint.kind.nq(), joint.idx_v..);
+        let (qs, vs) = (joint.q_range(), joint.idx_v..);
         let (qi, vi) = (&q[qs.clone()], &v[vs]);
         let out = &mut out[qs];
         match joint.kind {
@@ -98,9 +98,9 @@ pub fn difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S]) -> Vec<S> {
     check_len("q1", q1.len(), model.nq);
     let mut out = vec![S::zero(); model.nv];
     for joint in &model.joints[1..] {
-        let qs = joint.idx_q..joint.idx_q + joint.kind.nq();
+        let qs = joint.q_range();
         let (a, b) = (&q0[qs.clone()], &q1[qs]);
-        let out = &mut out[joint.idx_v..joint.idx_v + joint.kind.nv()];
+        let out = &mut out[joint.v_range()];
         match joint.kind {
             JointKind::Universe => {}
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => out[0] = b[0] - a[0],
@@ -151,7 +151,7 @@ pub fn d_integrate<S: Scalar>(model: &Model, q: &[S], v: &[S], arg: ArgumentPosi
                         let displacement = exp6(&m);
                         let rt = displacement.rotation.transpose();
                         let top_right = Matrix3::zeros() - rt * displacement.translation.skew();
-                        from_blocks(&rt, &top_right, &Matrix3::zeros(), &rt)
+                        Matrix6::from_blocks(&rt, &top_right, &Matrix3::zeros(), &rt)
                     }
                     ArgumentPosition::Arg1 => jexp6(&m),
                 };
@@ -203,7 +203,7 @@ pub fn d_difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S], arg: ArgumentP
     let mut out = vec![S::zero(); model.nv * model.nv];
     for joint in &model.joints[1..] {
         let k = joint.idx_v;
-        let qs = joint.idx_q..joint.idx_q + joint.kind.nq();
+        let qs = joint.q_range();
         match joint.kind {
             JointKind::Universe => {}
             JointKind::Revolute { .. }
@@ -228,7 +228,7 @@ pub fn d_difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S], arg: ArgumentP
 
 /// Writes the 6x6 `block` at rows and columns `k..k + 6` of a row-major `n x n` matrix.
 fn write_block<S: Scalar>(out: &mut [S], n: usize, k: usize, block: &Matrix6<S>) {
-    for (i, row) in block.iter().enumerate() {
+    for (i, row) in block.0.iter().enumerate() {
         out[(k + i) * n + k..(k + i) * n + k + 6].copy_from_slice(row);
     }
 }
@@ -300,13 +300,13 @@ fn se3_d_difference<S: Scalar>(q0: &[S], q1: &[S], arg: ArgumentPosition) -> Mat
             let rt = quat.to_rotation().transpose();
             let block = |i: usize, j: usize| {
                 Matrix3(core::array::from_fn(|r| {
-                    core::array::from_fn(|c| j1[3 * i + r][3 * j + c])
+                    core::array::from_fn(|c| j1.0[3 * i + r][3 * j + c])
                 }))
             };
             let (a, b) = (block(0, 0), block(0, 1));
             let diagonal = Matrix3::zeros() - a * rt;
             let top_right = (a * (rt * p).skew() - b) * rt;
-            from_blocks(&diagonal, &top_right, &Matrix3::zeros(), &diagonal)
+            Matrix6::from_blocks(&diagonal, &top_right, &Matrix3::zeros(), &diagonal)
         }
     }
 }
@@ -495,7 +495,7 @@ fn se2_d_integrate<S: Scalar>(v: &[S], arg: ArgumentPosition) -> [[S; 3]; 3] {
             let zero = S::zero();
             let j = jexp6(&Motion::from_slice(&[v[0], v[1], zero, zero, zero, v[2]]));
             let at = [0, 1, 5];
-            core::array::from_fn(|r| core::array::from_fn(|c| j[at[r]][at[c]]))
+            core::array::from_fn(|r| core::array::from_fn(|c| j.0[at[r]][at[c]]))
         }
     }
 }

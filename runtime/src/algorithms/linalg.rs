@@ -1,12 +1,14 @@
 //! Small dense linear algebra for the joint-space blocks of ABA.
 
+use crate::spatial::Matrix6;
 use crate::Scalar;
 
 /// The inverse of the symmetric positive-definite leading `n x n` block of `a`
 /// (n ≤ 6), by an LDLᵀ factorisation without pivoting: no branch on values, one
 /// reciprocal per pivot.
 #[allow(clippy::needless_range_loop)] // Index arithmetic mirrors the factorisation.
-pub(crate) fn invert_spd<S: Scalar>(a: &[[S; 6]; 6], n: usize) -> [[S; 6]; 6] {
+pub(crate) fn invert_spd<S: Scalar>(a: &Matrix6<S>, n: usize) -> Matrix6<S> {
+    let a = &a.0;
     let mut l = [[S::zero(); 6]; 6];
     let mut diag = [S::zero(); 6];
     let mut d_inv = [S::zero(); 6];
@@ -25,7 +27,7 @@ pub(crate) fn invert_spd<S: Scalar>(a: &[[S; 6]; 6], n: usize) -> [[S; 6]; 6] {
             l[i][j] = x * d_inv[j];
         }
     }
-    let mut inv = [[S::zero(); 6]; 6];
+    let mut inv = Matrix6::zeros();
     for c in 0..n {
         // Solve L y = e_c, then Lᵀ x = D⁻¹ y.
         let mut y = [S::zero(); 6];
@@ -39,9 +41,9 @@ pub(crate) fn invert_spd<S: Scalar>(a: &[[S; 6]; 6], n: usize) -> [[S; 6]; 6] {
         for i in (0..n).rev() {
             let mut x = y[i] * d_inv[i];
             for k in i + 1..n {
-                x = x - l[k][i] * inv[k][c];
+                x = x - l[k][i] * inv.0[k][c];
             }
-            inv[i][c] = x;
+            inv.0[i][c] = x;
         }
     }
     inv

@@ -1,8 +1,9 @@
 //! The inverse of the joint-space inertia matrix through its tree-sparse
 //! factorisation.
 
+use super::check_data;
 use super::crba::crba;
-use crate::{Data, Model, Scalar};
+use crate::{Data, Model, Scalar, Topology};
 
 /// The inverse joint-space inertia matrix `M(q)⁻¹` (Pinocchio's
 /// `computeMinverse`, symmetrised: the full matrix).
@@ -22,6 +23,7 @@ use crate::{Data, Model, Scalar};
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn minverse<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d [S] {
+    check_data(model, data);
     crba(model, data, q);
     invert_mass_matrix(model, data)
 }
@@ -30,14 +32,16 @@ pub fn minverse<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) ->
 /// written to `data.minv` (and the factors to `data.ltdl`).
 pub(crate) fn invert_mass_matrix<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>) -> &'d [S] {
     let nv = model.nv;
-    let (parent, ancestor) = factor_mass_matrix(model, data);
+    factor_mass_matrix(model, data);
+    let tree = model.topology();
+    let parent = tree.dof_parents();
     let h = &data.ltdl;
     let y = |i: usize, k: usize| if i == k { S::one() } else { h[i * nv + k] };
     for i in 0..nv {
         for j in 0..=i {
             // The deepest common ancestor-or-self of i and j, then up to the root.
             let mut k = Some(j);
-            while let Some(kk) = k.filter(|&kk| !ancestor[i * nv + kk]) {
+            while let Some(kk) = k.filter(|&kk| !tree.is_dof_ancestor(kk, i)) {
                 k = parent[kk];
             }
             let mut x = S::zero();
@@ -55,48 +59,14 @@ pub(crate) fn invert_mass_matrix<'d, S: Scalar>(model: &Model, data: &'d mut Dat
 
 /// The tree-sparse factors of the `M` in `data.mass_matrix` into `data.ltdl`:
 /// D on the diagonal, `Y = L⁻¹` strictly below it, so that `M⁻¹ = Y D⁻¹ Yᵀ`
-/// as [`minverse`] and the solves of the derivatives and contacts use it. Returns the
-/// dof parents and the ancestor pattern (`ancestor[i * nv + k]`: dof k is dof
-/// i or one of its ancestors).
-pub(crate) fn factor_mass_matrix<S: Scalar>(
-    model: &Model,
-    data: &mut Data<S>,
-) -> (Vec<Option<usize>>, Vec<bool>) {
-    let nv = model.nv;
-    let parent = dof_parents(model);
-    let mut ancestor = vec![false; nv * nv];
-    for i in 0..nv {
-        let mut k = Some(i);
-        while let Some(kk) = k {
-            ancestor[i * nv + kk] = true;
-            k = parent[kk];
-        }
-    }
+/// as [`minverse`] and the solves of the derivatives and contacts use it. The
+/// pattern is the model's ([`crate::Topology`]).
+pub(crate) fn factor_mass_matrix<S: Scalar>(model: &Model, data: &mut Data<S>) {
+    let tree = model.topology();
     let h = &mut data.ltdl;
     h.copy_from_slice(&data.mass_matrix);
-    factorise(h, &parent, nv);
-    invert_unit_lower(h, &parent, &ancestor, nv);
-    (parent, ancestor)
-}
-
-/// The parent of each dof in the tree of dofs (`λ` of Featherstone 2008 §6.5):
-/// the previous dof of the same joint, else the last dof of the parent joint,
-/// `None` at the root.
-pub(crate) fn dof_parents(model: &Model) -> Vec<Option<usize>> {
-    let mut parent = vec![None; model.nv];
-    for joint in &model.joints[1..] {
-        for k in 0..joint.kind.nv() {
-            parent[joint.idx_v + k] = if k > 0 {
-                Some(joint.idx_v + k - 1)
-            } else if joint.parent > 0 {
-                let p = &model.joints[joint.parent];
-                Some(p.idx_v + p.kind.nv() - 1)
-            } else {
-                None
-            };
-        }
-    }
-    parent
+    factorise(h, tree.dof_parents(), model.nv);
+    invert_unit_lower(h, tree, model.nv);
 }
 
 /// In place, `H = Lᵀ D L` (Featherstone 2008, Table 6.3): D on the diagonal, L
@@ -123,17 +93,11 @@ fn factorise<S: Scalar>(h: &mut [S], parent: &[Option<usize>], nv: usize) {
 /// `Y_ij = -(L_ij + Σ_k L_ik Y_kj)` over the dofs k strictly between j and i on
 /// the path from i up to j. Columns are taken left to right, so the `L_ik` with
 /// `k > j` are still unchanged when read.
-fn invert_unit_lower<S: Scalar>(
-    h: &mut [S],
-    parent: &[Option<usize>],
-    ancestor: &[bool],
-    nv: usize,
-) {
+fn invert_unit_lower<S: Scalar>(h: &mut [S], tree: &Topology, nv: usize) {
+    let parent = tree.dof_parents();
     for j in 0..nv {
-        for i in j + 1..nv {
-            if !ancestor[i * nv + j] {
-                continue;
-            }
+        // The dofs below j: its subtree, one range.
+        for i in j + 1..tree.dof_subtree(j).end {
             let mut x = h[i * nv + j];
             let mut k = parent[i];
             while let Some(kk) = k.filter(|&kk| kk > j) {

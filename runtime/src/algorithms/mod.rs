@@ -32,7 +32,6 @@ pub use contact::{
     contact_jacobian, contact_rows,
 };
 pub use crba::crba;
-pub(crate) use derivatives::Tree;
 pub use derivatives::{
     aba_derivatives, aba_derivatives_fext, aba_dfext, rnea_derivatives, rnea_derivatives_fext,
     Jacobians,
@@ -48,7 +47,7 @@ pub use regressor::{joint_torque_regressor, link_parameters, set_link_parameters
 pub use rnea::{rnea, rnea_fext};
 pub use step::{actuated_dofs, step, step_jacobians, step_linearization};
 
-use crate::Model;
+use crate::{Data, Model, Scalar};
 
 /// Panics with a clear message when a slice has the wrong length: a caller bug,
 /// not a data condition.
@@ -65,4 +64,13 @@ pub(crate) fn check_q(model: &Model, len: usize) {
 
 pub(crate) fn check_v(model: &Model, name: &str, len: usize) {
     check_len(name, len, model.nv);
+}
+
+/// Panics with the message of [`Data::check`] when `data` was not built for
+/// `model`: a caller bug, caught before it indexes past a vector or returns
+/// another robot's dynamics. A few integer comparisons.
+pub(crate) fn check_data<S: Scalar>(model: &Model, data: &Data<S>) {
+    if let Err(e) = data.check(model) {
+        panic!("{e}");
+    }
 }

@@ -1,6 +1,7 @@
 //! The error between a frame's placement and a target placement, and its
 //! Jacobian in the tangent space: the residual of inverse kinematics.
 
+use super::check_data;
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
 use super::kinematics::frame_placement;
 use crate::spatial::exp_log::jlog6_from_log;
@@ -37,6 +38,7 @@ pub fn pose_error<S: Scalar>(
     frame: usize,
     target: &Transform<S>,
 ) -> ([S; 6], Vec<S>) {
+    check_data(model, data);
     compute_joint_jacobians(model, data, q);
     let world_from_frame = frame_placement(model, data, frame);
     let frame_from_target = world_from_frame.inverse() * *target;
@@ -47,7 +49,7 @@ pub fn pose_error<S: Scalar>(
     let j_local = frame_jacobian(model, data, frame, ReferenceFrame::Local);
     let nv = model.nv;
     let mut j_e = vec![S::zero(); 6 * nv];
-    for (r, row) in jlog.iter().enumerate() {
+    for (r, row) in jlog.0.iter().enumerate() {
         for (k, &jrk) in row.iter().enumerate() {
             for c in 0..nv {
                 j_e[r * nv + c] = j_e[r * nv + c] - jrk * j_local[k * nv + c];

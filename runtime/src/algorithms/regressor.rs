@@ -2,7 +2,7 @@
 //! joint torque regressor `τ = Y(q, v, a) π`.
 
 use super::kinematics::{body_velocity, joint_placement};
-use super::{check_len, check_q, check_v};
+use super::{check_data, check_len, check_q, check_v};
 use crate::spatial::{Force, Motion, Transform, Vector3};
 use crate::{Data, Inertia, Model, Scalar};
 
@@ -22,6 +22,7 @@ use crate::{Data, Inertia, Model, Scalar};
 /// # Panics
 /// When `pi` does not have length `10 · model.parameters.len()`.
 pub fn set_link_parameters<S: Scalar>(model: &Model, data: &mut Data<S>, pi: &[S]) {
+    check_data(model, data);
     check_len("pi", pi.len(), 10 * model.parameters.len());
     let mut fixed: Vec<Option<Inertia<f64>>> = vec![None; model.njoints()];
     for &frame in &model.parameters {
@@ -76,6 +77,7 @@ pub fn joint_torque_regressor<S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> Vec<S> {
+    check_data(model, data);
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());

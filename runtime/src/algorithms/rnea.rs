@@ -1,7 +1,7 @@
 //! Recursive Newton-Euler inverse dynamics.
 
 use super::kinematics::{body_velocity, joint_placement};
-use super::{check_len, check_q, check_v};
+use super::{check_data, check_len, check_q, check_v};
 use crate::spatial::{Force, Motion, Vector3};
 use crate::{Data, Model, Scalar};
 
@@ -28,6 +28,7 @@ pub fn rnea<'d, S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> &'d [S] {
+    check_data(model, data);
     run(model, data, q, v, a, None)
 }
 
@@ -51,6 +52,7 @@ pub fn rnea_fext<'d, S: Scalar>(
     a: &[S],
     fext: &[Force<S>],
 ) -> &'d [S] {
+    check_data(model, data);
     check_len("fext", fext.len(), model.njoints());
     run(model, data, q, v, a, Some(fext))
 }
@@ -101,7 +103,7 @@ fn forward_step<S: Scalar>(
     } else {
         *gravity
     };
-    let range = joint.idx_v..joint.idx_v + joint.kind.nv();
+    let range = joint.v_range();
     let ai = data.li_mi[i].act_inv_motion(&a_parent) + joint.kind.motion(&a[range]) + vi.cross(&vj);
     let inertia = data.inertias[i];
     data.f[i] = inertia.mul_motion(&ai) + vi.cross_force(&inertia.mul_motion(&vi));
@@ -121,7 +123,7 @@ pub(crate) fn add_armature<S: Scalar>(model: &Model, tau: &mut [S], a: &[S]) {
 
 fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize) {
     let joint = &model.joints[i];
-    let range = joint.idx_v..joint.idx_v + joint.kind.nv();
+    let range = joint.v_range();
     joint.kind.project_force(&data.f[i], &mut data.tau[range]);
     if joint.parent > 0 {
         let f = data.li_mi[i].act_force(&data.f[i]);

@@ -2,7 +2,7 @@
 
 use super::derivatives::aba_derivatives;
 use super::lie_group::{d_integrate, integrate};
-use super::{aba, check_len, check_q, check_v, ArgumentPosition};
+use super::{aba, check_data, check_len, check_q, check_v, ArgumentPosition};
 use crate::{Data, JointKind, Model, Scalar};
 
 /// The actuated degrees of freedom: the indices into `v` of every dof except
@@ -13,7 +13,7 @@ pub fn actuated_dofs(model: &Model) -> Vec<usize> {
     model.joints[1..]
         .iter()
         .filter(|j| !matches!(j.kind, JointKind::FreeFlyer))
-        .flat_map(|j| j.idx_v..j.idx_v + j.kind.nv())
+        .flat_map(|j| j.v_range())
         .collect()
 }
 
@@ -46,6 +46,7 @@ pub fn step<S: Scalar>(
     u: &[S],
     h: S,
 ) -> (Vec<S>, Vec<S>) {
+    check_data(model, data);
     let tau = actuate(model, u);
     let a = aba(model, data, q, v, &tau);
     let v_next: Vec<S> = v.iter().zip(a).map(|(&v, &a)| v + h * a).collect();
@@ -151,6 +152,7 @@ pub fn step_linearization<S: Scalar>(
     u: &[S],
     h: S,
 ) -> (Vec<S>, Vec<S>, Vec<S>, Vec<S>) {
+    check_data(model, data);
     check_q(model, q.len());
     check_v(model, "v", v.len());
     let tau = actuate(model, u);

@@ -2,8 +2,10 @@
 //! by the algorithms (Pinocchio's `Model`).
 
 mod joint;
+mod load;
 pub mod mjcf;
 mod random;
+mod topology;
 mod urdf;
 
 pub use joint::JointKind;
@@ -13,6 +15,7 @@ mod setup;
 pub mod validate;
 
 pub use setup::{Contact, ContactKind};
+pub use topology::Topology;
 
 use crate::spatial::{Inertia, Transform, Vector3};
 
@@ -70,7 +73,10 @@ pub struct Frame {
 }
 
 /// A kinematic tree with its inertias (Pinocchio's `Model`). Joint 0 is the
-/// universe and `joints[i].parent < i`.
+/// universe and `joints[i].parent < i`, in depth-first order. Built by the
+/// loaders ([`Model::from_urdf_str`], [`Model::from_mjcf_str`]), which also
+/// derive its [`Topology`]: the tree (joint parents, kinds and order) is not
+/// to be edited afterwards.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     /// The URDF robot name.
@@ -113,6 +119,8 @@ pub struct Model {
     /// `effortLimit`): the URDF `<limit effort>`, `∞` where absent or zero and
     /// for free-flyers.
     pub effort_limit: Vec<f64>,
+    /// The tree as the algorithms walk it, derived from `joints` by the loader.
+    topology: Topology,
 }
 
 impl Joint {
@@ -128,6 +136,45 @@ impl Joint {
 }
 
 impl Model {
+    /// A model with the universe only, for the loaders to grow.
+    pub(super) fn universe(name: String, gravity: Vector3<f64>) -> Self {
+        Model {
+            name,
+            joints: vec![Joint {
+                name: "universe".into(),
+                kind: JointKind::Universe,
+                parent: 0,
+                placement: Transform::identity(),
+                inertia: Inertia::zero(),
+                idx_q: 0,
+                idx_v: 0,
+            }],
+            frames: Vec::new(),
+            nq: 0,
+            nv: 0,
+            gravity,
+            armature: Vec::new(),
+            contacts: Vec::new(),
+            parameters: Vec::new(),
+            lower_position_limit: Vec::new(),
+            upper_position_limit: Vec::new(),
+            velocity_limit: Vec::new(),
+            effort_limit: Vec::new(),
+            topology: Topology::default(),
+        }
+    }
+
+    /// Derives the topology of the joints, once they are all added.
+    pub(super) fn finish_tree(&mut self) {
+        self.topology = Topology::new(self);
+    }
+
+    /// The tree as the algorithms walk it: dof parents, subtrees, support
+    /// paths, and the fingerprint that [`crate::Data`] checks.
+    pub fn topology(&self) -> &Topology {
+        &self.topology
+    }
+
     /// Number of joints, the universe included (Pinocchio's `njoints`).
     pub fn njoints(&self) -> usize {
         self.joints.len()

@@ -1,58 +1,11 @@
-//! Building a [`Model`] from URDF text, as Pinocchio's `buildModelFromUrdf`.
+//! The tree of a URDF document as a [`Model`], as Pinocchio's `buildModelFromUrdf`
+//! builds it (`load.rs` parses the text and checks the result).
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::{Frame, FrameKind, Joint, JointKind, Model};
 use crate::error::ModelError;
 use crate::spatial::{Inertia, Matrix3, Transform, Vector3};
-
-impl Model {
-    /// Builds the model of a URDF document.
-    ///
-    /// Joint order is depth-first with the child joints of a link in alphabetical
-    /// order of their names; fixed joints are merged (the child link's inertia
-    /// moves into the parent body, the child stays as a frame). With
-    /// `floating_base`, a free-flyer `root_joint` carries the root link; without,
-    /// the root link is welded to the universe and its mass counts nowhere.
-    /// Matches Pinocchio's `buildModelFromUrdf(file[, JointModelFreeFlyer()])`.
-    ///
-    /// `<mimic>` tags are ignored: a mimic joint is an independent joint, as in
-    /// Pinocchio's `buildModelFromUrdf` (mimic joints are not modelled there
-    /// either unless asked for).
-    ///
-    /// # Errors
-    /// [`ModelError`] naming the link or joint at fault (or the line of a
-    /// nameless element): malformed XML, a root element other than `<robot>`,
-    /// missing required attributes or elements, numbers that do not parse,
-    /// duplicate or unknown names, links that do not form one tree, unknown or
-    /// unsupported joint types (`spherical`, which urdfdom and so Pinocchio
-    /// refuse too), zero axes, non-finite numbers, negative masses, rotational
-    /// inertias that are not positive semi-definite (see
-    /// [`crate::model::validate`] for the tolerance). A `floating` joint
-    /// becomes a free-flyer and a `planar` joint Pinocchio's
-    /// `JointModelPlanar` (motion in the joint frame's xy plane, `q = [x, y,
-    /// cos θ, sin θ]`; the URDF axis is ignored, as Pinocchio does). Never panics,
-    /// whatever the text; a chain of thousands of links loads without deep
-    /// recursion.
-    pub fn from_urdf_str(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
-        super::validate::load(urdf, floating_base, false)
-    }
-
-    /// Reads and builds the model of a URDF file; see [`Model::from_urdf_str`].
-    ///
-    /// # Errors
-    /// [`ModelError::Parse`] when the file cannot be read, and every error of
-    /// [`Model::from_urdf_str`].
-    pub fn from_urdf_file(
-        path: impl AsRef<std::path::Path>,
-        floating_base: bool,
-    ) -> Result<Model, ModelError> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
-        Self::from_urdf_str(&text, floating_base)
-    }
-}
 
 pub(super) struct Builder<'a> {
     links: HashMap<&'a str, &'a urdf_rs::Link>,
@@ -140,29 +93,7 @@ impl<'a> Builder<'a> {
                 lost.join(", ")
             )));
         }
-        let model = Model {
-            name: robot.name.clone(),
-            joints: vec![Joint {
-                name: "universe".into(),
-                kind: JointKind::Universe,
-                parent: 0,
-                placement: Transform::identity(),
-                inertia: Inertia::zero(),
-                idx_q: 0,
-                idx_v: 0,
-            }],
-            frames: Vec::new(),
-            nq: 0,
-            nv: 0,
-            gravity: Vector3([0.0, 0.0, -9.81]),
-            armature: Vec::new(),
-            contacts: Vec::new(),
-            parameters: Vec::new(),
-            lower_position_limit: Vec::new(),
-            upper_position_limit: Vec::new(),
-            velocity_limit: Vec::new(),
-            effort_limit: Vec::new(),
-        };
+        let model = Model::universe(robot.name.clone(), Vector3([0.0, 0.0, -9.81]));
         Ok(Self {
             links,
             children,
@@ -196,6 +127,7 @@ impl<'a> Builder<'a> {
         self.visit(self.root, root_joint, Transform::identity())?;
         self.model.name = name.to_string();
         self.model.armature = vec![0.0; self.model.nv];
+        self.model.finish_tree();
         Ok(self.model)
     }
 

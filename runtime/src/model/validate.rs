@@ -21,7 +21,6 @@
 //! Pinocchio accepts them, and such an inertia is still positive definite, so
 //! every algorithm stays well defined.
 
-use super::urdf::Builder;
 use super::{FrameKind, Model};
 use crate::error::ModelError;
 use crate::spatial::Inertia;
@@ -31,19 +30,6 @@ use crate::spatial::Inertia;
 pub const TOLERANCE: f64 = 1e-6;
 
 impl Model {
-    /// Builds the model of a URDF document as [`Model::from_urdf_str`] does,
-    /// and also refuses link inertias whose principal moments violate the
-    /// triangle inequality `I1 + I2 ≥ I3` (beyond [`TOLERANCE`] times the
-    /// largest principal moment of the robot), which no rigid body can have.
-    ///
-    /// # Errors
-    /// Every error of [`Model::from_urdf_str`], and
-    /// [`ModelError::InvalidInertia`] naming the link whose moments violate the
-    /// triangle inequality.
-    pub fn from_urdf_str_strict(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
-        load(urdf, floating_base, true)
-    }
-
     /// Checks that every moving joint carries some mass or inertia: a joint
     /// whose whole subtree (its body, the links welded to it and every body
     /// below) has zero mass and zero inertia has a zero row and column in the
@@ -87,21 +73,9 @@ impl Model {
     }
 }
 
-/// The loader: XML structure (keeping only links, inertials and joints), URDF
-/// parse, tree, then the inertia checks (`strict` adds the triangle inequality).
-pub(super) fn load(urdf: &str, floating_base: bool, strict: bool) -> Result<Model, ModelError> {
-    let reduced = super::document::reduce(urdf)?;
-    let robot =
-        urdf_rs::read_from_string(&reduced).map_err(|e| ModelError::Parse(e.to_string()))?;
-    let model = Builder::new(&robot)?.build(&robot.name, floating_base)?;
-    finite_model(&model)?;
-    link_inertias(&robot, strict)?;
-    Ok(model)
-}
-
 /// The inertia checks of every link; see the module documentation. Runs after
 /// the builder, which has refused non-finite values and negative masses.
-fn link_inertias(robot: &urdf_rs::Robot, strict: bool) -> Result<(), ModelError> {
+pub(super) fn link_inertias(robot: &urdf_rs::Robot, strict: bool) -> Result<(), ModelError> {
     let moments: Vec<[f64; 3]> = robot
         .links
         .iter()
@@ -185,42 +159,4 @@ pub(super) fn finite_model(model: &Model) -> Result<(), ModelError> {
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Keeping only links, inertials and joints changes no model: every URDF
-    /// of `models/` and `tests/urdf/` builds the same model from the reduced
-    /// text as from the whole text.
-    #[test]
-    fn the_reduced_document_builds_the_same_model() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut n = 0;
-        for dir in ["models", "tests/urdf"] {
-            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_none_or(|e| e != "urdf") {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&path).unwrap();
-                // urdf-rs alone refuses some texts that the reduced document
-                // loads (a `<texture/>` without a file name, tests/urdf/materials.urdf).
-                let Ok(robot) = urdf_rs::read_from_string(&text) else {
-                    continue;
-                };
-                for floating in [false, true] {
-                    let whole = Builder::new(&robot)
-                        .unwrap()
-                        .build(&robot.name, floating)
-                        .unwrap();
-                    let reduced = load(&text, floating, false).unwrap();
-                    assert_eq!(whole, reduced, "{}", path.display());
-                }
-                n += 1;
-            }
-        }
-        assert!(n >= 10, "{n}");
-    }
 }

@@ -16,7 +16,7 @@
 //! series is chosen), so no NaN or infinity appears on either side, and tracing
 //! at constant inputs (zero rotation included) folds only finite constants.
 
-use super::{Matrix3, Motion, Scalar, Transform, Vector3};
+use super::{Matrix3, Matrix6, Motion, Scalar, Transform, Vector3};
 
 /// The f64 machine epsilon (Eigen's `NumTraits<double>::epsilon()`).
 pub(crate) const EPS: f64 = f64::EPSILON;
@@ -30,9 +30,6 @@ pub(crate) fn precision2() -> f64 {
 pub(crate) fn precision3() -> f64 {
     EPS.powf(0.25)
 }
-
-/// A 6x6 matrix, rows first, acting on `[linear; angular]` vectors.
-pub type Matrix6<S> = [[S; 6]; 6];
 
 /// A comparison of two scalars, decided by [`Scalar::select`] (`c > 0`) so that
 /// a trace records it instead of taking one branch.
@@ -83,26 +80,6 @@ impl<S: Scalar> Choice<S> {
             S::select(self.c, no, yes)
         }
     }
-}
-
-/// `[[tl, tr], [bl, br]]`.
-pub(crate) fn from_blocks<S: Scalar>(
-    tl: &Matrix3<S>,
-    tr: &Matrix3<S>,
-    bl: &Matrix3<S>,
-    br: &Matrix3<S>,
-) -> Matrix6<S> {
-    core::array::from_fn(|i| {
-        core::array::from_fn(|j| {
-            let block = match (i < 3, j < 3) {
-                (true, true) => tl,
-                (true, false) => tr,
-                (false, true) => bl,
-                (false, false) => br,
-            };
-            block.0[i % 3][j % 3]
-        })
-    })
 }
 
 /// `a bᵀ`.
@@ -401,7 +378,7 @@ pub fn jexp6<S: Scalar>(m: &Motion<S>) -> Matrix6<S> {
     // The coupling is linear in p: -J3 C(p) = J3 C(-p).
     let minus_p = -j3.transpose_mul(v);
     let c = coupling(theta, &LogCoefficients::new(theta), omega, &minus_p);
-    from_blocks(&j3, &(j3 * c), &Matrix3::zeros(), &j3)
+    Matrix6::from_blocks(&j3, &(j3 * c), &Matrix3::zeros(), &j3)
 }
 
 /// `Jlog6` from `θ`, `ω = log3(R)` and the translation `p` (Pinocchio's
@@ -414,7 +391,7 @@ pub(crate) fn jlog6_from_log<S: Scalar>(
     let k = LogCoefficients::new(theta);
     let j3 = jlog3_with(&k, omega);
     let c = coupling(theta, &k, omega, p);
-    from_blocks(&j3, &(c * j3), &Matrix3::zeros(), &j3)
+    Matrix6::from_blocks(&j3, &(c * j3), &Matrix3::zeros(), &j3)
 }
 
 /// The right Jacobian of `log6` (Pinocchio's `Jlog6`):

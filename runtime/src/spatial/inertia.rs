@@ -1,6 +1,6 @@
 //! Spatial inertias of rigid bodies and articulated bodies.
 
-use super::{Force, Matrix3, Motion, Scalar, Transform, Vector3};
+use super::{Force, Matrix3, Matrix6, Motion, Scalar, Transform, Vector3};
 use core::ops::{Add, AddAssign, Sub};
 
 /// The spatial inertia of a rigid body (Pinocchio's `Inertia`), in the
@@ -139,50 +139,20 @@ impl<S: Scalar> AddAssign for Inertia<S> {
     }
 }
 
-/// A symmetric 6x6 articulated-body inertia (Featherstone 2008 §7.2), rows and
-/// columns `[linear; angular]`: `f = A v + B ω`, `n = Bᵀ v + C ω`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ArticulatedInertia<S>(pub [[S; 6]; 6]);
-
-impl<S: Scalar> ArticulatedInertia<S> {
+/// Articulated-body inertias (Featherstone 2008 §7.2): symmetric, rows and
+/// columns `[linear; angular]`, `f = A v + B ω`, `n = Bᵀ v + C ω`.
+impl<S: Scalar> Matrix6<S> {
     /// The 6x6 matrix of a rigid-body inertia.
     pub fn from_inertia(i: &Inertia<S>) -> Self {
         let a = Matrix3::identity().scale(i.mass);
         let b = (-i.first_moment).skew();
-        Self::from_blocks(&a, &b, &i.rotational)
-    }
-
-    fn from_blocks(a: &Matrix3<S>, b: &Matrix3<S>, c: &Matrix3<S>) -> Self {
-        let mut m = [[S::zero(); 6]; 6];
-        for i in 0..3 {
-            for j in 0..3 {
-                m[i][j] = a.0[i][j];
-                m[i][j + 3] = b.0[i][j];
-                m[j + 3][i] = b.0[i][j];
-                m[i + 3][j + 3] = c.0[i][j];
-            }
-        }
-        Self(m)
-    }
-
-    fn block(&self, r: usize, c: usize) -> Matrix3<S> {
-        Matrix3(core::array::from_fn(|i| {
-            core::array::from_fn(|j| self.0[r + i][c + j])
-        }))
-    }
-
-    /// `IA v`.
-    pub fn mul_motion(&self, v: &Motion<S>) -> Force<S> {
-        let x = v.to_array();
-        let y: [S; 6] = core::array::from_fn(|i| {
-            (1..6).fold(self.0[i][0] * x[0], |acc, j| acc + self.0[i][j] * x[j])
-        });
-        Force::from_slice(&y)
+        Self::from_blocks(&a, &b, &b.transpose(), &i.rotational)
     }
 
     /// The same inertia expressed in frame a, given `a_from_b`
-    /// (`X*ᵀ IA X⁻¹`, Pinocchio's `aMb.act` on a 6x6 inertia).
-    pub fn transformed(&self, a_from_b: &Transform<S>) -> Self {
+    /// (`X*ᵀ IA X⁻¹`, Pinocchio's `aMb.act` on a 6x6 inertia); the matrix
+    /// must be symmetric.
+    pub fn transformed_inertia(&self, a_from_b: &Transform<S>) -> Self {
         let r = &a_from_b.rotation;
         let rt = r.transpose();
         let a = self.block(0, 0).rotate_symmetric(r);
@@ -195,30 +165,6 @@ impl<S: Scalar> ArticulatedInertia<S> {
         let pb = ps * b;
         let mut c_new = c + pb + pb.transpose() - ps * a_ps;
         symmetrise(&mut c_new);
-        Self::from_blocks(&a, &b_new, &c_new)
-    }
-}
-
-impl<S: Scalar> Add for ArticulatedInertia<S> {
-    type Output = Self;
-    fn add(self, r: Self) -> Self {
-        Self(core::array::from_fn(|i| {
-            core::array::from_fn(|j| self.0[i][j] + r.0[i][j])
-        }))
-    }
-}
-
-impl<S: Scalar> AddAssign for ArticulatedInertia<S> {
-    fn add_assign(&mut self, r: Self) {
-        *self = *self + r;
-    }
-}
-
-impl<S: Scalar> Sub for ArticulatedInertia<S> {
-    type Output = Self;
-    fn sub(self, r: Self) -> Self {
-        Self(core::array::from_fn(|i| {
-            core::array::from_fn(|j| self.0[i][j] - r.0[i][j])
-        }))
+        Self::from_blocks(&a, &b_new, &b_new.transpose(), &c_new)
     }
 }

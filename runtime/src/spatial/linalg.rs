@@ -1,6 +1,6 @@
-//! 3-vectors and 3x3 matrices over a [`Scalar`].
+//! 3-vectors, 3x3 and 6x6 matrices over a [`Scalar`].
 
-use super::Scalar;
+use super::{Force, Motion, Scalar};
 use core::ops::{Add, AddAssign, Mul, Neg, Sub};
 
 /// A 3-vector.
@@ -10,6 +10,13 @@ pub struct Vector3<S>(pub [S; 3]);
 /// A 3x3 matrix, rows first: `self.0[row][col]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Matrix3<S>(pub [[S; 3]; 3]);
+
+/// A 6x6 matrix, rows first (`self.0[row][col]`), on `[linear; angular]`
+/// vectors: a Jacobian of the SE(3) exponential or logarithm, an
+/// articulated-body inertia (Featherstone 2008 §7.2), any linear map from
+/// motions to forces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Matrix6<S>(pub [[S; 6]; 6]);
 
 impl<S: Scalar> Vector3<S> {
     /// The zero vector.
@@ -164,6 +171,77 @@ impl<S: Scalar> Mul for Matrix3<S> {
         let (a, b) = (&self.0, &rhs.0);
         Self(core::array::from_fn(|i| {
             core::array::from_fn(|j| a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j])
+        }))
+    }
+}
+
+impl<S: Scalar> Matrix6<S> {
+    /// The zero matrix.
+    pub fn zeros() -> Self {
+        Self([[S::zero(); 6]; 6])
+    }
+
+    /// `[[tl, tr], [bl, br]]`.
+    pub fn from_blocks(tl: &Matrix3<S>, tr: &Matrix3<S>, bl: &Matrix3<S>, br: &Matrix3<S>) -> Self {
+        Self(core::array::from_fn(|i| {
+            core::array::from_fn(|j| {
+                let block = match (i < 3, j < 3) {
+                    (true, true) => tl,
+                    (true, false) => tr,
+                    (false, true) => bl,
+                    (false, false) => br,
+                };
+                block.0[i % 3][j % 3]
+            })
+        }))
+    }
+
+    /// The 3x3 block at rows `r..r + 3` and columns `c..c + 3`.
+    pub fn block(&self, r: usize, c: usize) -> Matrix3<S> {
+        Matrix3(core::array::from_fn(|i| {
+            core::array::from_fn(|j| self.0[r + i][c + j])
+        }))
+    }
+
+    /// `self v`, a force for a motion `v` (an inertia times a velocity).
+    pub fn mul_motion(&self, v: &Motion<S>) -> Force<S> {
+        let x = v.to_array();
+        let y: [S; 6] = core::array::from_fn(|i| {
+            (1..6).fold(self.0[i][0] * x[0], |acc, j| acc + self.0[i][j] * x[j])
+        });
+        Force::from_slice(&y)
+    }
+
+    /// `selfᵀ m`, so that `m · (self x) = (selfᵀ m) · x`.
+    pub fn transpose_mul_motion(&self, m: &Motion<S>) -> Force<S> {
+        let x = m.to_array();
+        let y: [S; 6] = core::array::from_fn(|j| {
+            (1..6).fold(self.0[0][j] * x[0], |acc, i| acc + self.0[i][j] * x[i])
+        });
+        Force::from_slice(&y)
+    }
+}
+
+impl<S: Scalar> Add for Matrix6<S> {
+    type Output = Self;
+    fn add(self, r: Self) -> Self {
+        Self(core::array::from_fn(|i| {
+            core::array::from_fn(|j| self.0[i][j] + r.0[i][j])
+        }))
+    }
+}
+
+impl<S: Scalar> AddAssign for Matrix6<S> {
+    fn add_assign(&mut self, r: Self) {
+        *self = *self + r;
+    }
+}
+
+impl<S: Scalar> Sub for Matrix6<S> {
+    type Output = Self;
+    fn sub(self, r: Self) -> Self {
+        Self(core::array::from_fn(|i| {
+            core::array::from_fn(|j| self.0[i][j] - r.0[i][j])
         }))
     }
 }

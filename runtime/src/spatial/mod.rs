@@ -11,9 +11,9 @@ mod motion;
 mod quaternion;
 mod transform;
 
-pub use exp_log::{exp3, exp6, jexp3, jexp6, jlog3, jlog6, log3, log6, Matrix6};
-pub use inertia::{ArticulatedInertia, Inertia};
-pub use linalg::{Matrix3, Vector3};
+pub use exp_log::{exp3, exp6, jexp3, jexp6, jlog3, jlog6, log3, log6};
+pub use inertia::Inertia;
+pub use linalg::{Matrix3, Matrix6, Vector3};
 pub use motion::{Force, Motion};
 pub use quaternion::{exp6_quaternion, log6_quaternion, Quaternion};
 pub use transform::Transform;

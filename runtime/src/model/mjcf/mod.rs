@@ -254,29 +254,7 @@ struct Attachment {
 fn build(tree: &xml::Tree, floating_base: bool) -> Result<Model, ModelError> {
     let spec = Spec::read(tree)?;
     let mut b = Builder {
-        model: Model {
-            name: spec.name.clone(),
-            joints: vec![Joint {
-                name: "universe".into(),
-                kind: JointKind::Universe,
-                parent: 0,
-                placement: Transform::identity(),
-                inertia: Inertia::zero(),
-                idx_q: 0,
-                idx_v: 0,
-            }],
-            frames: Vec::new(),
-            nq: 0,
-            nv: 0,
-            gravity: Vector3(spec.gravity),
-            armature: Vec::new(),
-            contacts: Vec::new(),
-            parameters: Vec::new(),
-            lower_position_limit: Vec::new(),
-            upper_position_limit: Vec::new(),
-            velocity_limit: Vec::new(),
-            effort_limit: Vec::new(),
-        },
+        model: Model::universe(spec.name.clone(), Vector3(spec.gravity)),
     };
     let mut attached: Vec<Attachment> = Vec::with_capacity(spec.bodies.len());
     for (index, body) in spec.bodies.iter().enumerate() {
@@ -315,6 +293,7 @@ fn build(tree: &xml::Tree, floating_base: bool) -> Result<Model, ModelError> {
         });
     }
     super::validate::finite_model(&b.model)?;
+    b.model.finish_tree();
     Ok(b.model)
 }
 
