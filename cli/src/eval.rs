@@ -682,15 +682,58 @@ pub const PARTS: &[Part] = &[
     entry("ddifference", "d1", Function::DDifferenceDq1, 0),
     part("rnea_fext", Function::RneaFext),
     part("aba_fext", Function::AbaFext),
-    entry("aba_derivatives_fext", "ddq_dq", Function::AbaDerivativesFext, 0),
-    entry("aba_derivatives_fext", "ddq_dv", Function::AbaDerivativesFext, 1),
-    entry("aba_derivatives_fext", "ddq_dtau", Function::AbaDerivativesFext, 2),
+    entry(
+        "aba_derivatives_fext",
+        "ddq_dq",
+        Function::AbaDerivativesFext,
+        0,
+    ),
+    entry(
+        "aba_derivatives_fext",
+        "ddq_dv",
+        Function::AbaDerivativesFext,
+        1,
+    ),
+    entry(
+        "aba_derivatives_fext",
+        "ddq_dtau",
+        Function::AbaDerivativesFext,
+        2,
+    ),
     part("dhg", Function::CentroidalMomentumRate),
     part("regressor", Function::JointTorqueRegressor),
     part("contact_jacobian", Function::ContactJacobian),
     part("contact_drift", Function::ContactDrift),
     entry("contact_dynamics", "ddq", Function::ContactDynamics, 0),
     entry("contact_dynamics", "lambda", Function::ContactDynamics, 1),
+];
+
+/// The functions of the table that compute no quantity of the format, and
+/// why: their inputs are no inputs of a state, or the format (Pinocchio's
+/// references) has no key for them. With [`PARTS`], every function of the
+/// table is in exactly one of the two (`cli/tests/function_table.rs`).
+pub const OUTSIDE_FORMAT: &[(Function, &str)] = &[
+    (
+        Function::RneaDerivativesFext,
+        "the format has no key for it",
+    ),
+    (
+        Function::StepLinearization,
+        "its inputs `u` and `h` are no inputs of a state",
+    ),
+    (
+        Function::PoseError,
+        "its input `target` is no input of a state",
+    ),
+    (Function::AbaDfext, "the format has no key for it"),
+    (
+        Function::ContactInverseDynamics,
+        "its input `lambda` is no input of a state",
+    ),
+    (
+        Function::CenterOfPressure,
+        "its inputs `lambda` and `height` are no inputs of a state",
+    ),
 ];
 
 /// The key of the joint placements, a key of the reference files beside the

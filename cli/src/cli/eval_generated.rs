@@ -26,8 +26,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use rbdgen_cli::eval::{
-    arguments, keep_frames, omi, prepare, quantities_of, runtime_outputs, unavailable,
-    StatesFile, OMI, PARTS,
+    arguments, keep_frames, omi, prepare, quantities_of, runtime_outputs, unavailable, StatesFile,
+    OMI, OUTSIDE_FORMAT, PARTS,
 };
 use rbdgen_runtime::link_parameters;
 use rbdgen_runtime::{Data, Model};
@@ -128,8 +128,12 @@ pub fn evaluate_generated(
             .collect(),
         Some(set) => {
             if let Some(f) = set.iter().find(|f| !known.contains(f)) {
+                let why = OUTSIDE_FORMAT
+                    .iter()
+                    .find(|(g, _)| g == f)
+                    .map_or("", |(_, why)| why);
                 return Err(format!(
-                    "`{}` computes no quantity of the eval format; the functions that do: {}",
+                    "`{}` computes no quantity of the eval format ({why}); the functions that do: {}",
                     f.name(),
                     known
                         .iter()

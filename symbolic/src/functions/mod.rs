@@ -27,7 +27,6 @@ use rbdgen_runtime::{
     ReferenceFrame, Scalar, Transform, Vector3,
 };
 
-
 /// A function the generated module can contain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Function {
