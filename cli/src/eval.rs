@@ -10,21 +10,16 @@
 //! conventions: matrices as arrays of rows, spatial vectors `[linear;
 //! angular]`, SI units.
 //!
-//! [`QUANTITIES`] is the one table of what the runtime computes: an entry per
-//! key, name → function of (model, state), `None` where the state or model
-//! lacks its inputs (no `fext`, no contact set). A quantity without a value is
-//! absent from the output, and [`compare`] reports it as not computed.
+//! [`PARTS`] is the one table of the format's quantities: each names the
+//! function of the generator's table ([`Function`]) that computes it, and the
+//! runtime computes it with that function's generic evaluation on `f64`
+//! ([`Function::evaluate`]), as the generated code does with its compiled
+//! counterpart (`rbdgen eval --backend generated`). A quantity is absent
+//! where the state or model lacks its function's inputs ([`unavailable`]: no
+//! `fext`, no contact set), and [`compare`] reports it as not computed.
 
-use rbdgen_runtime::{
-    aba, aba_derivatives, aba_derivatives_fext, aba_fext, ccrba, center_of_mass,
-    centroidal_momentum_rate, compute_joint_jacobians_time_variation, contact_drift,
-    contact_dynamics, contact_jacobian, crba, d_difference, d_integrate, dccrba,
-    forward_kinematics, frame_acceleration_drift, frame_jacobian, frame_jacobian_time_variation,
-    integrate, jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, minverse,
-    potential_energy, rnea, rnea_derivatives, rnea_fext, update_frame_placements,
-    AccelerationDrift, ArgumentPosition, ContactKind, Data, Force, Jacobians, Model,
-    ReferenceFrame,
-};
+use rbdgen_runtime::{forward_kinematics, ContactKind, Data, Force, Model};
+use rbdgen_symbolic::{Dim, Function, Output};
 use serde_json::{Map, Value};
 use thiserror::Error;
 
@@ -564,307 +559,388 @@ impl StatesFile {
     }
 }
 
-/// One quantity of the format: its key in a state and how the runtime computes it.
-pub struct Quantity {
-    /// The key (`rnea`, `crba`, `frames`, ...).
-    pub name: &'static str,
-    /// Its value at a state whose inputs have the model's lengths: a number, a
-    /// vector, a matrix as an array of rows, or an object of those; `None`
-    /// when the state or the model lacks what it needs (`fext` for the
-    /// `*_fext` quantities, a contact set for the contact ones). `data` is a
-    /// workspace for the model, in no particular state.
-    pub compute: fn(&Model, &mut Data<f64>, &State) -> Option<Value>,
+/// One entry of a quantity of the format and the function of the table
+/// ([`Function`]) that computes it: `quantity` (with `key` inside it, or
+/// inside each link frame's object for a per-frame function) is member
+/// `element` of the function's output (the tuple member for a tuple output,
+/// 0 otherwise).
+#[derive(Clone, Copy, Debug)]
+pub struct Part {
+    /// The key of the quantity in a state (`rnea`, `frames`, `dintegrate`, ...).
+    pub quantity: &'static str,
+    /// The entry inside the quantity (`d0`, `jacobian_local`, ...); `None` for
+    /// the whole quantity.
+    pub key: Option<&'static str>,
+    /// The function of the table.
+    pub function: Function,
+    /// Which member of a tuple output.
+    pub element: usize,
 }
 
-/// Every quantity the runtime computes, in the order of the format (the
-/// whole-body extension after the base format, `omi` last). A quantity of the
-/// format without an entry is left out of the output.
-pub static QUANTITIES: &[Quantity] = &[
-    Quantity {
-        name: "rnea",
-        compute: |m, d, s| Some(vector(rnea(m, d, &s.q, &s.v, &s.a))),
+const fn part(quantity: &'static str, function: Function) -> Part {
+    Part {
+        quantity,
+        key: None,
+        function,
+        element: 0,
+    }
+}
+
+const fn entry(
+    quantity: &'static str,
+    key: &'static str,
+    function: Function,
+    element: usize,
+) -> Part {
+    Part {
+        quantity,
+        key: Some(key),
+        function,
+        element,
+    }
+}
+
+/// Every quantity of the format and the function that computes it, in the
+/// order of the format (the whole-body extension after the base format): the
+/// one table of what `rbdgen eval` computes, with the runtime
+/// ([`Function::evaluate`] on `f64`) or with the generated code. The
+/// arguments of a function are the state's inputs of the same name
+/// ([`arguments`]). `omi` ([`OMI`]) is computed beside them.
+pub const PARTS: &[Part] = &[
+    part("rnea", Function::Rnea),
+    part("nle", Function::NonlinearEffects),
+    part("gravity", Function::GeneralizedGravity),
+    part("crba", Function::Crba),
+    part("aba", Function::Aba),
+    part("minv", Function::Minverse),
+    part("com", Function::CenterOfMass),
+    part("jcom", Function::JacobianCenterOfMass),
+    part("ag", Function::Ccrba),
+    Part {
+        element: 1,
+        ..part("hg", Function::Ccrba)
     },
-    Quantity {
-        name: "nle",
-        compute: |m, d, s| Some(vector(rnea(m, d, &s.q, &s.v, &vec![0.0; m.nv]))),
-    },
-    Quantity {
-        name: "gravity",
-        compute: |m, d, s| {
-            let zero = vec![0.0; m.nv];
-            Some(vector(rnea(m, d, &s.q, &zero, &zero)))
-        },
-    },
-    Quantity {
-        name: "crba",
-        compute: |m, d, s| Some(matrix(crba(m, d, &s.q), m.nv, m.nv)),
-    },
-    Quantity {
-        name: "aba",
-        compute: |m, d, s| Some(vector(aba(m, d, &s.q, &s.v, &s.tau))),
-    },
-    Quantity {
-        name: "minv",
-        compute: |m, d, s| Some(matrix(minverse(m, d, &s.q), m.nv, m.nv)),
-    },
-    Quantity {
-        name: "com",
-        compute: |m, d, s| Some(vector(&center_of_mass(m, d, &s.q).0)),
-    },
-    Quantity {
-        name: "jcom",
-        compute: |m, d, s| Some(matrix(jacobian_center_of_mass(m, d, &s.q), 3, m.nv)),
-    },
-    Quantity {
-        name: "ag",
-        compute: |m, d, s| Some(matrix(ccrba(m, d, &s.q, &s.v).0, 6, m.nv)),
-    },
-    Quantity {
-        name: "hg",
-        compute: |m, d, s| Some(vector(&ccrba(m, d, &s.q, &s.v).1.to_array())),
-    },
-    Quantity {
-        name: "dag",
-        compute: |m, d, s| Some(matrix(dccrba(m, d, &s.q, &s.v), 6, m.nv)),
-    },
-    Quantity {
-        name: "kinetic_energy",
-        compute: |m, d, s| Some(Value::from(kinetic_energy(m, d, &s.q, &s.v))),
-    },
-    Quantity {
-        name: "potential_energy",
-        compute: |m, d, s| Some(Value::from(potential_energy(m, d, &s.q))),
-    },
-    Quantity {
-        name: "frames",
-        compute: |m, d, s| Some(frames(m, d, s)),
-    },
-    Quantity {
-        name: "rnea_derivatives",
-        compute: |m, _, s| {
-            let mut data = Data::<f64>::new(m);
-            let j = rnea_derivatives(m, &mut data, &s.q, &s.v, &s.a);
-            Some(derivatives(m, &j, RNEA_DERIVATIVES))
-        },
-    },
-    Quantity {
-        name: "aba_derivatives",
-        compute: |m, _, s| {
-            let mut data = Data::<f64>::new(m);
-            let j = aba_derivatives(m, &mut data, &s.q, &s.v, &s.tau);
-            Some(derivatives(m, &j, ABA_DERIVATIVES))
-        },
-    },
-    Quantity {
-        name: "integrate",
-        compute: |m, _, s| Some(vector(&integrate(m, &s.q, &s.w))),
-    },
-    Quantity {
-        name: "difference",
-        compute: |m, _, s| Some(vector(&rbdgen_runtime::difference(m, &s.q, &s.q2))),
-    },
-    Quantity {
-        name: "dintegrate",
-        compute: |m, _, s| {
-            let arg = |a| matrix(&d_integrate(m, &s.q, &s.w, a), m.nv, m.nv);
-            Some(pair(
-                arg(ArgumentPosition::Arg0),
-                arg(ArgumentPosition::Arg1),
-            ))
-        },
-    },
-    Quantity {
-        name: "ddifference",
-        compute: |m, _, s| {
-            let arg = |a| matrix(&d_difference(m, &s.q, &s.q2, a), m.nv, m.nv);
-            Some(pair(
-                arg(ArgumentPosition::Arg0),
-                arg(ArgumentPosition::Arg1),
-            ))
-        },
-    },
-    Quantity {
-        name: "rnea_fext",
-        compute: |m, d, s| {
-            let f = s.forces()?;
-            Some(vector(rnea_fext(m, d, &s.q, &s.v, &s.a, &f)))
-        },
-    },
-    Quantity {
-        name: "aba_fext",
-        compute: |m, d, s| {
-            let f = s.forces()?;
-            Some(vector(aba_fext(m, d, &s.q, &s.v, &s.tau, &f)))
-        },
-    },
-    Quantity {
-        name: "aba_derivatives_fext",
-        compute: |m, _, s| {
-            let f = s.forces()?;
-            let mut data = Data::<f64>::new(m);
-            let j = aba_derivatives_fext(m, &mut data, &s.q, &s.v, &s.tau, &f);
-            Some(derivatives(m, &j, ABA_DERIVATIVES))
-        },
-    },
-    Quantity {
-        name: "dhg",
-        compute: |m, d, s| {
-            let dhg = centroidal_momentum_rate(m, d, &s.q, &s.v, &s.a);
-            Some(vector(&dhg.to_array()))
-        },
-    },
-    Quantity {
-        name: "regressor",
-        compute: |m, d, s| {
-            let y = joint_torque_regressor(m, d, &s.q, &s.v, &s.a);
-            Some(matrix(&y, m.nv, 10 * (m.njoints() - 1)))
-        },
-    },
-    Quantity {
-        name: "contact_jacobian",
-        compute: |m, d, s| {
-            (!m.contacts.is_empty())
-                .then(|| matrix(&contact_jacobian(m, d, &s.q, &m.contacts), m.nc(), m.nv))
-        },
-    },
-    Quantity {
-        name: "contact_drift",
-        compute: |m, d, s| {
-            (!m.contacts.is_empty()).then(|| vector(&contact_drift(m, d, &s.q, &s.v, &m.contacts)))
-        },
-    },
-    Quantity {
-        name: "contact_dynamics",
-        compute: |m, d, s| {
-            if m.contacts.is_empty() {
-                return None;
+    part("dag", Function::Dccrba),
+    part("kinetic_energy", Function::KineticEnergy),
+    part("potential_energy", Function::PotentialEnergy),
+    entry("frames", "placement", Function::FramePlacement, 0),
+    entry("frames", "jacobian_local", Function::FrameJacobianLocal, 0),
+    entry("frames", "jacobian_world", Function::FrameJacobianWorld, 0),
+    entry(
+        "frames",
+        "jacobian_local_world_aligned",
+        Function::FrameJacobianLocalWorldAligned,
+        0,
+    ),
+    entry(
+        "frames",
+        "jacobian_time_variation_local",
+        Function::FrameJacobianTimeVariationLocal,
+        0,
+    ),
+    entry(
+        "frames",
+        "jacobian_time_variation_world",
+        Function::FrameJacobianTimeVariationWorld,
+        0,
+    ),
+    entry(
+        "frames",
+        "jacobian_time_variation_local_world_aligned",
+        Function::FrameJacobianTimeVariationLocalWorldAligned,
+        0,
+    ),
+    entry(
+        "frames",
+        "acceleration_drift_local",
+        Function::FrameAccelerationDrift,
+        0,
+    ),
+    entry(
+        "frames",
+        "acceleration_drift_local_world_aligned",
+        Function::FrameAccelerationDrift,
+        1,
+    ),
+    entry(
+        "frames",
+        "classical_acceleration_drift_local_world_aligned",
+        Function::FrameAccelerationDrift,
+        2,
+    ),
+    entry("rnea_derivatives", "dtau_dq", Function::RneaDerivatives, 0),
+    entry("rnea_derivatives", "dtau_dv", Function::RneaDerivatives, 1),
+    entry("rnea_derivatives", "dtau_da", Function::RneaDerivatives, 2),
+    entry("aba_derivatives", "ddq_dq", Function::AbaDerivatives, 0),
+    entry("aba_derivatives", "ddq_dv", Function::AbaDerivatives, 1),
+    entry("aba_derivatives", "ddq_dtau", Function::AbaDerivatives, 2),
+    part("integrate", Function::Integrate),
+    part("difference", Function::Difference),
+    entry("dintegrate", "d0", Function::DIntegrateDq, 0),
+    entry("dintegrate", "d1", Function::DIntegrateDv, 0),
+    entry("ddifference", "d0", Function::DDifferenceDq0, 0),
+    entry("ddifference", "d1", Function::DDifferenceDq1, 0),
+    part("rnea_fext", Function::RneaFext),
+    part("aba_fext", Function::AbaFext),
+    entry(
+        "aba_derivatives_fext",
+        "ddq_dq",
+        Function::AbaDerivativesFext,
+        0,
+    ),
+    entry(
+        "aba_derivatives_fext",
+        "ddq_dv",
+        Function::AbaDerivativesFext,
+        1,
+    ),
+    entry(
+        "aba_derivatives_fext",
+        "ddq_dtau",
+        Function::AbaDerivativesFext,
+        2,
+    ),
+    part("dhg", Function::CentroidalMomentumRate),
+    part("regressor", Function::JointTorqueRegressor),
+    part("contact_jacobian", Function::ContactJacobian),
+    part("contact_drift", Function::ContactDrift),
+    entry("contact_dynamics", "ddq", Function::ContactDynamics, 0),
+    entry("contact_dynamics", "lambda", Function::ContactDynamics, 1),
+];
+
+/// The functions of the table that compute no quantity of the format, and
+/// why: their inputs are no inputs of a state, or the format (Pinocchio's
+/// references) has no key for them. With [`PARTS`], every function of the
+/// table is in exactly one of the two (`cli/tests/function_table.rs`).
+pub const OUTSIDE_FORMAT: &[(Function, &str)] = &[
+    (
+        Function::RneaDerivativesFext,
+        "the format has no key for it",
+    ),
+    (
+        Function::StepLinearization,
+        "its inputs `u` and `h` are no inputs of a state",
+    ),
+    (
+        Function::PoseError,
+        "its input `target` is no input of a state",
+    ),
+    (Function::AbaDfext, "the format has no key for it"),
+    (
+        Function::ContactInverseDynamics,
+        "its input `lambda` is no input of a state",
+    ),
+    (
+        Function::CenterOfPressure,
+        "its inputs `lambda` and `height` are no inputs of a state",
+    ),
+];
+
+/// The key of the joint placements, a key of the reference files beside the
+/// spec's, computed by the runtime (no function of the table returns them).
+pub const OMI: &str = "omi";
+
+/// The functions of [`PARTS`], each once, in table order.
+pub fn functions() -> Vec<Function> {
+    let mut out: Vec<Function> = Vec::new();
+    for p in PARTS {
+        if !out.contains(&p.function) {
+            out.push(p.function);
+        }
+    }
+    out
+}
+
+/// The quantities of a state in the order of the format: those of
+/// [`PARTS`], each once, then [`OMI`].
+pub fn quantities() -> Vec<&'static str> {
+    let mut out: Vec<&str> = Vec::new();
+    for p in PARTS {
+        if !out.contains(&p.quantity) {
+            out.push(p.quantity);
+        }
+    }
+    out.push(OMI);
+    out
+}
+
+/// The entries inside each link frame's object (`frames.NAME.<key>`), in the
+/// order of the format.
+pub fn frame_quantities() -> Vec<&'static str> {
+    PARTS
+        .iter()
+        .filter(|p| p.quantity == "frames")
+        .filter_map(|p| p.key)
+        .collect()
+}
+
+/// Why `function` cannot be evaluated at `state` for `model`: a contact
+/// function without a contact set, a `*_fext` function without `fext`.
+pub fn unavailable(function: Function, model: &Model, state: &State) -> Option<&'static str> {
+    if function.needs_contacts() && model.contacts.is_empty() {
+        return Some("needs a contact set (`contacts` in the file's header, or --contacts)");
+    }
+    let wrenches = function
+        .spec()
+        .args
+        .iter()
+        .any(|(_, d)| *d == Dim::Wrenches);
+    (wrenches && state.fext.is_none()).then_some("needs `fext` in every state")
+}
+
+/// The state input that feeds argument `arg` of `function`: the input of
+/// the same name, but `w` for the `v` of `integrate` and `d_integrate_*`,
+/// `q` and `q2` for the `q0` and `q1` of `difference` and `d_difference_*`.
+fn state_input(function: Function, arg: &str) -> &str {
+    match (function, arg) {
+        (Function::Integrate | Function::DIntegrateDq | Function::DIntegrateDv, "v") => "w",
+        (Function::Difference | Function::DDifferenceDq0 | Function::DDifferenceDq1, "q0") => "q",
+        (Function::Difference | Function::DDifferenceDq0 | Function::DDifferenceDq1, "q1") => "q2",
+        _ => arg,
+    }
+}
+
+/// The arguments of `function` ([`rbdgen_symbolic::Spec::args`], without
+/// run-time parameters) at `state`, one `Vec` each: the state's inputs
+/// ([`state_input`]), its `fext` flattened, zero `damping` (rigid contacts).
+/// `function` must be one of [`PARTS`] and available at `state`
+/// ([`unavailable`]).
+///
+/// # Panics
+/// For an argument that is no state input (a function outside [`PARTS`]).
+pub fn arguments(function: Function, state: &State) -> Vec<Vec<f64>> {
+    let inputs = state.inputs();
+    function
+        .spec()
+        .args
+        .iter()
+        .map(|&(arg, _)| match arg {
+            "fext" => state.fext.iter().flatten().flatten().copied().collect(),
+            "damping" => vec![0.0],
+            _ => {
+                let name = state_input(function, arg);
+                let (_, values) = inputs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .expect("every argument of a function of PARTS is a state input");
+                values.to_vec()
             }
-            let (ddq, lambda) = contact_dynamics(m, d, &s.q, &s.v, &s.tau, &m.contacts, 0.0);
-            let mut out = Map::new();
-            out.insert(CONTACT_DYNAMICS[0].into(), vector(&ddq));
-            out.insert(CONTACT_DYNAMICS[1].into(), vector(&lambda));
-            Some(Value::Object(out))
-        },
-    },
-    Quantity {
-        name: "omi",
-        compute: |m, d, s| Some(omi(m, d, s)),
-    },
-];
-
-/// The keys of `rnea_derivatives`, in the order of the runtime's [`Jacobians`].
-pub const RNEA_DERIVATIVES: [&str; 3] = ["dtau_dq", "dtau_dv", "dtau_da"];
-
-/// The keys of `aba_derivatives` and `aba_derivatives_fext`, in the order of
-/// the runtime's [`Jacobians`].
-pub const ABA_DERIVATIVES: [&str; 3] = ["ddq_dq", "ddq_dv", "ddq_dtau"];
-
-/// The keys of `contact_dynamics`: the acceleration, the contact forces.
-pub const CONTACT_DYNAMICS: [&str; 2] = ["ddq", "lambda"];
-
-/// What the per-frame quantities read, at one state.
-pub struct FrameData<'a> {
-    /// Joint placements, frame placements (`o_mf`), the joint Jacobian `j`
-    /// and its time variation `dj` at the state's `q`, `v`.
-    pub data: &'a Data<f64>,
-    /// The frame's acceleration drift at the state's `q`, `v`.
-    pub drift: AccelerationDrift<f64>,
+        })
+        .collect()
 }
 
-/// One quantity of each link frame (`frames.NAME.<name>`).
-pub struct FrameQuantity {
-    /// The key inside a frame's object (`placement`, `jacobian_local`, ...).
-    pub name: &'static str,
-    /// Its value for the frame with index `frame` in `model.frames`.
-    pub compute: fn(&Model, &FrameData, usize) -> Value,
-}
-
-/// Every per-frame quantity the runtime computes, in the order of the format.
-pub static FRAME_QUANTITIES: &[FrameQuantity] = &[
-    FrameQuantity {
-        name: "placement",
-        compute: |_, d, frame| homogeneous(&d.data.o_mf[frame].to_homogeneous()),
-    },
-    FrameQuantity {
-        name: "jacobian_local",
-        compute: |m, d, frame| jacobian(m, d, frame, ReferenceFrame::Local),
-    },
-    FrameQuantity {
-        name: "jacobian_world",
-        compute: |m, d, frame| jacobian(m, d, frame, ReferenceFrame::World),
-    },
-    FrameQuantity {
-        name: "jacobian_local_world_aligned",
-        compute: |m, d, frame| jacobian(m, d, frame, ReferenceFrame::LocalWorldAligned),
-    },
-    FrameQuantity {
-        name: "jacobian_time_variation_local",
-        compute: |m, d, frame| jacobian_time_variation(m, d, frame, ReferenceFrame::Local),
-    },
-    FrameQuantity {
-        name: "jacobian_time_variation_world",
-        compute: |m, d, frame| jacobian_time_variation(m, d, frame, ReferenceFrame::World),
-    },
-    FrameQuantity {
-        name: "jacobian_time_variation_local_world_aligned",
-        compute: |m, d, frame| {
-            jacobian_time_variation(m, d, frame, ReferenceFrame::LocalWorldAligned)
-        },
-    },
-    FrameQuantity {
-        name: "acceleration_drift_local",
-        compute: |_, d, _| vector(&d.drift.local.to_array()),
-    },
-    FrameQuantity {
-        name: "acceleration_drift_local_world_aligned",
-        compute: |_, d, _| vector(&d.drift.local_world_aligned.to_array()),
-    },
-    FrameQuantity {
-        name: "classical_acceleration_drift_local_world_aligned",
-        compute: |_, d, _| vector(&d.drift.classical_local_world_aligned.to_array()),
-    },
-];
-
-fn jacobian(model: &Model, d: &FrameData, frame: usize, reference: ReferenceFrame) -> Value {
-    matrix(
-        &frame_jacobian(model, d.data, frame, reference),
-        6,
-        model.nv,
+/// The runtime's outputs of `function` at `state` ([`Function::evaluate`] on
+/// `f64`, the URDF's inertias): one flat output per link frame of `frames`
+/// for a per-frame function, one otherwise; `None` when the function is
+/// [`unavailable`].
+pub fn runtime_outputs(
+    function: Function,
+    model: &Model,
+    data: &mut Data<f64>,
+    state: &State,
+    frames: &[usize],
+) -> Option<Vec<Vec<f64>>> {
+    if unavailable(function, model, state).is_some() {
+        return None;
+    }
+    let args = arguments(function, state);
+    let frames: Vec<Option<usize>> = if function.spec().per_frame {
+        frames.iter().map(|&f| Some(f)).collect()
+    } else {
+        vec![None]
+    };
+    Some(
+        frames
+            .into_iter()
+            .map(|frame| function.evaluate(model, data, &args, frame))
+            .collect(),
     )
 }
 
-fn jacobian_time_variation(
+/// The quantities of one state from the outputs of the functions of
+/// [`PARTS`]: `outputs(function)` gives one flat output per link frame of
+/// `frames` (`(index, name)`) for a per-frame function, one otherwise, or
+/// `None` to leave its quantities out. Every function is asked once, in
+/// table order.
+pub fn quantities_of(
     model: &Model,
-    d: &FrameData,
-    frame: usize,
-    reference: ReferenceFrame,
-) -> Value {
-    let dj = frame_jacobian_time_variation(model, d.data, frame, reference);
-    matrix(&dj, 6, model.nv)
+    frames: &[(usize, String)],
+    mut outputs: impl FnMut(Function) -> Option<Vec<Vec<f64>>>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for function in functions() {
+        let Some(values) = outputs(function) else {
+            continue;
+        };
+        let spec = function.spec();
+        for p in PARTS.iter().filter(|p| p.function == function) {
+            let value = out
+                .entry(p.quantity.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if spec.per_frame {
+                let key = p.key.expect("a per-frame part names its entry");
+                for ((_, name), x) in frames.iter().zip(&values) {
+                    let frame = object(value)
+                        .entry(name.clone())
+                        .or_insert_with(|| Value::Object(Map::new()));
+                    let shaped = member(model, spec.output, p.element, x);
+                    object(frame).insert(key.to_string(), shaped);
+                }
+                continue;
+            }
+            let shaped = member(model, spec.output, p.element, &values[0]);
+            match p.key {
+                Some(key) => {
+                    object(value).insert(key.to_string(), shaped);
+                }
+                None => *value = shaped,
+            }
+        }
+    }
+    out
 }
 
-/// `frames`: an object with one entry per link frame, holding [`FRAME_QUANTITIES`].
-fn frames(model: &Model, data: &mut Data<f64>, state: &State) -> Value {
-    compute_joint_jacobians_time_variation(model, data, &state.q, &state.v);
-    forward_kinematics(model, data, &state.q);
-    update_frame_placements(model, data);
-    let mut scratch = Data::new(model);
-    let mut out = Map::new();
-    for (id, frame) in model.body_frames() {
-        let drift = frame_acceleration_drift(model, &mut scratch, &state.q, &state.v, id);
-        let frame_data = FrameData { data, drift };
-        let entry = FRAME_QUANTITIES
-            .iter()
-            .map(|fq| (fq.name.to_string(), (fq.compute)(model, &frame_data, id)))
-            .collect();
-        out.insert(frame.name.clone(), Value::Object(entry));
+/// Member `element` of a flat output (the whole output when it is not a
+/// tuple) as JSON of its shape.
+fn member(model: &Model, output: Output, element: usize, x: &[f64]) -> Value {
+    match output {
+        Output::Tuple(members) => {
+            let offset: usize = members[..element].iter().map(|m| m.len(model)).sum();
+            let m = members[element];
+            shaped(model, m, &x[offset..offset + m.len(model)])
+        }
+        other => shaped(model, other, &x[..other.len(model)]),
     }
-    Value::Object(out)
+}
+
+/// A flat output as JSON of its shape: a number, a vector, or a matrix as an
+/// array of rows.
+fn shaped(model: &Model, output: Output, x: &[f64]) -> Value {
+    match output {
+        Output::Scalar => Value::from(x[0]),
+        Output::Vector(_) | Output::Tuple(_) => vector(x),
+        Output::Matrix(rows, cols) => {
+            let cols = cols.len(model);
+            Value::Array(
+                (0..rows.len(model))
+                    .map(|r| vector(&x[r * cols..(r + 1) * cols]))
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// `value` as an object (made one when it is not).
+fn object(value: &mut Value) -> &mut Map<String, Value> {
+    if !value.is_object() {
+        *value = Value::Object(Map::new());
+    }
+    value.as_object_mut().expect("just made an object")
 }
 
 /// `omi`: `world_from_joint` (Pinocchio's `data.oMi`) of the joints 1 .. njoints-1
 /// as 4 x 4 homogeneous matrices, a key of the reference files beside the spec's.
-fn omi(model: &Model, data: &mut Data<f64>, state: &State) -> Value {
+pub fn omi(model: &Model, data: &mut Data<f64>, state: &State) -> Value {
     forward_kinematics(model, data, &state.q);
     Value::Array(
         data.o_mi[1..]
@@ -874,34 +950,8 @@ fn omi(model: &Model, data: &mut Data<f64>, state: &State) -> Value {
     )
 }
 
-/// `{d0, d1}` of a Lie-group Jacobian pair.
-fn pair(d0: Value, d1: Value) -> Value {
-    let mut out = Map::new();
-    out.insert("d0".into(), d0);
-    out.insert("d1".into(), d1);
-    Value::Object(out)
-}
-
-/// The three Jacobians of a dynamics function under the format's names.
-fn derivatives(model: &Model, j: &Jacobians, names: [&str; 3]) -> Value {
-    let mut out = Map::new();
-    for (name, m) in names.into_iter().zip([&j.d_dq, &j.d_dv, &j.d_du]) {
-        out.insert(name.into(), matrix(m, model.nv, model.nv));
-    }
-    Value::Object(out)
-}
-
 fn vector(x: &[f64]) -> Value {
     Value::from(x.to_vec())
-}
-
-/// A row-major `rows x cols` slice as an array of rows.
-fn matrix(x: &[f64], rows: usize, cols: usize) -> Value {
-    Value::Array(
-        (0..rows)
-            .map(|r| vector(&x[r * cols..(r + 1) * cols]))
-            .collect(),
-    )
 }
 
 fn homogeneous(m: &[[f64; 4]; 4]) -> Value {
@@ -939,7 +989,7 @@ pub fn prepare(
 
 /// Evaluates every state of `file` with the runtime: the document of the eval
 /// format with the header of the model and, per state, the inputs and every
-/// entry of [`QUANTITIES`] that applies.
+/// quantity of [`PARTS`] that applies, and [`OMI`].
 ///
 /// `urdf` and `floating_base` are what `model` was loaded from; they go to the
 /// header. The header's armature and contact set are applied to the model
@@ -963,15 +1013,20 @@ pub fn evaluate(
     Ok(serde_json::json!({ "model": header.to_json(), "states": states }))
 }
 
-/// The inputs and every entry of [`QUANTITIES`] that applies at one state,
-/// whose inputs must have the model's lengths ([`State::check_lengths`]).
+/// The inputs, every quantity of [`PARTS`] that applies (by the runtime,
+/// [`runtime_outputs`], on every link frame) and [`OMI`] at one state, whose
+/// inputs must have the model's lengths ([`State::check_lengths`]).
 pub fn evaluate_state(model: &Model, data: &mut Data<f64>, state: &State) -> Map<String, Value> {
+    let frames: Vec<(usize, String)> = model
+        .body_frames()
+        .map(|(id, f)| (id, f.name.clone()))
+        .collect();
+    let ids: Vec<usize> = frames.iter().map(|(id, _)| *id).collect();
     let mut out = state.to_json();
-    for quantity in QUANTITIES {
-        if let Some(value) = (quantity.compute)(model, data, state) {
-            out.insert(quantity.name.to_string(), value);
-        }
-    }
+    out.extend(quantities_of(model, &frames, |f| {
+        runtime_outputs(f, model, data, state, &ids)
+    }));
+    out.insert(OMI.into(), omi(model, data, state));
     out
 }
 

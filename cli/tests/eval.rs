@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use rbdgen_cli::eval::{
-    compare, evaluate, EvalError, State, StatesFile, Status, FRAME_QUANTITIES, QUANTITIES,
+    compare, evaluate, frame_quantities, quantities, EvalError, State, StatesFile, Status,
 };
 use rbdgen_runtime::Model;
 use serde_json::{json, Value};
@@ -74,15 +74,15 @@ fn table_quantities_in(doc: &Value) -> Vec<String> {
         .and_then(|f| f.values().next())
         .cloned()
         .unwrap_or(Value::Null);
-    QUANTITIES
-        .iter()
-        .filter(|q| q.name != "frames" && state.get(q.name).is_some())
-        .map(|q| q.name.to_string())
+    quantities()
+        .into_iter()
+        .filter(|&q| q != "frames" && state.get(q).is_some())
+        .map(str::to_string)
         .chain(
-            FRAME_QUANTITIES
-                .iter()
-                .filter(|q| frame.get(q.name).is_some())
-                .map(|q| format!("frames.{}", q.name)),
+            frame_quantities()
+                .into_iter()
+                .filter(|&q| frame.get(q).is_some())
+                .map(|q| format!("frames.{q}")),
         )
         .collect()
 }
@@ -151,18 +151,13 @@ fn every_whole_body_reference_matches_pinocchio() {
         // where there is a contact set).
         let has_contacts = doc["model"].get("contacts").is_some();
         let carried = table_quantities_in(&doc);
-        for q in QUANTITIES.iter().filter(|q| q.name != "frames") {
-            let expected = has_contacts || !q.name.starts_with("contact_");
-            assert_eq!(
-                carried.iter().any(|c| c == q.name),
-                expected,
-                "{name}: {}",
-                q.name
-            );
+        for q in quantities().into_iter().filter(|&q| q != "frames") {
+            let expected = has_contacts || !q.starts_with("contact_");
+            assert_eq!(carried.iter().any(|c| c == q), expected, "{name}: {q}");
         }
         assert_eq!(
             carried.iter().filter(|c| c.starts_with("frames.")).count(),
-            FRAME_QUANTITIES.len(),
+            frame_quantities().len(),
             "{name}"
         );
         assert!(c.worst() < 1e-10, "{name}: worst {}", c.worst());

@@ -55,7 +55,7 @@ fn constants(x: &[f64]) -> Vec<Expr> {
 fn trace_constant(model: &Model, function: Function, a: &[f64], b: &[f64]) -> Traced {
     trace(&[], |_| {
         let mut data = Data::<Expr>::new(model);
-        (function.spec().trace)(model, &mut data, &[constants(a), constants(b)], None)
+        function.evaluate(model, &mut data, &[constants(a), constants(b)], None)
     })
 }
 
@@ -141,7 +141,7 @@ fn symbolic_trace_evaluates_to_runtime_values() {
             let lens: Vec<usize> = spec.args.iter().map(|(_, d)| d.len(&model)).collect();
             let traced = trace(&lens, |x| {
                 let mut data = Data::<Expr>::new(&model);
-                (spec.trace)(&model, &mut data, x, None)
+                function.evaluate(&model, &mut data, x, None)
             });
             assert_eq!(traced.graph.non_finite(), None);
             for k in 0..20 {

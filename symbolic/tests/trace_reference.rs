@@ -142,7 +142,7 @@ fn check(name: &str) {
         for (id, frame) in frames {
             let traced = trace(&lens, |x| {
                 let mut data = Data::<Expr>::new(model);
-                (spec.trace)(model, &mut data, x, id)
+                function.evaluate(model, &mut data, x, id)
             });
             assert!(traced.graph.non_finite().is_none(), "{name} {}", spec.name);
             assert_eq!(

@@ -10,7 +10,7 @@
 //! `--functions`; a quantity made of several parts (the ten entries of each
 //! link frame, `dintegrate.d0/d1`, `ddifference.d0/d1`) takes the parts that
 //! the generated set covers from the generated code and the rest from the
-//! runtime. The functions whose inputs the file lacks (the contact functions
+//! runtime (the same functions' generic evaluation on `f64`). The functions whose inputs the file lacks (the contact functions
 //! without a contact set, the `*_fext` ones without `fext`) are left out, and
 //! so are their quantities.
 //!
@@ -20,182 +20,34 @@
 //! reference generator).
 //!
 //! [`harness`]: super::harness
+//! [`PARTS`]: rbdgen_cli::eval::PARTS
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use rbdgen_cli::eval::{
-    keep_frames, prepare, State, StatesFile, ABA_DERIVATIVES, QUANTITIES, RNEA_DERIVATIVES,
+    arguments, keep_frames, omi, prepare, quantities_of, runtime_outputs, unavailable, StatesFile,
+    OMI, OUTSIDE_FORMAT, PARTS,
 };
 use rbdgen_runtime::link_parameters;
 use rbdgen_runtime::{Data, Model};
-use rbdgen_symbolic::{build_model, generate_module, Dim, Function, Options, Output};
-use serde_json::{Map, Value};
+use rbdgen_symbolic::{build_model, generate_module, Function, Options};
+use serde_json::Value;
 
 use super::harness::Harness;
 use super::selected_frames;
-
-/// One entry of a quantity of the eval format that a generated function
-/// computes: `quantity` (with `key` inside it, or inside each link frame for a
-/// per-frame function) is `element` of the function's output (the tuple member
-/// for a tuple output, 0 otherwise).
-#[derive(Clone, Copy, Debug)]
-pub struct Part {
-    /// The key of the quantity in a state (`rnea`, `frames`, `dintegrate`, ...).
-    pub quantity: &'static str,
-    /// The entry inside the quantity (`d0`, `jacobian_local`, ...); `None` for
-    /// the whole quantity.
-    pub key: Option<&'static str>,
-    /// The generated function.
-    pub function: Function,
-    /// Which member of a tuple output.
-    pub element: usize,
-}
-
-const fn part(quantity: &'static str, function: Function) -> Part {
-    Part {
-        quantity,
-        key: None,
-        function,
-        element: 0,
-    }
-}
-
-const fn entry(quantity: &'static str, key: &'static str, function: Function) -> Part {
-    Part {
-        quantity,
-        key: Some(key),
-        function,
-        element: 0,
-    }
-}
-
-/// The generated counterpart of every quantity of the eval format that has
-/// one. The arguments of a function are the state's inputs of the same name,
-/// except `v` of `integrate` and `d_integrate_*` (the state's `w`) and `q0`,
-/// `q1` of `difference` and `d_difference_*` (the state's `q`, `q2`).
-pub const PARTS: &[Part] = &[
-    part("rnea", Function::Rnea),
-    part("nle", Function::NonlinearEffects),
-    part("gravity", Function::GeneralizedGravity),
-    part("crba", Function::Crba),
-    part("aba", Function::Aba),
-    part("minv", Function::Minverse),
-    part("com", Function::CenterOfMass),
-    part("jcom", Function::JacobianCenterOfMass),
-    part("ag", Function::Ccrba),
-    Part {
-        element: 1,
-        ..part("hg", Function::Ccrba)
-    },
-    part("dag", Function::Dccrba),
-    part("kinetic_energy", Function::KineticEnergy),
-    part("potential_energy", Function::PotentialEnergy),
-    entry("frames", "placement", Function::FramePlacement),
-    entry("frames", "jacobian_local", Function::FrameJacobianLocal),
-    entry("frames", "jacobian_world", Function::FrameJacobianWorld),
-    entry(
-        "frames",
-        "jacobian_local_world_aligned",
-        Function::FrameJacobianLocalWorldAligned,
-    ),
-    entry(
-        "frames",
-        "jacobian_time_variation_local",
-        Function::FrameJacobianTimeVariationLocal,
-    ),
-    entry(
-        "frames",
-        "jacobian_time_variation_world",
-        Function::FrameJacobianTimeVariationWorld,
-    ),
-    entry(
-        "frames",
-        "jacobian_time_variation_local_world_aligned",
-        Function::FrameJacobianTimeVariationLocalWorldAligned,
-    ),
-    entry(
-        "frames",
-        "acceleration_drift_local",
-        Function::FrameAccelerationDrift,
-    ),
-    Part {
-        element: 1,
-        ..entry(
-            "frames",
-            "acceleration_drift_local_world_aligned",
-            Function::FrameAccelerationDrift,
-        )
-    },
-    Part {
-        element: 2,
-        ..entry(
-            "frames",
-            "classical_acceleration_drift_local_world_aligned",
-            Function::FrameAccelerationDrift,
-        )
-    },
-    part("rnea_derivatives", Function::RneaDerivatives),
-    part("aba_derivatives", Function::AbaDerivatives),
-    part("integrate", Function::Integrate),
-    part("difference", Function::Difference),
-    entry("dintegrate", "d0", Function::DIntegrateDq),
-    entry("dintegrate", "d1", Function::DIntegrateDv),
-    entry("ddifference", "d0", Function::DDifferenceDq0),
-    entry("ddifference", "d1", Function::DDifferenceDq1),
-    part("rnea_fext", Function::RneaFext),
-    part("aba_fext", Function::AbaFext),
-    part("aba_derivatives_fext", Function::AbaDerivativesFext),
-    part("dhg", Function::CentroidalMomentumRate),
-    part("regressor", Function::JointTorqueRegressor),
-    part("contact_jacobian", Function::ContactJacobian),
-    part("contact_drift", Function::ContactDrift),
-    entry("contact_dynamics", "ddq", Function::ContactDynamics),
-    Part {
-        element: 1,
-        ..entry("contact_dynamics", "lambda", Function::ContactDynamics)
-    },
-];
-
-/// The names of the three matrices of a derivatives quantity, in the order of
-/// the generated function's tuple.
-fn derivative_names(quantity: &str) -> Option<[&'static str; 3]> {
-    match quantity {
-        "rnea_derivatives" => Some(RNEA_DERIVATIVES),
-        "aba_derivatives" | "aba_derivatives_fext" => Some(ABA_DERIVATIVES),
-        _ => None,
-    }
-}
 
 /// Every generated function that computes part of a quantity, in table order.
 pub fn eval_functions() -> BTreeSet<Function> {
     PARTS.iter().map(|p| p.function).collect()
 }
 
-/// The state input that feeds argument `arg` of `function`.
-fn state_input(function: Function, arg: &str) -> &str {
-    match (function, arg) {
-        (Function::Integrate | Function::DIntegrateDq | Function::DIntegrateDv, "v") => "w",
-        (Function::Difference | Function::DDifferenceDq0 | Function::DDifferenceDq1, "q0") => "q",
-        (Function::Difference | Function::DDifferenceDq0 | Function::DDifferenceDq1, "q1") => "q2",
-        _ => arg,
-    }
-}
-
-/// Whether `function`'s arguments can be taken from every state of `file` for
-/// `model`; the reason when not.
-fn unavailable(function: Function, model: &Model, file: &StatesFile) -> Option<String> {
-    if function.needs_contacts() && model.contacts.is_empty() {
-        return Some("needs a contact set (`contacts` in the file's header, or --contacts)".into());
-    }
-    let wrenches = function
-        .args(model)
+/// Why `function`'s arguments cannot be taken from every state of `file`
+/// for `model`.
+fn unavailable_in(function: Function, model: &Model, file: &StatesFile) -> Option<&'static str> {
+    file.states
         .iter()
-        .any(|(_, d)| *d == Dim::Wrenches);
-    if wrenches && file.states.iter().any(|s| s.fext.is_none()) {
-        return Some("needs `fext` in every state".into());
-    }
-    None
+        .find_map(|s| unavailable(function, model, s))
 }
 
 /// The generation options that make `model` (the URDF's with `cli`'s and the
@@ -272,12 +124,16 @@ pub fn evaluate_generated(
         None => known
             .iter()
             .copied()
-            .filter(|&f| unavailable(f, &model, file).is_none())
+            .filter(|&f| unavailable_in(f, &model, file).is_none())
             .collect(),
         Some(set) => {
             if let Some(f) = set.iter().find(|f| !known.contains(f)) {
+                let why = OUTSIDE_FORMAT
+                    .iter()
+                    .find(|(g, _)| g == f)
+                    .map_or("", |(_, why)| why);
                 return Err(format!(
-                    "`{}` computes no quantity of the eval format; the functions that do: {}",
+                    "`{}` computes no quantity of the eval format ({why}); the functions that do: {}",
                     f.name(),
                     known
                         .iter()
@@ -287,7 +143,7 @@ pub fn evaluate_generated(
                 ));
             }
             for &f in set {
-                if let Some(why) = unavailable(f, &model, file) {
+                if let Some(why) = unavailable_in(f, &model, file) {
                     return Err(format!("`{}` {why}", f.name()));
                 }
             }
@@ -316,19 +172,24 @@ pub fn evaluate_generated(
         .functions()
         .iter()
         .map(|&f| {
+            let with_pi = f.args(&model).len() > f.spec().args.len();
             file.states
                 .iter()
-                .map(|state| arguments(f, &model, state, &pi))
+                .map(|state| {
+                    let mut x = arguments(f, state).concat();
+                    if with_pi {
+                        x.extend_from_slice(&pi);
+                    }
+                    x
+                })
                 .collect()
         })
         .collect();
     let runs = harness.run(&inputs, 0.0)?;
-    let frames: Vec<String> = selected_frames(&model, &options)
-        .into_iter()
-        .map(|(_, name)| name)
-        .collect();
+    let frames = selected_frames(&model, &options);
+    let ids: Vec<usize> = frames.iter().map(|(id, _)| *id).collect();
 
-    let mut runtime_only = Vec::new();
+    let mut by_runtime = BTreeSet::new();
     let mut data = Data::new(&model);
     let states = file
         .states
@@ -336,161 +197,35 @@ pub fn evaluate_generated(
         .enumerate()
         .map(|(s, state)| {
             let mut out = state.to_json();
-            for quantity in QUANTITIES {
-                let parts: Vec<&Part> = PARTS
-                    .iter()
-                    .filter(|p| p.quantity == quantity.name)
-                    .collect();
-                let covered: Vec<&Part> = parts
-                    .iter()
-                    .copied()
-                    .filter(|p| functions.contains(&p.function))
-                    .collect();
-                let mut value = if !parts.is_empty() && covered.len() == parts.len() {
-                    Value::Object(Map::new())
-                } else {
-                    match (quantity.compute)(&model, &mut data, state) {
-                        Some(value) => {
-                            if s == 0 {
-                                runtime_only.push(quantity.name);
-                            }
-                            value
-                        }
-                        None if covered.is_empty() => continue,
-                        None => Value::Object(Map::new()),
-                    }
-                };
-                for p in covered {
-                    let run = runs
-                        .iter()
-                        .find(|r| r.function == p.function)
-                        .expect("the harness runs every function of the set");
-                    insert(&model, &frames, &mut value, p, &run.outputs[s]);
+            out.extend(quantities_of(&model, &frames, |f| {
+                if let Some(run) = runs.iter().find(|r| r.function == f) {
+                    let x = &run.outputs[s];
+                    let width = x.len() / if f.spec().per_frame { ids.len() } else { 1 };
+                    return Some(x.chunks(width.max(1)).map(<[f64]>::to_vec).collect());
                 }
-                out.insert(quantity.name.to_string(), value);
-            }
+                let values = runtime_outputs(f, &model, &mut data, state, &ids)?;
+                by_runtime.insert(f);
+                Some(values)
+            }));
+            out.insert(OMI.into(), omi(&model, &mut data, state));
             Value::Object(out)
         })
         .collect::<Vec<_>>();
-    if !runtime_only.is_empty() {
-        note(&format!(
-            "computed by the runtime (no generated function in the set): {}",
-            runtime_only.join(", ")
-        ));
+    let mut runtime_only: Vec<&str> = Vec::new();
+    for p in PARTS.iter().filter(|p| by_runtime.contains(&p.function)) {
+        if !runtime_only.contains(&p.quantity) {
+            runtime_only.push(p.quantity);
+        }
     }
+    runtime_only.push(OMI);
+    note(&format!(
+        "computed by the runtime (no generated function in the set): {}",
+        runtime_only.join(", ")
+    ));
     let mut doc = serde_json::json!({ "model": header.to_json(), "states": states });
     if options.frames.is_some() {
-        keep_frames(&mut doc, &frames);
+        let names: Vec<String> = frames.into_iter().map(|(_, name)| name).collect();
+        keep_frames(&mut doc, &names);
     }
     Ok(doc)
-}
-
-/// The arguments of `function` ([`Function::args`]) at `state`, concatenated:
-/// the state's inputs of the same name ([`state_input`]), its `fext`
-/// flattened, zero `damping` (rigid contacts), the URDF's inertial parameters
-/// `pi` of the run-time parameter links.
-fn arguments(function: Function, model: &Model, state: &State, pi: &[f64]) -> Vec<f64> {
-    let inputs = state.inputs();
-    function
-        .args(model)
-        .iter()
-        .flat_map(|&(arg, _)| -> Vec<f64> {
-            match arg {
-                "fext" => state
-                    .fext
-                    .iter()
-                    .flatten()
-                    .flat_map(|w| w.iter().copied())
-                    .collect(),
-                "damping" => vec![0.0],
-                "pi" => pi.to_vec(),
-                _ => {
-                    let name = state_input(function, arg);
-                    let (_, values) = inputs
-                        .iter()
-                        .find(|(n, _)| *n == name)
-                        .expect("every argument of an eval function is a state input");
-                    values.to_vec()
-                }
-            }
-        })
-        .collect()
-}
-
-/// The member `element` of a flat output (the whole output when it is not a
-/// tuple), with its shape.
-fn member<'x>(model: &Model, output: Output, element: usize, x: &'x [f64]) -> (Output, &'x [f64]) {
-    match output {
-        Output::Tuple(members) => {
-            let offset: usize = members[..element].iter().map(|m| m.len(model)).sum();
-            let m = members[element];
-            (m, &x[offset..offset + m.len(model)])
-        }
-        other => (other, &x[..other.len(model)]),
-    }
-}
-
-/// Puts the generated outputs of part `p` (every link frame of `frames` in
-/// turn for a per-frame function) into the quantity's `value`.
-fn insert(model: &Model, frames: &[String], value: &mut Value, p: &Part, outputs: &[f64]) {
-    let spec = p.function.spec();
-    if spec.per_frame {
-        let width = spec.output.len(model);
-        for (name, chunk) in frames.iter().zip(outputs.chunks(width.max(1))) {
-            let frame = object(value)
-                .entry(name.clone())
-                .or_insert_with(|| Value::Object(Map::new()));
-            let key = p.key.expect("a per-frame part names its entry");
-            let (output, x) = member(model, spec.output, p.element, chunk);
-            object(frame).insert(key.to_string(), shaped(model, output, x));
-        }
-        return;
-    }
-    if let (Some(names), Output::Tuple(members)) = (derivative_names(p.quantity), spec.output) {
-        let mut out = Map::new();
-        let mut offset = 0;
-        for (name, member) in names.into_iter().zip(members) {
-            let n = member.len(model);
-            out.insert(
-                name.into(),
-                shaped(model, *member, &outputs[offset..offset + n]),
-            );
-            offset += n;
-        }
-        *value = Value::Object(out);
-        return;
-    }
-    let (output, x) = member(model, spec.output, p.element, outputs);
-    let shaped = shaped(model, output, x);
-    match p.key {
-        Some(key) => {
-            object(value).insert(key.to_string(), shaped);
-        }
-        None => *value = shaped,
-    }
-}
-
-/// `value` as an object (made one when it is not).
-fn object(value: &mut Value) -> &mut Map<String, Value> {
-    if !value.is_object() {
-        *value = Value::Object(Map::new());
-    }
-    value.as_object_mut().expect("just made an object")
-}
-
-/// A flat output as JSON of its shape: a number, a vector, or a matrix as an
-/// array of rows.
-fn shaped(model: &Model, output: Output, x: &[f64]) -> Value {
-    match output {
-        Output::Scalar => Value::from(x[0]),
-        Output::Vector(_) | Output::Tuple(_) => Value::from(x.to_vec()),
-        Output::Matrix(rows, cols) => {
-            let cols = cols.len(model);
-            Value::Array(
-                (0..rows.len(model))
-                    .map(|r| Value::from(x[r * cols..(r + 1) * cols].to_vec()))
-                    .collect(),
-            )
-        }
-    }
 }

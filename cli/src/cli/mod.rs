@@ -7,7 +7,6 @@ pub mod eval_generated;
 pub mod generate;
 pub mod harness;
 pub mod info;
-pub mod reference;
 pub mod verify;
 
 /// A failed subcommand: the message to print and the process exit code.

@@ -1,8 +1,9 @@
 //! `rbdgen verify`: what a user runs before committing generated code. It
 //! generates the module, builds it in a crate of its own (see [`harness`]),
 //! runs it on random states, and compares every function with the runtime in
-//! this process: the largest error, and the time per call of the generated
-//! code and of the runtime.
+//! this process (the table's generic evaluation on `f64`,
+//! [`Function::evaluate`]): the largest error, and the time per call of the
+//! generated code and of the runtime.
 //!
 //! [`harness`]: super::harness
 
@@ -19,7 +20,6 @@ use rbdgen_runtime::{Data, Model};
 use rbdgen_symbolic::{Dim, Function, Options, ScalarType};
 
 use super::harness::Harness;
-use super::reference::{evaluate, runtime_call, Source};
 use super::{CodeArgs, Failure};
 
 /// The largest error accepted from `f32` code against the `f64` runtime, in
@@ -62,7 +62,7 @@ struct Row {
     function: Function,
     error: f64,
     generated_ns: f64,
-    runtime_ns: Option<f64>,
+    runtime_ns: f64,
 }
 
 /// Runs the subcommand.
@@ -106,7 +106,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .map(|(id, _)| id)
         .collect();
     let mut rows = Vec::new();
-    let mut interpreted = Vec::new();
     for (run, per_state) in runs.iter().zip(&states) {
         let spec = run.function.spec();
         let frame_list: Vec<Option<usize>> = if spec.per_frame {
@@ -116,13 +115,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
         };
         let mut error = 0.0f64;
         for (outputs, state) in run.outputs.iter().zip(per_state) {
-            let args: Vec<&[f64]> = state.iter().map(Vec::as_slice).collect();
             let chunk = outputs.len() / frame_list.len();
             for (ours, &frame) in outputs.chunks(chunk.max(1)).zip(&frame_list) {
-                let (reference, source) = evaluate(run.function, &model, &mut data, &args, frame);
-                if source == Source::TracedGraph && !interpreted.contains(&run.function) {
-                    interpreted.push(run.function);
-                }
+                let reference = run.function.evaluate(&model, &mut data, state, frame);
                 error = error.max(relative_error(ours, &reference));
             }
         }
@@ -154,13 +149,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
         build_seconds,
         tolerance,
     );
-    for f in &interpreted {
-        println!(
-            "note: `{}` has no runtime entry point here; its reference is the traced \
-             runtime algorithm, interpreted",
-            f.name()
-        );
-    }
     if cfg!(debug_assertions) {
         println!("note: this rbdgen is a debug build, so the runtime timings are pessimistic");
     }
@@ -308,9 +296,9 @@ fn random_placement(rng: &mut ChaCha8Rng) -> Vec<f64> {
     out
 }
 
-/// Mean nanoseconds per runtime call of `function` over the states (one frame
-/// per call), repeated for about `seconds`; `None` when the runtime has no
-/// entry point for it.
+/// Mean nanoseconds per runtime call of `function` ([`Function::evaluate`]
+/// on `f64`) over the states (one frame per call), repeated for about
+/// `seconds`.
 fn time_runtime(
     function: Function,
     model: &Model,
@@ -318,18 +306,13 @@ fn time_runtime(
     states: &[Vec<Vec<f64>>],
     frames: &[Option<usize>],
     seconds: f64,
-) -> Option<f64> {
-    let mut out = Vec::new();
+) -> f64 {
     let start = Instant::now();
     let mut calls = 0u64;
     loop {
         for state in states {
-            let args: Vec<&[f64]> = state.iter().map(Vec::as_slice).collect();
             for &frame in frames {
-                if !runtime_call(function, model, data, &args, frame, &mut out) {
-                    return None;
-                }
-                std::hint::black_box(&out);
+                std::hint::black_box(function.evaluate(model, data, state, frame));
                 calls += 1;
             }
         }
@@ -337,7 +320,7 @@ fn time_runtime(
             break;
         }
     }
-    (calls > 0).then(|| start.elapsed().as_nanos() as f64 / calls as f64)
+    start.elapsed().as_nanos() as f64 / calls.max(1) as f64
 }
 
 fn print_report(
@@ -366,13 +349,11 @@ fn print_report(
         "function", "max error", "generated (ns)", "runtime (ns)", "speed-up"
     );
     for row in rows {
-        let (runtime, speedup) = match row.runtime_ns {
-            Some(ns) => (
-                format!("{ns:.0}"),
-                format!("{:.1}x", ns / row.generated_ns.max(1e-3)),
-            ),
-            None => ("-".into(), "-".into()),
-        };
+        let ns = row.runtime_ns;
+        let (runtime, speedup) = (
+            format!("{ns:.0}"),
+            format!("{:.1}x", ns / row.generated_ns.max(1e-3)),
+        );
         let verdict = if row.error <= tolerance {
             ""
         } else {

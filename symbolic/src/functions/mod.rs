@@ -1,6 +1,9 @@
 //! The table of functions a generated module can contain: for each, its
-//! arguments, output shape, documentation and how to trace it with the
-//! runtime's generic algorithm. Adding a function is adding a [`Function`]
+//! arguments, output shape, documentation and its evaluation by the runtime's
+//! generic algorithm, written once over the scalar ([`Function::evaluate`]):
+//! on [`Expr`](crate::Expr) it is the trace that emission compiles, on `f64` the reference
+//! value that `rbdgen verify`, `rbdgen eval` and the benches compare with, on
+//! a dual number its derivatives. Adding a function is adding a [`Function`]
 //! variant and its [`Spec`] here; emission and the front ends need no change.
 //!
 //! A Jacobian with respect to one of two arguments (Pinocchio's `ARG0` /
@@ -21,10 +24,8 @@ use rbdgen_runtime::{
     jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, minverse, nonlinear_effects,
     pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
     set_link_parameters, step_linearization, ArgumentPosition, Data, Force, Matrix3, Model,
-    ReferenceFrame, Transform, Vector3,
+    ReferenceFrame, Scalar, Transform, Vector3,
 };
-
-use crate::trace::Expr;
 
 /// A function the generated module can contain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -167,6 +168,12 @@ impl Function {
         self.spec().name
     }
 
+    /// This function's entry of the table: name, arguments, output, doc
+    /// (and its evaluation on `f64`, which [`Function::evaluate`] runs).
+    pub fn spec(self) -> Spec<f64> {
+        self.entry()
+    }
+
     /// The function called `name`.
     pub fn from_name(name: &str) -> Option<Function> {
         Self::ALL.into_iter().find(|f| f.name() == name)
@@ -235,20 +242,29 @@ impl Function {
     /// Runs the function's generic algorithm on `x` (one `Vec` per argument of
     /// [`Function::args`]) for a frame index of per-frame functions: sets the
     /// run-time parameters from `pi` when it is there, then calls the table's
-    /// trace. Returns the outputs flattened row-major.
-    pub fn evaluate(
+    /// evaluation. Returns the outputs flattened row-major.
+    ///
+    /// The one implementation of the function for every scalar: on [`Expr`](crate::Expr)
+    /// it traces the graph that emission compiles, on `f64` it computes the
+    /// reference value, on a dual number (`rbdgen_runtime::Dual`) its
+    /// directional derivatives.
+    ///
+    /// # Panics
+    /// When an argument has the wrong length for `model`, or `frame` is
+    /// `None` for a per-frame function ([`Spec::per_frame`]).
+    pub fn evaluate<S: Scalar>(
         self,
         model: &Model,
-        data: &mut Data<Expr>,
-        x: &[Vec<Expr>],
+        data: &mut Data<S>,
+        x: &[Vec<S>],
         frame: Option<usize>,
-    ) -> Vec<Expr> {
-        let spec = self.spec();
-        let n = spec.args.len();
+    ) -> Vec<S> {
+        let entry = self.entry::<S>();
+        let n = entry.args.len();
         if x.len() > n {
             set_link_parameters(model, data, &x[n]);
         }
-        (spec.trace)(model, data, &x[..n], frame)
+        (entry.evaluate)(model, data, &x[..n], frame)
     }
 }
 
@@ -351,13 +367,15 @@ impl Output {
     }
 }
 
-/// How to trace a function: the generic algorithm on symbolic arguments (one
-/// `Vec` per argument, in order), for the frame index given to per-frame
-/// functions; returns the outputs flattened row-major.
-pub type TraceFn = fn(&Model, &mut Data<Expr>, &[Vec<Expr>], Option<usize>) -> Vec<Expr>;
+/// A function's evaluation on the scalar `S`: the runtime's generic algorithm
+/// on arguments of `S` (one `Vec` per argument, in order), for the frame
+/// index given to per-frame functions; returns the outputs flattened
+/// row-major.
+pub type EvaluateFn<S> = fn(&Model, &mut Data<S>, &[Vec<S>], Option<usize>) -> Vec<S>;
 
-/// Everything emission needs to know about one function.
-pub struct Spec {
+/// One entry of the table: everything emission needs to know about a
+/// function, and its evaluation on the scalar `S`.
+pub struct Spec<S> {
     /// The Rust name, as the runtime's.
     pub name: &'static str,
     /// Array arguments, `&[f64; dim]` each.
@@ -369,13 +387,16 @@ pub struct Spec {
     pub output: Output,
     /// Doc lines: summary, equation, source, shapes and units.
     pub doc: &'static [&'static str],
-    /// The trace.
-    pub trace: TraceFn,
+    /// The evaluation on `S`, which [`Function::evaluate`] runs (on
+    /// `Expr`: the trace).
+    pub evaluate: EvaluateFn<S>,
 }
 
 impl Function {
-    /// This function's entry of the table.
-    pub fn spec(self) -> Spec {
+    /// This function's entry of the table, its evaluation on `S`: one generic
+    /// implementation per function, so tracing (`S = Expr`), reference values
+    /// (`f64`) and dual-number checks run the same code.
+    fn entry<S: Scalar>(self) -> Spec<S> {
         match self {
             Function::Rnea => Spec {
                 name: "rnea",
@@ -389,7 +410,7 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `tau: [NV]` (N·m, N; a free-flyer's",
                     "entries are the base wrench in the base frame). `rnea(q, v, 0)` is `nonLinearEffects`.",
                 ],
-                trace: |m, d, x, _| rnea(m, d, &x[0], &x[1], &x[2]).to_vec(),
+                evaluate: |m, d, x, _| rnea(m, d, &x[0], &x[1], &x[2]).to_vec(),
             },
             Function::Crba => Spec {
                 name: "crba",
@@ -403,7 +424,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).",
                 ],
-                trace: |m, d, x, _| crba(m, d, &x[0]).to_vec(),
+                evaluate: |m, d, x, _| crba(m, d, &x[0]).to_vec(),
             },
             Function::Aba => Spec {
                 name: "aba",
@@ -416,7 +437,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`; returns `a: [NV]`. `rnea(q, v, aba(q, v, tau)) = tau`.",
                 ],
-                trace: |m, d, x, _| aba(m, d, &x[0], &x[1], &x[2]).to_vec(),
+                evaluate: |m, d, x, _| aba(m, d, &x[0], &x[1], &x[2]).to_vec(),
             },
             Function::FramePlacement => Spec {
                 name: "frame_placement",
@@ -427,7 +448,7 @@ impl Function {
                     "The placement `world_from_frame` of a link frame as a 4x4 homogeneous matrix",
                     "`[[R, p], [0, 1]]` (Pinocchio's `oMf` after `updateFramePlacements`); `q: [NQ]`, m.",
                 ],
-                trace: |m, d, x, frame| {
+                evaluate: |m, d, x, frame| {
                     forward_kinematics(m, d, &x[0]);
                     let frame = frame.expect("per-frame function");
                     frame_placement(m, d, frame).to_homogeneous().concat()
@@ -444,7 +465,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `h: [NV]` (N·m, N). `nonlinear_effects(q, v) == rnea(q, v, 0)`.",
                 ],
-                trace: |m, d, x, _| nonlinear_effects(m, d, &x[0], &x[1]).to_vec(),
+                evaluate: |m, d, x, _| nonlinear_effects(m, d, &x[0], &x[1]).to_vec(),
             },
             Function::GeneralizedGravity => Spec {
                 name: "generalized_gravity",
@@ -457,7 +478,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `g: [NV]` (N·m, N). `generalized_gravity(q) == rnea(q, 0, 0)`.",
                 ],
-                trace: |m, d, x, _| generalized_gravity(m, d, &x[0]).to_vec(),
+                evaluate: |m, d, x, _| generalized_gravity(m, d, &x[0]).to_vec(),
             },
             Function::Minverse => Spec {
                 name: "minverse",
@@ -471,7 +492,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `M⁻¹: [NV x NV]`. `aba(q, v, tau) = minverse(q) (tau - nonlinear_effects(q, v))`.",
                 ],
-                trace: |m, d, x, _| minverse(m, d, &x[0]).to_vec(),
+                evaluate: |m, d, x, _| minverse(m, d, &x[0]).to_vec(),
             },
             Function::CenterOfMass => Spec {
                 name: "center_of_mass",
@@ -484,7 +505,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `c: [3]` (m).",
                 ],
-                trace: |m, d, x, _| center_of_mass(m, d, &x[0]).0.to_vec(),
+                evaluate: |m, d, x, _| center_of_mass(m, d, &x[0]).0.to_vec(),
             },
             Function::JacobianCenterOfMass => Spec {
                 name: "jacobian_center_of_mass",
@@ -497,7 +518,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `Jcom: [3 x NV]` (m per unit of v).",
                 ],
-                trace: |m, d, x, _| jacobian_center_of_mass(m, d, &x[0]).to_vec(),
+                evaluate: |m, d, x, _| jacobian_center_of_mass(m, d, &x[0]).to_vec(),
             },
             Function::Ccrba => Spec {
                 name: "ccrba",
@@ -514,7 +535,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `(Ag: [6 x NV], hg: [6])` (kg·m/s, kg·m²/s).",
                 ],
-                trace: |m, d, x, _| {
+                evaluate: |m, d, x, _| {
                     let (ag, hg) = ccrba(m, d, &x[0], &x[1]);
                     [ag, &hg.to_array()[..]].concat()
                 },
@@ -530,7 +551,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `dAg: [6 x NV]`, rows `[linear; angular]`.",
                 ],
-                trace: |m, d, x, _| dccrba(m, d, &x[0], &x[1]).to_vec(),
+                evaluate: |m, d, x, _| dccrba(m, d, &x[0], &x[1]).to_vec(),
             },
             Function::KineticEnergy => Spec {
                 name: "kinetic_energy",
@@ -543,7 +564,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns T (J).",
                 ],
-                trace: |m, d, x, _| vec![kinetic_energy(m, d, &x[0], &x[1])],
+                evaluate: |m, d, x, _| vec![kinetic_energy(m, d, &x[0], &x[1])],
             },
             Function::PotentialEnergy => Spec {
                 name: "potential_energy",
@@ -556,7 +577,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns V (J).",
                 ],
-                trace: |m, d, x, _| vec![potential_energy(m, d, &x[0])],
+                evaluate: |m, d, x, _| vec![potential_energy(m, d, &x[0])],
             },
             Function::FrameJacobianLocal => Spec {
                 name: "frame_jacobian_local",
@@ -570,7 +591,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `J: [6 x NV]`, rows `[linear; angular]` (m/s, rad/s per unit of v).",
                 ],
-                trace: |m, d, x, frame| trace_frame_jacobian(m, d, x, frame, ReferenceFrame::Local),
+                evaluate: |m, d, x, frame| evaluate_frame_jacobian(m, d, x, frame, ReferenceFrame::Local),
             },
             Function::FrameJacobianWorld => Spec {
                 name: "frame_jacobian_world",
@@ -584,7 +605,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `J: [6 x NV]`, rows `[linear; angular]` (m/s, rad/s per unit of v).",
                 ],
-                trace: |m, d, x, frame| trace_frame_jacobian(m, d, x, frame, ReferenceFrame::World),
+                evaluate: |m, d, x, frame| evaluate_frame_jacobian(m, d, x, frame, ReferenceFrame::World),
             },
             Function::FrameJacobianLocalWorldAligned => Spec {
                 name: "frame_jacobian_local_world_aligned",
@@ -598,8 +619,8 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `J: [6 x NV]`, rows `[linear; angular]` (m/s, rad/s per unit of v).",
                 ],
-                trace: |m, d, x, frame| {
-                    trace_frame_jacobian(m, d, x, frame, ReferenceFrame::LocalWorldAligned)
+                evaluate: |m, d, x, frame| {
+                    evaluate_frame_jacobian(m, d, x, frame, ReferenceFrame::LocalWorldAligned)
                 },
             },
             Function::RneaFext => Spec {
@@ -620,7 +641,7 @@ impl Function {
                     "the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored, as",
                     "Pinocchio's. Returns `tau: [NV]`.",
                 ],
-                trace: |m, d, x, _| {
+                evaluate: |m, d, x, _| {
                     rnea_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3])).to_vec()
                 },
             },
@@ -637,7 +658,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`.",
                 ],
-                trace: |m, d, x, _| {
+                evaluate: |m, d, x, _| {
                     let j = rnea_derivatives(m, d, &x[0], &x[1], &x[2]);
                     [j.d_dq, j.d_dv, j.d_du].concat()
                 },
@@ -655,7 +676,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`.",
                 ],
-                trace: |m, d, x, _| {
+                evaluate: |m, d, x, _| {
                     let j = aba_derivatives(m, d, &x[0], &x[1], &x[2]);
                     [j.d_dq, j.d_dv, j.d_du].concat()
                 },
@@ -681,7 +702,7 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; `fext[i]`: the wrench `[linear; angular]` (N, N·m)",
                     "on the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored.",
                 ],
-                trace: |m, d, x, _| {
+                evaluate: |m, d, x, _| {
                     let j = rnea_derivatives_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3]));
                     [j.d_dq, j.d_dv, j.d_du].concat()
                 },
@@ -708,7 +729,7 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`, `u: [NU]` (N·m, N), `h` (s); returns `(q⁺: [NQ], v⁺: [NV],",
                     "A: [2NV x 2NV], B: [2NV x NU])`.",
                 ],
-                trace: |m, d, x, _| {
+                evaluate: |m, d, x, _| {
                     let (q_next, v_next, a, b) =
                         step_linearization(m, d, &x[0], &x[1], &x[2], x[3][0]);
                     [q_next, v_next, a, b].concat()
@@ -731,7 +752,7 @@ impl Function {
                     "`q: [NQ]`, `target`: world-from-target as a 4 x 4 homogeneous matrix; returns",
                     "`(e: [6], J_e: [6 x NV])`, rows `[linear; angular]` (m, rad; per unit of v).",
                 ],
-                trace: |m, d, x, frame| {
+                evaluate: |m, d, x, frame| {
                     let t = &x[1];
                     let target = Transform {
                         rotation: Matrix3([
@@ -759,7 +780,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `[NQ]`. `integrate(q, difference(q, q1)) = q1`.",
                 ],
-                trace: |m, _, x, _| integrate(m, &x[0], &x[1]),
+                evaluate: |m, _, x, _| integrate(m, &x[0], &x[1]),
             },
             Function::Difference => Spec {
                 name: "difference",
@@ -773,7 +794,7 @@ impl Function {
                     "",
                     "`q0, q1: [NQ]`; returns `[NV]`.",
                 ],
-                trace: |m, _, x, _| difference(m, &x[0], &x[1]),
+                evaluate: |m, _, x, _| difference(m, &x[0], &x[1]),
             },
             Function::DIntegrateDq => Spec {
                 name: "d_integrate_dq",
@@ -788,7 +809,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `[NV x NV]`.",
                 ],
-                trace: |m, _, x, _| d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg0),
+                evaluate: |m, _, x, _| d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg0),
             },
             Function::DIntegrateDv => Spec {
                 name: "d_integrate_dv",
@@ -803,7 +824,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `[NV x NV]`.",
                 ],
-                trace: |m, _, x, _| d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg1),
+                evaluate: |m, _, x, _| d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg1),
             },
             Function::DDifferenceDq0 => Spec {
                 name: "d_difference_dq0",
@@ -818,7 +839,7 @@ impl Function {
                     "",
                     "`q0, q1: [NQ]`; returns `[NV x NV]`.",
                 ],
-                trace: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg0),
+                evaluate: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg0),
             },
             Function::DDifferenceDq1 => Spec {
                 name: "d_difference_dq1",
@@ -833,7 +854,7 @@ impl Function {
                     "",
                     "`q0, q1: [NQ]`; returns `[NV x NV]`.",
                 ],
-                trace: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg1),
+                evaluate: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg1),
             },
             Function::AbaFext => Spec {
                 name: "aba_fext",
@@ -854,7 +875,7 @@ impl Function {
                     "the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored. Returns",
                     "`a: [NV]`. `rnea_fext(q, v, aba_fext(q, v, tau, fext), fext) = tau`.",
                 ],
-                trace: |m, d, x, _| aba_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3])).to_vec(),
+                evaluate: |m, d, x, _| aba_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3])).to_vec(),
             },
             Function::AbaDerivativesFext => Spec {
                 name: "aba_derivatives_fext",
@@ -875,7 +896,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `fext: [[6]; NJOINTS]` as in `aba_fext`.",
                 ],
-                trace: |m, d, x, _| {
+                evaluate: |m, d, x, _| {
                     let j = aba_derivatives_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3]));
                     [j.d_dq, j.d_dv, j.d_du].concat()
                 },
@@ -894,7 +915,7 @@ impl Function {
                     "`q: [NQ]`; returns `[NV x 6 NJOINTS]`: columns `6 i .. 6 i + 6` for the wrench",
                     "`[linear; angular]` on joint i's body in its frame, zero for the universe (i = 0).",
                 ],
-                trace: |m, d, x, _| aba_dfext(m, d, &x[0]),
+                evaluate: |m, d, x, _| aba_dfext(m, d, &x[0]),
             },
             Function::FrameJacobianTimeVariationLocal => Spec {
                 name: "frame_jacobian_time_variation_local",
@@ -908,7 +929,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `J̇: [6 x NV]`, rows `[linear; angular]`.",
                 ],
-                trace: |m, d, x, frame| trace_jacobian_time_variation(m, d, x, frame, ReferenceFrame::Local),
+                evaluate: |m, d, x, frame| evaluate_jacobian_time_variation(m, d, x, frame, ReferenceFrame::Local),
             },
             Function::FrameJacobianTimeVariationWorld => Spec {
                 name: "frame_jacobian_time_variation_world",
@@ -921,7 +942,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `J̇: [6 x NV]`, rows `[linear; angular]`.",
                 ],
-                trace: |m, d, x, frame| trace_jacobian_time_variation(m, d, x, frame, ReferenceFrame::World),
+                evaluate: |m, d, x, frame| evaluate_jacobian_time_variation(m, d, x, frame, ReferenceFrame::World),
             },
             Function::FrameJacobianTimeVariationLocalWorldAligned => Spec {
                 name: "frame_jacobian_time_variation_local_world_aligned",
@@ -936,8 +957,8 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `J̇: [6 x NV]`, rows `[linear; angular]`.",
                 ],
-                trace: |m, d, x, frame| {
-                    trace_jacobian_time_variation(m, d, x, frame, ReferenceFrame::LocalWorldAligned)
+                evaluate: |m, d, x, frame| {
+                    evaluate_jacobian_time_variation(m, d, x, frame, ReferenceFrame::LocalWorldAligned)
                 },
             },
             Function::FrameAccelerationDrift => Spec {
@@ -960,7 +981,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns three `[6]`, `[linear; angular]` (m/s², rad/s²).",
                 ],
-                trace: |m, d, x, frame| {
+                evaluate: |m, d, x, frame| {
                     let frame = frame.expect("per-frame function");
                     let a = frame_acceleration_drift(m, d, &x[0], &x[1], frame);
                     [a.local, a.local_world_aligned, a.classical_local_world_aligned]
@@ -981,7 +1002,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `ḣg: [6]`, `[linear; angular]` (N, N·m).",
                 ],
-                trace: |m, d, x, _| centroidal_momentum_rate(m, d, &x[0], &x[1], &x[2]).to_array().to_vec(),
+                evaluate: |m, d, x, _| centroidal_momentum_rate(m, d, &x[0], &x[1], &x[2]).to_array().to_vec(),
             },
             Function::JointTorqueRegressor => Spec {
                 name: "joint_torque_regressor",
@@ -996,7 +1017,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `Y: [NV x 10 (NJOINTS - 1)]`.",
                 ],
-                trace: |m, d, x, _| joint_torque_regressor(m, d, &x[0], &x[1], &x[2]),
+                evaluate: |m, d, x, _| joint_torque_regressor(m, d, &x[0], &x[1], &x[2]),
             },
             Function::ContactJacobian => Spec {
                 name: "contact_jacobian",
@@ -1011,7 +1032,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `J_c: [NC x NV]`.",
                 ],
-                trace: |m, d, x, _| contact_jacobian(m, d, &x[0], &m.contacts),
+                evaluate: |m, d, x, _| contact_jacobian(m, d, &x[0], &m.contacts),
             },
             Function::ContactDrift => Spec {
                 name: "contact_drift",
@@ -1026,7 +1047,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `γ: [NC]` (m/s², rad/s²).",
                 ],
-                trace: |m, d, x, _| contact_drift(m, d, &x[0], &x[1], &m.contacts),
+                evaluate: |m, d, x, _| contact_drift(m, d, &x[0], &x[1], &m.contacts),
             },
             Function::ContactDynamics => Spec {
                 name: "contact_dynamics",
@@ -1044,7 +1065,7 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `damping` ≥ 0; returns `(a: [NV], λ: [NC])`, λ the",
                     "force on the robot in the contact rows' frames (N; N·m for 6-D rows).",
                 ],
-                trace: |m, d, x, _| {
+                evaluate: |m, d, x, _| {
                     let (a, l) = contact_dynamics(m, d, &x[0], &x[1], &x[2], &m.contacts, x[3][0]);
                     [a, l].concat()
                 },
@@ -1062,7 +1083,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`, `lambda: [NC]`; returns `[NV]` (N·m, N).",
                 ],
-                trace: |m, d, x, _| contact_inverse_dynamics(m, d, &x[0], &x[1], &x[2], &x[3], &m.contacts),
+                evaluate: |m, d, x, _| contact_inverse_dynamics(m, d, &x[0], &x[1], &x[2], &x[3], &m.contacts),
             },
             Function::CenterOfPressure => Spec {
                 name: "center_of_pressure",
@@ -1078,38 +1099,38 @@ impl Function {
                     "`q: [NQ]`, `lambda: [NC]` (as `contact_dynamics` returns it), `height` (m); returns",
                     "`[x, y]` (m), world frame.",
                 ],
-                trace: |m, d, x, _| center_of_pressure(m, d, &x[0], &m.contacts, &x[1], x[2][0]).to_vec(),
+                evaluate: |m, d, x, _| center_of_pressure(m, d, &x[0], &m.contacts, &x[1], x[2][0]).to_vec(),
             },
         }
     }
 }
 
-/// The frame Jacobians' trace: joint Jacobians, then one frame's in `reference`.
-fn trace_frame_jacobian(
+/// The frame Jacobians: joint Jacobians, then one frame's in `reference`.
+fn evaluate_frame_jacobian<S: Scalar>(
     model: &Model,
-    data: &mut Data<Expr>,
-    x: &[Vec<Expr>],
+    data: &mut Data<S>,
+    x: &[Vec<S>],
     frame: Option<usize>,
     reference: ReferenceFrame,
-) -> Vec<Expr> {
+) -> Vec<S> {
     compute_joint_jacobians(model, data, &x[0]);
     frame_jacobian(model, data, frame.expect("per-frame function"), reference)
 }
 
-/// The Jacobian time variations' trace: `J` and `J̇`, then one frame's in `reference`.
-fn trace_jacobian_time_variation(
+/// The Jacobian time variations: `J` and `J̇`, then one frame's in `reference`.
+fn evaluate_jacobian_time_variation<S: Scalar>(
     model: &Model,
-    data: &mut Data<Expr>,
-    x: &[Vec<Expr>],
+    data: &mut Data<S>,
+    x: &[Vec<S>],
     frame: Option<usize>,
     reference: ReferenceFrame,
-) -> Vec<Expr> {
+) -> Vec<S> {
     compute_joint_jacobians_time_variation(model, data, &x[0], &x[1]);
     frame_jacobian_time_variation(model, data, frame.expect("per-frame function"), reference)
 }
 
 /// A flat `[6 * NJOINTS]` argument as one wrench per joint id.
-fn wrenches(x: &[Expr]) -> Vec<Force<Expr>> {
+fn wrenches<S: Scalar>(x: &[S]) -> Vec<Force<S>> {
     x.chunks(6).map(Force::from_slice).collect()
 }
 
