@@ -44,6 +44,7 @@
 //! - Only a slice of the wrong length panics: a caller bug, not a value.
 
 pub mod algorithms;
+pub mod batch;
 pub mod data;
 pub mod dual;
 pub mod error;
