@@ -44,6 +44,9 @@ use rbdgen_symbolic::{
 ///   per-frame functions (all by default).
 /// - `lanes = 4` (2, 4 or 8): also a module `lanes` with every function over
 ///   `L` states at once (`lanes::V`), `NAME_aos` and `NAME_batch` wrappers.
+/// - `threads` (with `lanes`): also `lanes::NAME_batch_par`, the batch split
+///   across rayon's thread pool in whole lane groups; needs rbdgen's `rayon`
+///   feature.
 ///
 /// Names may be identifiers or string literals. An unknown joint or link, a
 /// negative armature, a contact or parameter on a link welded to the world is
@@ -74,6 +77,8 @@ struct Args {
     parameters: Vec<(String, Span)>,
     frames: Option<Vec<(String, Span)>>,
     lanes: Option<usize>,
+    /// `threads`, with its span.
+    threads: Option<Span>,
 }
 
 /// A joint or link name: an identifier or a string literal.
@@ -153,6 +158,7 @@ impl Parse for Args {
         let (mut armature, mut contacts, mut parameters, mut frames) =
             (Vec::new(), Vec::new(), Vec::new(), None);
         let mut lanes = None;
+        let mut threads = None;
         while input.parse::<Option<Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -198,13 +204,14 @@ impl Parse for Args {
                     }
                     lanes = Some(l);
                 }
+                "threads" => threads = Some(key.span()),
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
                         "unknown option `{other}`; expected `floating_base`, `functions = [...]`, \
                          `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
-                         `frames = [...]` or `lanes = 4`"
+                         `frames = [...]`, `lanes = 4` or `threads`"
                     ),
                     ))
                 }
@@ -222,6 +229,7 @@ impl Parse for Args {
             parameters,
             frames,
             lanes,
+            threads,
         })
     }
 }
@@ -264,6 +272,12 @@ fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>
 }
 
 fn expand(args: &Args) -> syn::Result<TokenStream> {
+    if let (Some(span), None) = (args.threads, args.lanes) {
+        return Err(syn::Error::new(
+            span,
+            "threads: `NAME_batch_par` splits the lanes' batch across threads; add `lanes = 2 | 4 | 8`",
+        ));
+    }
     let relative = args.path.value();
     let error = |msg: String| syn::Error::new(args.path.span(), format!("{relative}: {msg}"));
     let root = std::env::var("RBDGEN_MANIFEST_DIR")
@@ -294,6 +308,7 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
             .as_ref()
             .map(|f| f.iter().map(|(n, _)| n.clone()).collect()),
         lanes: args.lanes,
+        threads: args.threads.is_some(),
         ..Options::default()
     };
     check_names(args, &urdf).map_err(|e| match e {
