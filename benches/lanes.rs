@@ -130,15 +130,35 @@ macro_rules! paste_aos_batch {
 
 /// `(NAME_aos, NAME_batch, NAME_batch_par)` of a lanes module.
 macro_rules! wrappers {
-    ($lanes:ident, rnea) => { ($lanes::rnea_aos, $lanes::rnea_batch, $lanes::rnea_batch_par) };
-    ($lanes:ident, crba) => { ($lanes::crba_aos, $lanes::crba_batch, $lanes::crba_batch_par) };
-    ($lanes:ident, aba) => { ($lanes::aba_aos, $lanes::aba_batch, $lanes::aba_batch_par) };
-    ($lanes:ident, minverse) => { ($lanes::minverse_aos, $lanes::minverse_batch, $lanes::minverse_batch_par) };
+    ($lanes:ident, rnea) => {
+        ($lanes::rnea_aos, $lanes::rnea_batch, $lanes::rnea_batch_par)
+    };
+    ($lanes:ident, crba) => {
+        ($lanes::crba_aos, $lanes::crba_batch, $lanes::crba_batch_par)
+    };
+    ($lanes:ident, aba) => {
+        ($lanes::aba_aos, $lanes::aba_batch, $lanes::aba_batch_par)
+    };
+    ($lanes:ident, minverse) => {
+        (
+            $lanes::minverse_aos,
+            $lanes::minverse_batch,
+            $lanes::minverse_batch_par,
+        )
+    };
     ($lanes:ident, rnea_derivatives) => {
-        ($lanes::rnea_derivatives_aos, $lanes::rnea_derivatives_batch, $lanes::rnea_derivatives_batch_par)
+        (
+            $lanes::rnea_derivatives_aos,
+            $lanes::rnea_derivatives_batch,
+            $lanes::rnea_derivatives_batch_par,
+        )
     };
     ($lanes:ident, aba_derivatives) => {
-        ($lanes::aba_derivatives_aos, $lanes::aba_derivatives_batch, $lanes::aba_derivatives_batch_par)
+        (
+            $lanes::aba_derivatives_aos,
+            $lanes::aba_derivatives_batch,
+            $lanes::aba_derivatives_batch_par,
+        )
     };
     ($lanes:ident, step_linearization) => {
         (
@@ -221,12 +241,7 @@ fn runtime_rnea_derivatives(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out:
 fn runtime_aba_derivatives(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
     *out = aba_derivatives(m, d, &s[0], &s[1], &s[2]).d_dq;
 }
-fn runtime_step_linearization(
-    m: &Model,
-    d: &mut Data<f64>,
-    s: &RuntimeState,
-    out: &mut Vec<f64>,
-) {
+fn runtime_step_linearization(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
     *out = step_linearization(m, d, &s[0], &s[1], &s[2], s[3][0]).2;
 }
 
@@ -271,9 +286,7 @@ fn bench_mpc(c: &mut Criterion) {
         b.iter(|| lanes::step_linearization_batch(&q, &v, &u, black_box(&h), &mut out).unwrap())
     });
     group.bench_function("batch_threads", |b| {
-        b.iter(|| {
-            lanes::step_linearization_batch_par(&q, &v, &u, black_box(&h), &mut out).unwrap()
-        })
+        b.iter(|| lanes::step_linearization_batch_par(&q, &v, &u, black_box(&h), &mut out).unwrap())
     });
     group.finish();
 }

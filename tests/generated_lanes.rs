@@ -221,11 +221,18 @@ fn batch_par_equals_batch_bit_for_bit() {
         lanes::aba_batch_par(&q, &v, &tau, &mut par).unwrap();
         assert_eq!(
             par.iter().map(|o| o.map(f64::to_bits)).collect::<Vec<_>>(),
-            serial.iter().map(|o| o.map(f64::to_bits)).collect::<Vec<_>>(),
+            serial
+                .iter()
+                .map(|o| o.map(f64::to_bits))
+                .collect::<Vec<_>>(),
             "aba, {n} states"
         );
         for k in 0..n {
-            assert_eq!(par[k], z1_threads::aba(&q[k], &v[k], &tau[k]), "aba state {k} of {n}");
+            assert_eq!(
+                par[k],
+                z1_threads::aba(&q[k], &v[k], &tau[k]),
+                "aba state {k} of {n}"
+            );
         }
         let mut serial = vec![[[f64::NAN; 4]; 4]; n];
         let mut par = vec![[[f64::NAN; 4]; 4]; n];

@@ -355,8 +355,16 @@ fn verify_lanes_against_the_runtime_and_the_scalar_code() {
         assert_eq!(row.len(), 9, "{report}");
         let lanes_error: f64 = row[5].parse().unwrap();
         let vs_scalar: f64 = row[6].parse().unwrap();
-        assert!(lanes_error <= 1e-10, "{}: {lanes_error:e}\n{report}", row[0]);
-        assert_eq!(vs_scalar, 0.0, "{}: lanes differ from the scalar code\n{report}", row[0]);
+        assert!(
+            lanes_error <= 1e-10,
+            "{}: {lanes_error:e}\n{report}",
+            row[0]
+        );
+        assert_eq!(
+            vs_scalar, 0.0,
+            "{}: lanes differ from the scalar code\n{report}",
+            row[0]
+        );
     }
 
     let mut args = vec!["--lanes", "4", "--tolerance", "1e-20"];

@@ -39,19 +39,29 @@ fn batch_equals_calls_one_by_one() {
     for n in [0, 1, 7, 64] {
         let states = states(&model, n, &mut rng);
         let mut out = vec![vec![f64::NAN; model.nv]; n];
-        batch(&model, &mut data, &states, &mut out, |m, d, (q, v, tau), o| {
-            o.copy_from_slice(aba(m, d, q, v, tau))
-        })
+        batch(
+            &model,
+            &mut data,
+            &states,
+            &mut out,
+            |m, d, (q, v, tau), o| o.copy_from_slice(aba(m, d, q, v, tau)),
+        )
         .unwrap();
         assert_eq!(out, one_by_one(&model, &states), "{n} states");
     }
     // Tuples of matrices too: the ABA derivatives.
     let states = states(&model, 3, &mut rng);
     let mut out = vec![Vec::new(); 3];
-    batch(&model, &mut data, &states, &mut out, |m, d, (q, v, tau), o| {
-        let r = aba_derivatives(m, d, q, v, tau);
-        *o = [r.d_dq, r.d_dv, r.d_du].concat();
-    })
+    batch(
+        &model,
+        &mut data,
+        &states,
+        &mut out,
+        |m, d, (q, v, tau), o| {
+            let r = aba_derivatives(m, d, q, v, tau);
+            *o = [r.d_dq, r.d_dv, r.d_du].concat();
+        },
+    )
     .unwrap();
     for (k, (q, v, tau)) in states.iter().enumerate() {
         let r = aba_derivatives(&model, &mut Data::new(&model), q, v, tau);
@@ -65,9 +75,13 @@ fn batch_length_mismatch_is_an_error() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let states = states(&model, 4, &mut rng);
     let mut out = vec![vec![7.0; model.nv]; 3];
-    let err = batch(&model, &mut Data::<f64>::new(&model), &states, &mut out, |_, _, _, _| {
-        panic!("called despite the mismatch")
-    })
+    let err = batch(
+        &model,
+        &mut Data::<f64>::new(&model),
+        &states,
+        &mut out,
+        |_, _, _, _| panic!("called despite the mismatch"),
+    )
     .unwrap_err();
     assert_eq!(err, LengthMismatch { states: 4, out: 3 });
     assert_eq!(err.to_string(), "batch: 4 states but 3 outputs");
@@ -82,9 +96,12 @@ fn batch_par_equals_batch() {
     for n in [0, 1, 5, 67] {
         let states = states(&model, n, &mut rng);
         let mut out = vec![vec![f64::NAN; model.nv]; n];
-        batch_par(&model, &states, &mut out, |m, d: &mut Data<f64>, (q, v, tau), o| {
-            o.copy_from_slice(aba(m, d, q, v, tau))
-        })
+        batch_par(
+            &model,
+            &states,
+            &mut out,
+            |m, d: &mut Data<f64>, (q, v, tau), o| o.copy_from_slice(aba(m, d, q, v, tau)),
+        )
         .unwrap();
         assert_eq!(out, one_by_one(&model, &states), "{n} states");
     }

@@ -367,9 +367,8 @@ pub(crate) fn lane_wrappers(
          written then."
             .to_string(),
     ];
-    let each_doc = format!(
-        " [`{batch}`] after its length checks: every slice holds `out.len()` states."
-    );
+    let each_doc =
+        format!(" [`{batch}`] after its length checks: every slice holds `out.len()` states.");
     let par_fn = threads.then(|| {
         let par_doc = [
             format!(

@@ -205,9 +205,11 @@ impl CodeArgs {
     pub fn load(&self) -> Result<(String, rbdgen_symbolic::Options), String> {
         use rbdgen_symbolic::{Function, Options, ScalarType};
         if self.threads && self.lanes.is_none() {
-            return Err("--threads: `NAME_batch_par` splits the lanes' batch across threads; \
+            return Err(
+                "--threads: `NAME_batch_par` splits the lanes' batch across threads; \
                         add --lanes 2|4|8"
-                .to_string());
+                    .to_string(),
+            );
         }
         let text = crate::read_description(&self.urdf)?;
         let scalar = ScalarType::from_name(&self.scalar)

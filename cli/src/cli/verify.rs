@@ -172,14 +172,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         ScalarType::F64 => F64_TOLERANCE,
         ScalarType::F32 => F32_TOLERANCE,
     });
-    print_report(
-        &model,
-        &options,
-        &rows,
-        nstates,
-        build_seconds,
-        tolerance,
-    );
+    print_report(&model, &options, &rows, nstates, build_seconds, tolerance);
     for f in &interpreted {
         println!(
             "note: `{}` has no runtime entry point here; its reference is the traced \
@@ -198,7 +191,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     for row in rows.iter() {
         if let Some((error, vs_scalar, _)) = row.lanes {
             if error.is_nan() || error > tolerance {
-                failed.push(format!("lanes::{}_batch ({error:.1e})", row.function.name()));
+                failed.push(format!(
+                    "lanes::{}_batch ({error:.1e})",
+                    row.function.name()
+                ));
             }
             if vs_scalar.is_nan() || vs_scalar > LANES_TOLERANCE {
                 failed.push(format!(
@@ -439,7 +435,9 @@ fn print_report(
             ),
             None => ("-".into(), "-".into()),
         };
-        let lanes_ok = row.lanes.is_none_or(|(e, d, _)| e <= tolerance && d <= LANES_TOLERANCE);
+        let lanes_ok = row
+            .lanes
+            .is_none_or(|(e, d, _)| e <= tolerance && d <= LANES_TOLERANCE);
         let verdict = if row.error <= tolerance && lanes_ok {
             ""
         } else {
