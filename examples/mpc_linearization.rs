@@ -2,23 +2,24 @@
 //! (one semi-implicit Euler step of Go2+Z1 and its `A`, `B`) at the 40 knots
 //! of a horizon, three ways: the scalar generated function knot by knot, the
 //! `lanes = 4` batch (four knots per instruction stream), and that batch split
-//! across threads with rayon. All three give the same matrices, bit for bit.
+//! across rayon's threads (`threads`: `lanes::step_linearization_batch_par`).
+//! All three give the same matrices, bit for bit.
 //!
-//! Run with `RUSTFLAGS="-C target-cpu=native" cargo run --release --example
-//! mpc_linearization` (AVX2 + FMA: four `f64` lanes per instruction). The
+//! Run with `RUSTFLAGS="-C target-cpu=native" cargo run --release --features
+//! rayon --example mpc_linearization` (AVX2 + FMA: four `f64` lanes per
+//! instruction). The
 //! times are indicative (one process, a shared machine); `scripts/bench
 //! --lanes` measures the same functions beside Pinocchio's
 //! `computeABADerivatives` + `dIntegrate` composition.
 
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 rbdgen::robot_dynamics!(
-    mod go2_z1,
+    pub mod go2_z1,
     "models/go2_z1.urdf",
     floating_base,
     lanes = 4,
+    threads,
     functions = [step_linearization]
 );
 
@@ -97,25 +98,9 @@ pub fn compare(repeat: usize) -> Comparison {
     }
     let t_batch = start.elapsed().as_secs_f64();
 
-    let chunk = KNOTS
-        .div_ceil(rayon::current_num_threads())
-        .next_multiple_of(lanes::L);
     let start = Instant::now();
     for _ in 0..repeat {
-        threads
-            .par_chunks_mut(chunk)
-            .enumerate()
-            .for_each(|(i, out)| {
-                let r = i * chunk..i * chunk + out.len();
-                lanes::step_linearization_batch(
-                    &q[r.clone()],
-                    &v[r.clone()],
-                    &u[r.clone()],
-                    &h[r],
-                    out,
-                )
-                .expect("equal lengths")
-            });
+        lanes::step_linearization_batch_par(&q, &v, &u, &h, &mut threads).expect("equal lengths");
     }
     let t_threads = start.elapsed().as_secs_f64();
 

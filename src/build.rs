@@ -191,6 +191,14 @@ impl Config {
         self
     }
 
+    /// With [`Config::lanes`], also emits `NAME_batch_par`, the batch split
+    /// across rayon's threads (`--threads`): the including crate depends on
+    /// `rayon`. Without lanes it is an error of [`Config::generate`].
+    pub fn threads(mut self) -> Config {
+        self.options.threads = true;
+        self
+    }
+
     /// The name of the module and of the file `NAME.rs` (the URDF's file stem
     /// by default).
     pub fn module_name(mut self, name: &str) -> Config {

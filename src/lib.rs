@@ -16,7 +16,9 @@
 //! - `na` (feature `nalgebra`) converts the generated code's arrays to and
 //!   from nalgebra's `SVector`, `SMatrix`, `Isometry3` and `UnitQuaternion`.
 //!
-//! Features: `macro` (default) for [`robot_dynamics!`], `nalgebra` for `na`.
+//! Features: `macro` (default) for [`robot_dynamics!`], `nalgebra` for `na`,
+//! `rayon` for the `threads` option of [`robot_dynamics!`] (the lanes'
+//! `NAME_batch_par`, split across rayon's thread pool; needs `std`).
 //!
 //! Conventions are Pinocchio's; see [`rbdgen_runtime`]'s crate documentation.
 
@@ -33,4 +35,29 @@ pub use rbdgen_symbolic as symbolic;
 #[doc(hidden)]
 pub mod __private {
     pub use libm;
+    #[cfg(feature = "rayon")]
+    pub use rayon;
+}
+
+/// What `robot_dynamics!(..., threads)` expands to first: nothing with the
+/// `rayon` feature, a compile error naming it without.
+#[doc(hidden)]
+#[cfg(feature = "rayon")]
+#[macro_export]
+macro_rules! __threads_need_rayon {
+    () => {};
+}
+
+/// What `robot_dynamics!(..., threads)` expands to first: nothing with the
+/// `rayon` feature, a compile error naming it without.
+#[doc(hidden)]
+#[cfg(not(feature = "rayon"))]
+#[macro_export]
+macro_rules! __threads_need_rayon {
+    () => {
+        compile_error!(
+            "robot_dynamics!(..., threads): `NAME_batch_par` runs on rayon; enable rbdgen's \
+             `rayon` feature (rbdgen = { version = \"0.1\", features = [\"rayon\"] })"
+        );
+    };
 }

@@ -24,11 +24,14 @@ fn standing_wbc_loop() {
     assert!((cop[0] - com[0]).hypot(cop[1] - com[1]) < 0.02, "{s:?}");
 }
 
+// The example's threads need rbdgen's rayon feature (its required-features).
+#[cfg(feature = "rayon")]
 #[path = "../examples/mpc_linearization.rs"]
 mod mpc_linearization;
 
 /// The horizon's linearizations through lanes and threads are the scalar
 /// ones, bit for bit.
+#[cfg(feature = "rayon")]
 #[test]
 fn mpc_linearization_lanes_and_threads_equal_scalar() {
     let c = mpc_linearization::compare(1);

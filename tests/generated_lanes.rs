@@ -3,7 +3,8 @@
 //! lane), through the kernel, the array-of-structures wrapper and the batch
 //! function (a batch length that is not a multiple of `L` included); for
 //! Go2+Z1 with 4 lanes and Z1 with 2 and 8, the derivatives and
-//! `step_linearization` included.
+//! `step_linearization` included. With `threads` (feature `rayon`),
+//! `NAME_batch_par` equals `NAME_batch` bit for bit at every length.
 
 #[path = "../runtime/tests/common/mod.rs"]
 mod common;
@@ -191,4 +192,66 @@ fn z1_lanes_of_derivatives_and_step_equal_the_scalar_code() {
             assert_eq!(out[k], z1_8::difference(&q[k], &q2[k]), "state {k}");
         }
     }
+}
+
+#[cfg(feature = "rayon")]
+rbdgen::robot_dynamics!(
+    mod z1_threads,
+    "models/z1.urdf",
+    lanes = 4,
+    threads,
+    frames = [link06],
+    functions = [aba, frame_placement]
+);
+
+#[cfg(feature = "rayon")]
+#[test]
+fn batch_par_equals_batch_bit_for_bit() {
+    use z1_threads::{lanes, Frame, NQ, NV};
+    let mut rng = ChaCha8Rng::seed_from_u64(0x7e4d);
+    // Empty, shorter than a lane group, non-multiples of L, and more states
+    // than rayon has threads times L.
+    for n in [0, 1, 3, 4, 9, 67] {
+        let q: Vec<[f64; NQ]> = configurations("models/z1.urdf", false, n, &mut rng);
+        let v: Vec<[f64; NV]> = states(n, &mut rng);
+        let tau: Vec<[f64; NV]> = states(n, &mut rng);
+        let mut serial = vec![[f64::NAN; NV]; n];
+        let mut par = vec![[f64::NAN; NV]; n];
+        lanes::aba_batch(&q, &v, &tau, &mut serial).unwrap();
+        lanes::aba_batch_par(&q, &v, &tau, &mut par).unwrap();
+        assert_eq!(
+            par.iter().map(|o| o.map(f64::to_bits)).collect::<Vec<_>>(),
+            serial
+                .iter()
+                .map(|o| o.map(f64::to_bits))
+                .collect::<Vec<_>>(),
+            "aba, {n} states"
+        );
+        for k in 0..n {
+            assert_eq!(
+                par[k],
+                z1_threads::aba(&q[k], &v[k], &tau[k]),
+                "aba state {k} of {n}"
+            );
+        }
+        let mut serial = vec![[[f64::NAN; 4]; 4]; n];
+        let mut par = vec![[[f64::NAN; 4]; 4]; n];
+        lanes::frame_placement_batch(&q, Frame::Link06, &mut serial).unwrap();
+        lanes::frame_placement_batch_par(&q, Frame::Link06, &mut par).unwrap();
+        assert_eq!(par, serial, "frame_placement, {n} states");
+    }
+    // Each task takes whole lane groups: the chunk is a multiple of L, at least L.
+    for n in [0, 1, 4, 5, 64, 1001] {
+        let chunk = lanes::par_chunk(n);
+        assert!(chunk >= lanes::L && chunk % lanes::L == 0, "{n}: {chunk}");
+        assert!(chunk * rayon::current_num_threads() >= n, "{n}: {chunk}");
+    }
+    // Lengths that disagree: an error naming the argument, nothing written.
+    let n = 6;
+    let q: Vec<[f64; NQ]> = configurations("models/z1.urdf", false, n, &mut rng);
+    let v: Vec<[f64; NV]> = states(n, &mut rng);
+    let mut out = vec![[7.0; NV]; n];
+    let err = lanes::aba_batch_par(&q, &v, &v[..2], &mut out).unwrap_err();
+    assert_eq!((err.argument, err.len, err.expected), ("tau", 2, n));
+    assert!(out.iter().all(|o| o.iter().all(|&x| x == 7.0)));
 }

@@ -120,6 +120,7 @@ fn build_script_writes_what_the_cli_writes() {
         "link06",
         "--lanes",
         "2",
+        "--threads",
         "-o",
         cli_file.to_str().unwrap(),
         "--quiet",
@@ -133,6 +134,7 @@ fn build_script_writes_what_the_cli_writes() {
         .parameters(&["link06"])
         .frames(&["link06"])
         .lanes(2)
+        .threads()
         .out_dir(&dir)
         .generate()
         .unwrap();
@@ -141,6 +143,10 @@ fn build_script_writes_what_the_cli_writes() {
     assert!(
         cli.contains("pub mod lanes"),
         "--lanes 2 emits the lanes module"
+    );
+    assert!(
+        cli.contains("pub fn rnea_batch_par(") && cli.contains("--lanes 2 --threads -o FILE"),
+        "--threads emits the threaded batch and names itself in the regenerate command"
     );
     assert_eq!(
         std::fs::read_to_string(&written).unwrap(),

@@ -327,6 +327,66 @@ fn info_lists_the_whole_body_options() {
     }
 }
 
+/// `verify --lanes 4`: every function's `lanes::NAME_batch` over a number of
+/// states that is not a multiple of 4 (20 asked for, 21 run: five lane
+/// groups and a scalar tail) agrees with the runtime and equals the scalar
+/// generated code; above the tolerance the batch is named among the failures.
+#[test]
+fn verify_lanes_against_the_runtime_and_the_scalar_code() {
+    let functions = ["--functions", "rnea,aba,frame_placement,integrate"];
+    let mut args = vec!["--lanes", "4"];
+    args.extend(functions);
+    let out = verify("lanes", &args);
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}\n{}", text(&out.stderr));
+    assert!(report.contains("21 random states"), "{report}");
+    assert!(
+        report.contains("over all 21 states (5 groups of 4, 1 through the scalar tail)"),
+        "{report}"
+    );
+    let rows: Vec<Vec<&str>> = report
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.first().is_some_and(|n| Function::from_name(n).is_some()))
+        .collect();
+    assert_eq!(rows.len(), 4, "{report}");
+    for row in &rows {
+        // function, error, generated, runtime, speed-up, lanes error, lanes - scalar, ...
+        assert_eq!(row.len(), 9, "{report}");
+        let lanes_error: f64 = row[5].parse().unwrap();
+        let vs_scalar: f64 = row[6].parse().unwrap();
+        assert!(
+            lanes_error <= 1e-10,
+            "{}: {lanes_error:e}\n{report}",
+            row[0]
+        );
+        assert_eq!(
+            vs_scalar, 0.0,
+            "{}: lanes differ from the scalar code\n{report}",
+            row[0]
+        );
+    }
+
+    let mut args = vec!["--lanes", "4", "--tolerance", "1e-20"];
+    args.extend(functions);
+    let out = verify("lanes", &args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("_batch (") && text(&out.stderr).contains("lanes::"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // --threads without --lanes: exit 2 naming the option.
+    let out = verify("lanes", &["--threads", "--functions", "rnea"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--threads") && text(&out.stderr).contains("--lanes"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn verify_fails_above_the_tolerance() {
     let out = verify(

@@ -46,6 +46,9 @@ use rbdgen_symbolic::{
 ///   per-frame functions (all by default).
 /// - `lanes = 4` (2, 4 or 8): also a module `lanes` with every function over
 ///   `L` states at once (`lanes::V`), `NAME_aos` and `NAME_batch` wrappers.
+/// - `threads` (with `lanes`): also `lanes::NAME_batch_par`, the batch split
+///   across rayon's thread pool in whole lane groups; needs rbdgen's `rayon`
+///   feature.
 ///
 /// Names may be identifiers or string literals. An unknown joint or link, a
 /// negative armature, a contact or parameter on a link welded to the world is
@@ -76,6 +79,8 @@ struct Args {
     parameters: Vec<(String, Span)>,
     frames: Option<Vec<(String, Span)>>,
     lanes: Option<usize>,
+    /// `threads`, with its span.
+    threads: Option<Span>,
 }
 
 /// A joint or link name: an identifier or a string literal.
@@ -155,6 +160,7 @@ impl Parse for Args {
         let (mut armature, mut contacts, mut parameters, mut frames) =
             (Vec::new(), Vec::new(), Vec::new(), None);
         let mut lanes = None;
+        let mut threads = None;
         while input.parse::<Option<Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -200,13 +206,14 @@ impl Parse for Args {
                     }
                     lanes = Some(l);
                 }
+                "threads" => threads = Some(key.span()),
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
                         "unknown option `{other}`; expected `floating_base`, `functions = [...]`, \
                          `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
-                         `frames = [...]` or `lanes = 4`"
+                         `frames = [...]`, `lanes = 4` or `threads`"
                     ),
                     ))
                 }
@@ -224,6 +231,7 @@ impl Parse for Args {
             parameters,
             frames,
             lanes,
+            threads,
         })
     }
 }
@@ -266,6 +274,12 @@ fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>
 }
 
 fn expand(args: &Args) -> syn::Result<TokenStream> {
+    if let (Some(span), None) = (args.threads, args.lanes) {
+        return Err(syn::Error::new(
+            span,
+            "threads: `NAME_batch_par` splits the lanes' batch across threads; add `lanes = 2 | 4 | 8`",
+        ));
+    }
     let relative = args.path.value();
     let error = |msg: String| syn::Error::new(args.path.span(), format!("{relative}: {msg}"));
     let root = std::env::var("RBDGEN_MANIFEST_DIR")
@@ -296,6 +310,7 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
             .as_ref()
             .map(|f| f.iter().map(|(n, _)| n.clone()).collect()),
         lanes: args.lanes,
+        threads: args.threads.is_some(),
         ..Options::default()
     };
     check_names(args, &urdf).map_err(|e| match e {
@@ -312,8 +327,8 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
 
 /// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
 /// of [`generate_tokens`] (so that formatting them gives exactly the file
-/// `rbdgen generate` writes), a `use` of the `libm` that `rbdgen` re-exports,
-/// and an `include_bytes!` of `urdf_path` (an absolute path) so that editing
+/// `rbdgen generate` writes), a `use` of the `libm` that `rbdgen` re-exports
+/// (and of its `rayon` with `threads`), and an `include_bytes!` of `urdf_path` (an absolute path) so that editing
 /// the URDF triggers a rebuild.
 fn module(
     vis: &TokenStream,
@@ -323,9 +338,18 @@ fn module(
     urdf_path: &str,
 ) -> Result<TokenStream, GenerateError> {
     let items = generate_tokens(urdf, options)?;
+    // `NAME_batch_par` names `rayon`: rbdgen's, behind its `rayon` feature
+    // (a compile error naming the feature without it).
+    let rayon = options.threads.then(|| {
+        quote! {
+            ::rbdgen::__threads_need_rayon!();
+            use ::rbdgen::__private::rayon;
+        }
+    });
     Ok(quote! {
         #vis mod #name {
             #items
+            #rayon
             use ::rbdgen::__private::libm;
             // Rebuild when the URDF changes.
             const _: &[u8] = include_bytes!(#urdf_path);

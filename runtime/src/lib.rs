@@ -45,6 +45,7 @@
 //!   ([`Data::check`]), panics: a caller bug, not a value.
 
 pub mod algorithms;
+pub mod batch;
 pub mod data;
 pub mod dual;
 pub mod error;

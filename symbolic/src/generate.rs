@@ -61,6 +61,12 @@ pub struct Options {
     /// array-of-structures wrapper `NAME_aos` and its `NAME_batch`. `None` by
     /// default.
     pub lanes: Option<usize>,
+    /// With `lanes`, also emit `NAME_batch_par` in the `lanes` module: the
+    /// batch split across rayon's thread pool in whole lane groups (the
+    /// generated code then names the `rayon` crate; `robot_dynamics!` takes
+    /// it from rbdgen's `rayon` feature). Off by default; without `lanes` it
+    /// is [`GenerateError::ThreadsWithoutLanes`].
+    pub threads: bool,
 }
 
 impl Default for Options {
@@ -77,6 +83,7 @@ impl Default for Options {
             parameters: Vec::new(),
             frames: None,
             lanes: None,
+            threads: false,
         }
     }
 }
@@ -143,6 +150,9 @@ pub enum GenerateError {
     /// A lane count other than 2, 4 or 8.
     #[error("lanes = {0}: expected 2, 4 or 8")]
     Lanes(usize),
+    /// `threads` was asked for without `lanes`.
+    #[error("threads: `NAME_batch_par` splits the lanes' batch across threads; give `lanes = 2 | 4 | 8` too")]
+    ThreadsWithoutLanes,
     /// A contact function was asked for without a contact set.
     #[error("`{0}` needs a contact set: give `contacts = [LINK: point | 6d, ...]` (CLI `--contacts LINK:point,...`)")]
     NoContacts(&'static str),
@@ -220,6 +230,9 @@ pub fn generate_module(
     if let Some(l) = options.lanes.filter(|l| ![2, 4, 8].contains(l)) {
         return Err(GenerateError::Lanes(l));
     }
+    if options.threads && options.lanes.is_none() {
+        return Err(GenerateError::ThreadsWithoutLanes);
+    }
     let mut items = Vec::new();
     let mut lane_items = Vec::new();
     let mut op_counts = BTreeMap::new();
@@ -238,7 +251,7 @@ pub fn generate_module(
     let mul_add = mul_add_helper(options.scalar, options.std);
     let lanes = options
         .lanes
-        .map(|l| lanes_module(l, options.scalar, options.std, &lane_items));
+        .map(|l| lanes_module(l, options.scalar, options.std, options.threads, &lane_items));
     let tokens = quote! {
         #(#![doc = #header])*
         #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
@@ -438,7 +451,14 @@ fn emit_function(
         scalar: emit(Arith::Scalar),
         lanes: options.lanes.map(|_| {
             let kernel = emit(Arith::Lanes);
-            let wrappers = lane_wrappers(spec.name, &fargs, &spec.output, spec.per_frame, scalar);
+            let wrappers = lane_wrappers(
+                spec.name,
+                &fargs,
+                &spec.output,
+                spec.per_frame,
+                scalar,
+                options.threads,
+            );
             quote!(#kernel #wrappers)
         }),
     };

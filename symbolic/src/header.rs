@@ -172,5 +172,8 @@ pub fn command_line_options(options: &Options) -> String {
     if let Some(l) = options.lanes {
         args.push(format!("--lanes {l}"));
     }
+    if options.threads {
+        args.push("--threads".to_string());
+    }
     args.join(" ")
 }

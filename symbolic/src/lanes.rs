@@ -12,11 +12,13 @@ use crate::functions::{Dim, Output};
 /// The `lanes` module: the lane type `V` (`L` values of the scalar type side
 /// by side, every operation lane-wise on plain arrays, which LLVM turns into
 /// vector instructions), the `Lanes` transposition trait, the batch error,
-/// and the functions' lane items.
+/// the split of a batch across threads (with `threads`), and the functions'
+/// lane items.
 pub(crate) fn lanes_module(
     l: usize,
     scalar: ScalarType,
     std: bool,
+    threads: bool,
     items: &[TokenStream],
 ) -> TokenStream {
     let ty = scalar.ty();
@@ -33,6 +35,16 @@ pub(crate) fn lanes_module(
     let f = |name: &str| scalar.math_name(name);
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
     let zero = scalar.literal(0.0);
+    let par_chunk = threads.then(|| {
+        quote! {
+            /// States per task of the `NAME_batch_par` functions: `n` split evenly over
+            /// rayon's threads, rounded up to whole groups of `L` (at least one group), so
+            /// that only the last task has a scalar tail.
+            pub fn par_chunk(n: usize) -> usize {
+                n.div_ceil(rayon::current_num_threads()).next_multiple_of(L).max(L)
+            }
+        }
+    });
     // With std the square root and fused multiply-add are the core
     // instructions (vectorised); without it `libm`'s and a product and a sum.
     let sqrt_body = if std {
@@ -263,25 +275,32 @@ pub(crate) fn lanes_module(
                 }
             }
 
+            #par_chunk
+
             #(#items)*
         }
     }
 }
 
 /// `NAME_aos` (one state per array entry, `L` of them, transposed in and out
-/// of the lanes) and `NAME_batch` (any number of states: full groups of `L`
-/// through the lanes, the rest through the scalar function) of a lanes kernel.
+/// of the lanes), `NAME_batch` (any number of states: full groups of `L`
+/// through the lanes, the rest through the scalar function) and, with
+/// `threads`, `NAME_batch_par` (the batch split across rayon's threads) of a
+/// lanes kernel.
 pub(crate) fn lane_wrappers(
     name: &str,
     args: &[(&str, Dim)],
     output: &Output,
     per_frame: bool,
     scalar: ScalarType,
+    threads: bool,
 ) -> TokenStream {
     let ty = scalar.ty();
     let kernel = Ident::new(name, Span::call_site());
     let aos = format_ident!("{name}_aos");
     let batch = format_ident!("{name}_batch");
+    let each = format_ident!("{name}_each");
+    let par = format_ident!("{name}_batch_par");
     let names: Vec<Ident> = args
         .iter()
         .map(|(n, _)| Ident::new(n, Span::call_site()))
@@ -307,6 +326,7 @@ pub(crate) fn lane_wrappers(
         (None, None)
     };
     let frame_comma = per_frame.then(|| quote!(frame: Frame,));
+    let frame_arg_comma = per_frame.then(|| quote!(frame,));
     // A scalar argument is passed by value, the others by reference.
     let by_value: Vec<bool> = args.iter().map(|(_, d)| *d == Dim::Scalar).collect();
     let gathered = names.iter().zip(&by_value).map(|(n, &v)| {
@@ -323,14 +343,14 @@ pub(crate) fn lane_wrappers(
     let group = names
         .iter()
         .map(|n| quote!(&core::array::from_fn(|j| #n[c + j])));
-    let checks = names.iter().map(|n| {
+    let checks: Vec<TokenStream> = names.iter().map(|n| {
         let text = n.to_string();
         quote! {
             if #n.len() != out.len() {
                 return Err(LengthMismatch { argument: #text, len: #n.len(), expected: out.len() });
             }
         }
-    });
+    }).collect();
     let aos_doc = format!(
         " [`{name}`] on `L` states given one per entry (array of structures): transposes them \
          into lanes, runs the kernel, and transposes the results back."
@@ -347,6 +367,44 @@ pub(crate) fn lane_wrappers(
          written then."
             .to_string(),
     ];
+    let each_doc =
+        format!(" [`{batch}`] after its length checks: every slice holds `out.len()` states.");
+    let par_fn = threads.then(|| {
+        let par_doc = [
+            format!(
+                " [`{batch}`] split across rayon's thread pool: tasks of [`par_chunk`]`(out.len())` \
+                 states (whole groups of `L`, the scalar tail in the last task), each running \
+                 [`{batch}`]'s loop on its slices. The same numbers as [`{batch}`], bit for bit."
+            ),
+            String::new(),
+            " # Errors".to_string(),
+            " [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is \
+             written then."
+                .to_string(),
+        ];
+        let parts = names.iter().map(|n| quote!(&#n[s..e]));
+        quote! {
+            #(#[doc = #par_doc])*
+            pub fn #par(
+                #(#names: &[#state_ty],)*
+                #frame_comma
+                out: &mut [#ret],
+            ) -> Result<(), LengthMismatch> {
+                #(#checks)*
+                let chunk = par_chunk(out.len());
+                rayon::iter::ParallelIterator::for_each(
+                    rayon::iter::IndexedParallelIterator::enumerate(
+                        rayon::slice::ParallelSliceMut::par_chunks_mut(out, chunk),
+                    ),
+                    |(i, out)| {
+                        let (s, e) = (i * chunk, i * chunk + out.len());
+                        #each(#(#parts,)* #frame_arg_comma out)
+                    },
+                );
+                Ok(())
+            }
+        }
+    });
     quote! {
         #[doc = #aos_doc]
         pub fn #aos(#(#names: &[#state_ty; L],)* #frame_param) -> [#ret; L] {
@@ -360,6 +418,12 @@ pub(crate) fn lane_wrappers(
             out: &mut [#ret],
         ) -> Result<(), LengthMismatch> {
             #(#checks)*
+            #each(#(#names,)* #frame_arg_comma out);
+            Ok(())
+        }
+
+        #[doc = #each_doc]
+        fn #each(#(#names: &[#state_ty],)* #frame_comma out: &mut [#ret]) {
             let full = out.len() / L * L;
             let mut c = 0;
             while c < full {
@@ -370,7 +434,8 @@ pub(crate) fn lane_wrappers(
             for k in full..out.len() {
                 out[k] = super::#kernel(#(#one,)* #frame_arg);
             }
-            Ok(())
         }
+
+        #par_fn
     }
 }

@@ -15,7 +15,11 @@
 //! parameters `pi` come last when the model has them). Standard output has,
 //! for each function, a line `NAME NS_PER_CALL`, then one line per state with
 //! the outputs flattened row-major (per-frame functions: every frame of
-//! `Frame::ALL` in turn), each printed in Rust's round-trip form.
+//! `Frame::ALL` in turn), each printed in Rust's round-trip form. A module
+//! generated with lanes adds, after each function's lines, a line
+//! `NAME/lanes NS_PER_STATE` and one line per state of the same form from
+//! `lanes::NAME_batch` over all the states at once (its outputs start as NaN,
+//! so an entry the batch does not write shows).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -31,6 +35,8 @@ pub struct Harness {
     functions: Vec<Function>,
     /// Per function, the total length of its array arguments.
     widths: Vec<usize>,
+    /// The module has lanes: the harness also runs `lanes::NAME_batch`.
+    lanes: bool,
 }
 
 /// What the compiled generated code returned for one function.
@@ -42,6 +48,9 @@ pub struct Run {
     pub outputs: Vec<Vec<f64>>,
     /// Mean time of one call in nanoseconds (one frame for a per-frame function).
     pub ns_per_call: f64,
+    /// With lanes: `lanes::NAME_batch`'s outputs, as `outputs`, and its mean
+    /// time per state in nanoseconds.
+    pub lanes: Option<(Vec<Vec<f64>>, f64)>,
 }
 
 /// The cargo to build with: `$CARGO` when set (as under `cargo run`), else
@@ -115,6 +124,7 @@ impl Harness {
             binary,
             functions,
             widths,
+            lanes: options.lanes.is_some(),
         })
     }
 
@@ -190,19 +200,33 @@ impl Harness {
                 return None;
             }
             let ns_per_call = ns.parse().ok()?;
-            let outputs = (0..nstates)
-                .map(|_| {
-                    lines
-                        .next()?
-                        .split_ascii_whitespace()
-                        .map(|t| t.parse().ok())
-                        .collect::<Option<Vec<f64>>>()
-                })
-                .collect::<Option<Vec<_>>>()?;
+            let block = |lines: &mut std::str::Lines| -> Option<Vec<Vec<f64>>> {
+                (0..nstates)
+                    .map(|_| {
+                        lines
+                            .next()?
+                            .split_ascii_whitespace()
+                            .map(|t| t.parse().ok())
+                            .collect::<Option<Vec<f64>>>()
+                    })
+                    .collect()
+            };
+            let outputs = block(&mut lines)?;
+            let lanes = if self.lanes {
+                let (name, ns) = lines.next()?.split_once(' ')?;
+                if name != format!("{}/lanes", function.name()) {
+                    return None;
+                }
+                let ns = ns.parse().ok()?;
+                Some((block(&mut lines)?, ns))
+            } else {
+                None
+            };
             runs.push(Run {
                 function,
                 outputs,
                 ns_per_call,
+                lanes,
             });
         }
         Some(runs)
@@ -302,6 +326,45 @@ fn main_source(
         };
         let timed = format!("robot::{}({}{timed_frame})", spec.name, boxed.join(", "));
         let name = spec.name;
+        let lanes_block = if options.lanes.is_some() {
+            let columns: Vec<String> = (0..args.len())
+                .map(|i| format!("let col_{i}: Vec<_> = inputs.iter().map(|t| t.{i}).collect();"))
+                .collect();
+            let cols: String = (0..args.len()).map(|i| format!("&col_{i}, ")).collect();
+            let frame = if spec.per_frame { "frame, " } else { "" };
+            let batch = format!(
+                "robot::lanes::{name}_batch({cols}{frame}&mut outs).expect(\"equal lengths\")"
+            );
+            format!(
+                "{{
+            {columns}
+            let mut outs: Vec<_> = (0..nstates).map(|_| Nan::nan()).collect();
+            let mut per_state = vec![Vec::new(); nstates];
+            {frame_loop}
+                {batch};
+                for (o, v) in outs.iter().zip(per_state.iter_mut()) {{
+                    o.flat(v);
+                }}
+            {frame_end}
+            let start = Instant::now();
+            let mut states = 0u64;
+            loop {{
+                {frame_loop} {batch}; black_box(&mut outs); states += nstates as u64; {frame_end}
+                if states == 0 || start.elapsed().as_secs_f64() >= seconds {{
+                    break;
+                }}
+            }}
+            let ns = start.elapsed().as_nanos() as f64 / states.max(1) as f64;
+            writeln!(out, \"{name}/lanes {{ns:?}}\").unwrap();
+            for values in &per_state {{
+                line(&mut out, values);
+            }}
+        }}",
+                columns = columns.join("\n")
+            )
+        } else {
+            String::new()
+        };
         write!(
             blocks,
             "    {{
@@ -335,6 +398,7 @@ fn main_source(
         let ns = start.elapsed().as_nanos() as f64 / calls.max(1) as f64;
         writeln!(out, \"{name} {{ns:?}}\").unwrap();
         out.push_str(&lines);
+        {lanes_block}
     }}
 "
         )
@@ -400,6 +464,47 @@ impl<T: Flat, const N: usize> Flat for [T; N] {{
         for x in self {{
             x.flat(out);
         }}
+    }}
+}}
+
+/// A value whose every scalar is NaN: the batch outputs before the batch writes them.
+trait Nan {{
+    fn nan() -> Self;
+}}
+
+impl Nan for f64 {{
+    fn nan() -> Self {{
+        f64::NAN
+    }}
+}}
+
+impl Nan for f32 {{
+    fn nan() -> Self {{
+        f32::NAN
+    }}
+}}
+
+impl<T: Nan, const N: usize> Nan for [T; N] {{
+    fn nan() -> Self {{
+        core::array::from_fn(|_| T::nan())
+    }}
+}}
+
+impl<A: Nan, B: Nan> Nan for (A, B) {{
+    fn nan() -> Self {{
+        (A::nan(), B::nan())
+    }}
+}}
+
+impl<A: Nan, B: Nan, C: Nan> Nan for (A, B, C) {{
+    fn nan() -> Self {{
+        (A::nan(), B::nan(), C::nan())
+    }}
+}}
+
+impl<A: Nan, B: Nan, C: Nan, D: Nan> Nan for (A, B, C, D) {{
+    fn nan() -> Self {{
+        (A::nan(), B::nan(), C::nan(), D::nan())
     }}
 }}
 

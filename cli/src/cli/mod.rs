@@ -62,6 +62,10 @@ pub struct CodeArgs {
     /// `NAME_aos` and `NAME_batch` wrappers.
     #[arg(long, value_name = "L")]
     pub lanes: Option<usize>,
+    /// With --lanes: also emit `lanes::NAME_batch_par`, the batch split across
+    /// rayon's thread pool (the crate that includes the file depends on `rayon`).
+    #[arg(long)]
+    pub threads: bool,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -199,6 +203,13 @@ impl CodeArgs {
     /// armature or contact.
     pub fn load(&self) -> Result<(String, rbdgen_symbolic::Options), String> {
         use rbdgen_symbolic::{Function, Options, ScalarType};
+        if self.threads && self.lanes.is_none() {
+            return Err(
+                "--threads: `NAME_batch_par` splits the lanes' batch across threads; \
+                        add --lanes 2|4|8"
+                    .to_string(),
+            );
+        }
         let text = crate::read_description(&self.urdf)?;
         let scalar = ScalarType::from_name(&self.scalar)
             .ok_or_else(|| format!("unknown scalar `{}`; expected f64 or f32", self.scalar))?;
@@ -209,6 +220,7 @@ impl CodeArgs {
             simplify: self.simplify,
             std: self.std,
             lanes: self.lanes,
+            threads: self.threads,
             ..Options::default()
         };
         self.model

@@ -3,7 +3,11 @@
 //! runs it on random states, and compares every function with the runtime in
 //! this process (the table's generic evaluation on `f64`,
 //! [`Function::evaluate`]): the largest error, and the time per call of the
-//! generated code and of the runtime.
+//! generated code and of the runtime. With `--lanes L` it also runs every
+//! function's `lanes::NAME_batch` over all the states at once (their number
+//! made not a multiple of `L`, so that both the lane groups and the scalar
+//! tail run) and checks it against the runtime and against the scalar
+//! generated code.
 //!
 //! [`harness`]: super::harness
 
@@ -29,6 +33,12 @@ pub const F32_TOLERANCE: f64 = 1e-5;
 
 /// The largest error accepted from `f64` code against the runtime.
 pub const F64_TOLERANCE: f64 = 1e-10;
+
+/// The largest difference accepted between a lane's results and the scalar
+/// generated function's, in the same relative measure: the lanes perform the
+/// same operations, so the two are equal bit for bit (0) unless a lane-wise
+/// operation rounds differently.
+pub const LANES_TOLERANCE: f64 = 1e-14;
 
 /// Arguments of `rbdgen verify`.
 #[derive(clap::Args)]
@@ -63,6 +73,9 @@ struct Row {
     error: f64,
     generated_ns: f64,
     runtime_ns: f64,
+    /// With lanes: the batch's error against the runtime, its largest
+    /// difference from the scalar generated code, and its ns per state.
+    lanes: Option<(f64, f64, f64)>,
 }
 
 /// Runs the subcommand.
@@ -93,7 +106,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let harness = Harness::build(&dir, &source, &model, &options)?;
     let build_seconds = start.elapsed().as_secs_f64();
 
-    let states = random_states(&model, harness.functions(), args.states, args.seed);
+    let nstates = lane_states(args.states, options.lanes);
+    let states = random_states(&model, harness.functions(), nstates, args.seed);
     let inputs: Vec<Vec<Vec<f64>>> = states
         .iter()
         .map(|per_state| per_state.iter().map(|args| args.concat()).collect())
@@ -113,14 +127,25 @@ pub fn run(args: Args) -> Result<(), Failure> {
         } else {
             vec![None]
         };
-        let mut error = 0.0f64;
-        for (outputs, state) in run.outputs.iter().zip(per_state) {
-            let chunk = outputs.len() / frame_list.len();
-            for (ours, &frame) in outputs.chunks(chunk.max(1)).zip(&frame_list) {
-                let reference = run.function.evaluate(&model, &mut data, state, frame);
-                error = error.max(relative_error(ours, &reference));
+        let mut against_runtime = |outputs: &[Vec<f64>]| -> f64 {
+            let mut error = 0.0f64;
+            for (outputs, state) in outputs.iter().zip(per_state) {
+                let chunk = outputs.len() / frame_list.len();
+                for (ours, &frame) in outputs.chunks(chunk.max(1)).zip(&frame_list) {
+                    let reference = run.function.evaluate(&model, &mut data, state, frame);
+                    error = error.max(relative_error(ours, &reference));
+                }
             }
-        }
+            error
+        };
+        let error = against_runtime(&run.outputs);
+        let lanes = run.lanes.as_ref().map(|(outputs, ns)| {
+            let vs_scalar = outputs
+                .iter()
+                .zip(&run.outputs)
+                .fold(0.0f64, |m, (l, s)| m.max(relative_error(l, s)));
+            (against_runtime(outputs), vs_scalar, *ns)
+        });
         let runtime_ns = time_runtime(
             run.function,
             &model,
@@ -134,6 +159,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             error,
             generated_ns: run.ns_per_call,
             runtime_ns,
+            lanes,
         });
     }
 
@@ -141,22 +167,31 @@ pub fn run(args: Args) -> Result<(), Failure> {
         ScalarType::F64 => F64_TOLERANCE,
         ScalarType::F32 => F32_TOLERANCE,
     });
-    print_report(
-        &model,
-        &options,
-        &rows,
-        args.states,
-        build_seconds,
-        tolerance,
-    );
+    print_report(&model, &options, &rows, nstates, build_seconds, tolerance);
     if cfg!(debug_assertions) {
         println!("note: this rbdgen is a debug build, so the runtime timings are pessimistic");
     }
-    let failed: Vec<String> = rows
+    let mut failed: Vec<String> = rows
         .iter()
         .filter(|r| r.error.is_nan() || r.error > tolerance)
         .map(|r| format!("{} ({:.1e})", r.function.name(), r.error))
         .collect();
+    for row in rows.iter() {
+        if let Some((error, vs_scalar, _)) = row.lanes {
+            if error.is_nan() || error > tolerance {
+                failed.push(format!(
+                    "lanes::{}_batch ({error:.1e})",
+                    row.function.name()
+                ));
+            }
+            if vs_scalar.is_nan() || vs_scalar > LANES_TOLERANCE {
+                failed.push(format!(
+                    "lanes::{}_batch against the scalar code ({vs_scalar:.1e} > {LANES_TOLERANCE:.0e})",
+                    row.function.name()
+                ));
+            }
+        }
+    }
     if failed.is_empty() {
         Ok(())
     } else {
@@ -165,6 +200,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
             args.code.urdf.display(),
             failed.join(", ")
         )))
+    }
+}
+
+/// The number of random states for `requested` and the lane count: as
+/// requested without lanes; with `L` lanes at least `L + 1` and not a
+/// multiple of `L` (one more state when it is), so that the batch runs full
+/// lane groups and a scalar tail.
+fn lane_states(requested: usize, lanes: Option<usize>) -> usize {
+    match lanes {
+        Some(l) if l > 0 => {
+            let n = requested.max(l + 1);
+            if n % l == 0 {
+                n + 1
+            } else {
+                n
+            }
+        }
+        _ => requested,
     }
 }
 
@@ -344,8 +397,17 @@ fn print_report(
         .max()
         .unwrap_or(0)
         .max(18);
+    let with_lanes = rows.iter().any(|r| r.lanes.is_some());
+    let lane_header = if with_lanes {
+        format!(
+            " {:>12} {:>12} {:>16} {:>12}",
+            "lanes error", "lanes-scalar", "lanes (ns/state)", "scalar/lanes"
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "{:<w$} {:>10} {:>14} {:>12} {:>9}",
+        "{:<w$} {:>10} {:>14} {:>12} {:>9}{lane_header}",
         "function", "max error", "generated (ns)", "runtime (ns)", "speed-up"
     );
     for row in rows {
@@ -354,18 +416,37 @@ fn print_report(
             format!("{ns:.0}"),
             format!("{:.1}x", ns / row.generated_ns.max(1e-3)),
         );
-        let verdict = if row.error <= tolerance {
+        let lanes_ok = row
+            .lanes
+            .is_none_or(|(e, d, _)| e <= tolerance && d <= LANES_TOLERANCE);
+        let verdict = if row.error <= tolerance && lanes_ok {
             ""
         } else {
             "  FAILED"
         };
+        let lanes = match row.lanes {
+            Some((error, vs_scalar, ns)) => format!(
+                " {error:>12.1e} {vs_scalar:>12.1e} {ns:>16.1} {:>11.2}x",
+                row.generated_ns / ns.max(1e-3)
+            ),
+            None => String::new(),
+        };
         println!(
-            "{:<w$} {:>10.1e} {:>14.1} {:>12} {:>9}{verdict}",
+            "{:<w$} {:>10.1e} {:>14.1} {:>12} {:>9}{lanes}{verdict}",
             row.function.name(),
             row.error,
             row.generated_ns,
             runtime,
             speedup
+        );
+    }
+    if let Some(l) = options.lanes {
+        println!(
+            "lanes: lanes::NAME_batch over all {nstates} states ({} groups of {l}, {} through the \
+             scalar tail); lanes-scalar: largest difference from the scalar generated code \
+             (tolerance {LANES_TOLERANCE:.0e})",
+            nstates / l,
+            nstates % l
         );
     }
     println!("tolerance {tolerance:.0e} (|ours - runtime| / max(1, max |runtime|) per state)");
