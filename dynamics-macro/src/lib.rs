@@ -44,6 +44,15 @@ use rbdgen_symbolic::{
 ///   per-frame functions (all by default).
 /// - `lanes = 4` (2, 4 or 8): also a module `lanes` with every function over
 ///   `L` states at once (`lanes::V`), `NAME_aos` and `NAME_batch` wrappers.
+/// - `strict`: a model that Pinocchio accepts but no rigid body has (a link
+///   inertia violating the triangle inequality, a moving subtree without
+///   mass) is a compile error; without it, each is a compiler warning naming
+///   the link (`use of deprecated constant ...: link `d` has an invalid
+///   inertia: ...`).
+/// - `max_ops = N`: the most operations one function may have
+///   (`rbdgen_symbolic::DEFAULT_MAX_OPS`, 200,000, by default: rustc takes
+///   about 1 ms per operation); a larger function is a compile error naming
+///   it, its count and the limit.
 ///
 /// Names may be identifiers or string literals. An unknown joint or link, a
 /// negative armature, a contact or parameter on a link welded to the world is
@@ -74,6 +83,8 @@ struct Args {
     parameters: Vec<(String, Span)>,
     frames: Option<Vec<(String, Span)>>,
     lanes: Option<usize>,
+    strict: bool,
+    max_ops: usize,
 }
 
 /// A joint or link name: an identifier or a string literal.
@@ -153,6 +164,8 @@ impl Parse for Args {
         let (mut armature, mut contacts, mut parameters, mut frames) =
             (Vec::new(), Vec::new(), Vec::new(), None);
         let mut lanes = None;
+        let mut strict = false;
+        let mut max_ops = rbdgen_symbolic::DEFAULT_MAX_OPS;
         while input.parse::<Option<Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -198,13 +211,19 @@ impl Parse for Args {
                     }
                     lanes = Some(l);
                 }
+                "strict" => strict = true,
+                "max_ops" => {
+                    input.parse::<Token![=]>()?;
+                    let n: syn::LitInt = input.parse()?;
+                    max_ops = n.base10_parse::<usize>()?;
+                }
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
                         "unknown option `{other}`; expected `floating_base`, `functions = [...]`, \
                          `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
-                         `frames = [...]` or `lanes = 4`"
+                         `frames = [...]`, `lanes = 4`, `strict` or `max_ops = N`"
                     ),
                     ))
                 }
@@ -222,6 +241,8 @@ impl Parse for Args {
             parameters,
             frames,
             lanes,
+            strict,
+            max_ops,
         })
     }
 }
@@ -294,6 +315,8 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
             .as_ref()
             .map(|f| f.iter().map(|(n, _)| n.clone()).collect()),
         lanes: args.lanes,
+        strict: args.strict,
+        max_ops: args.max_ops,
         ..Options::default()
     };
     check_names(args, &urdf).map_err(|e| match e {
@@ -305,6 +328,13 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
     }
     let vis = &args.vis;
     let full = full.to_string_lossy().into_owned();
-    macro_module(&quote!(#vis), &args.name, &urdf, &options, &full)
-        .map_err(|e| error(e.to_string()))
+    macro_module(
+        &quote!(#vis),
+        &args.name,
+        &urdf,
+        &options,
+        &full,
+        args.path.span(),
+    )
+    .map_err(|e| error(e.to_string()))
 }

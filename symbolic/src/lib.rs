@@ -21,7 +21,7 @@ pub use emit::ScalarType;
 pub use functions::{Dim, Function, Output, Spec};
 pub use generate::{
     build_model, command_line_options, generate, generate_module, generate_tokens, macro_module,
-    sha256_hex, GenerateError, Module, Options, Progress,
+    sha256_hex, GenerateError, Module, Options, Progress, DEFAULT_MAX_OPS,
 };
 pub use graph::{Graph, Node, NodeId, OpCounts};
 pub use rbdgen_runtime::model::mjcf::read_description;

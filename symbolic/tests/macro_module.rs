@@ -3,6 +3,7 @@
 //! module, and formatting its items gives exactly [`generate`]'s text. Also
 //! what `f32` output looks like.
 
+use proc_macro2::Span;
 use quote::{format_ident, quote};
 use rbdgen_symbolic::{generate, macro_module, Function, Options, ScalarType};
 
@@ -32,6 +33,7 @@ fn macro_module_formats_to_the_generated_file() {
             &text,
             &options,
             "/abs/robot.urdf",
+            Span::call_site(),
         )
         .unwrap();
         let module: syn::ItemMod = syn::parse2(tokens).unwrap();
@@ -60,6 +62,60 @@ fn macro_module_formats_to_the_generated_file() {
             generate(&text, &options).unwrap(),
             "{file}"
         );
+    }
+}
+
+/// A model that Pinocchio accepts but no rigid body has: one `#[deprecated]`
+/// item per warning, used at once, so that rustc prints the message (naming
+/// the link) as a warning; none for a physical model (above). With `strict`
+/// the model is refused, and `max_ops` refuses a function above it.
+#[test]
+fn macro_module_warns_of_impossible_inertias() {
+    let text = urdf("tests/bad_urdf/inertia_triangle.urdf");
+    let options = Options {
+        functions: [Function::Rnea].into_iter().collect(),
+        ..Options::default()
+    };
+    let expand = |options: &Options| {
+        macro_module(
+            &quote!(),
+            &format_ident!("robot"),
+            &text,
+            options,
+            "/abs/robot.urdf",
+            Span::call_site(),
+        )
+    };
+    let tokens = expand(&options).unwrap().to_string();
+    let deprecated = tokens.matches("# [deprecated").count();
+    assert_eq!(deprecated, 1, "{tokens}");
+    assert!(
+        tokens.contains("link `d` has an invalid inertia: principal moments"),
+        "{tokens}"
+    );
+    assert!(tokens.contains("const _ : () = RBDGEN_WARNING_0 ;"), "{tokens}");
+    let strict = Options {
+        strict: true,
+        ..options.clone()
+    };
+    let e = expand(&strict).map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("link `d` has an invalid inertia"), "{e}");
+    // This `rnea` has 7 operations.
+    for (max_ops, refused) in [(6, true), (7, false)] {
+        let limited = Options {
+            max_ops,
+            ..options.clone()
+        };
+        match expand(&limited) {
+            Ok(_) => assert!(!refused, "max_ops = {max_ops}"),
+            Err(e) => {
+                assert!(refused, "max_ops = {max_ops}: {e}");
+                assert_eq!(
+                    e.to_string().split(" (").next().unwrap(),
+                    format!("`rnea` has 7 operations, more than the limit of {max_ops} per function"),
+                );
+            }
+        }
     }
 }
 
