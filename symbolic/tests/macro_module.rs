@@ -93,7 +93,10 @@ fn macro_module_warns_of_impossible_inertias() {
         tokens.contains("link `d` has an invalid inertia: principal moments"),
         "{tokens}"
     );
-    assert!(tokens.contains("const _ : () = RBDGEN_WARNING_0 ;"), "{tokens}");
+    assert!(
+        tokens.contains("const _ : () = RBDGEN_WARNING_0 ;"),
+        "{tokens}"
+    );
     let strict = Options {
         strict: true,
         ..options.clone()
@@ -112,7 +115,9 @@ fn macro_module_warns_of_impossible_inertias() {
                 assert!(refused, "max_ops = {max_ops}: {e}");
                 assert_eq!(
                     e.to_string().split(" (").next().unwrap(),
-                    format!("`rnea` has 7 operations, more than the limit of {max_ops} per function"),
+                    format!(
+                        "`rnea` has 7 operations, more than the limit of {max_ops} per function"
+                    ),
                 );
             }
         }

@@ -167,8 +167,11 @@ fn link_inertias(robot: &urdf_rs::Robot, strict: bool) -> Result<(), ModelError>
     Ok(())
 }
 
-/// Why principal moments `a ≤ b ≤ c` are refused by the triangle inequality.
+/// Why principal moments `a ≤ b ≤ c` are refused by the triangle inequality,
+/// each to 12 significant digits (the eigenvalues of a diagonal inertia
+/// read as written, `1e-3` and not `1.0000000000000009e-3`).
 fn triangle_reason(a: f64, b: f64, c: f64) -> String {
+    let [a, b, c] = [a, b, c].map(|x| format!("{x:.11e}").parse::<f64>().unwrap_or(x));
     format!(
         "principal moments {a:e}, {b:e}, {c:e} kg·m² violate the triangle \
          inequality ({a:e} + {b:e} < {c:e})"
