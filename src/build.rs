@@ -42,7 +42,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use rbdgen_symbolic::{generate, GenerateError, Options};
+use rbdgen_symbolic::{generate_module, GenerateError, Options};
 use thiserror::Error;
 
 pub use rbdgen_symbolic::{ContactKind, Function, ScalarType};
@@ -199,6 +199,21 @@ impl Config {
         self
     }
 
+    /// Refuses a model that Pinocchio accepts but no rigid body has (an
+    /// impossible link inertia, a massless moving subtree; `--strict`) instead
+    /// of printing a `cargo:warning` for it.
+    pub fn strict(mut self) -> Config {
+        self.options.strict = true;
+        self
+    }
+
+    /// The most operations one function may have (`--max-ops`;
+    /// [`rbdgen_symbolic::DEFAULT_MAX_OPS`] by default).
+    pub fn max_ops(mut self, max_ops: usize) -> Config {
+        self.options.max_ops = max_ops;
+        self
+    }
+
     /// The name of the module and of the file `NAME.rs` (the URDF's file stem
     /// by default).
     pub fn module_name(mut self, name: &str) -> Config {
@@ -219,8 +234,9 @@ impl Config {
 
     /// Generates the module and writes `OUT_DIR/NAME.rs`, unless it already
     /// holds exactly that text (so that its modification time, and what
-    /// depends on it, stays put); prints `cargo:rerun-if-changed=URDF`.
-    /// Returns the path written.
+    /// depends on it, stays put); prints `cargo:rerun-if-changed=URDF`, and a
+    /// `cargo:warning=URDF: ...` for each of the model's warnings
+    /// ([`rbdgen_symbolic::Module::warnings`]). Returns the path written.
     ///
     /// # Errors
     /// [`BuildError`]: no `OUT_DIR`, a module name that is not an identifier,
@@ -255,10 +271,15 @@ impl Config {
             Ok(description) => description,
             Err(_) => text,
         };
-        let module = generate(&text, &self.options).map_err(|source| BuildError::Generate {
-            urdf: urdf(),
-            source,
-        })?;
+        let (module, warnings) = generate_module(&text, &self.options, |_| {})
+            .and_then(|m| Ok((m.source()?, m.warnings)))
+            .map_err(|source| BuildError::Generate {
+                urdf: urdf(),
+                source,
+            })?;
+        for warning in warnings {
+            println!("cargo:warning={}: {warning}", self.urdf.display());
+        }
         let source = wrap(&name, &module);
         let path = dir.join(format!("{name}.rs"));
         if std::fs::read(&path).ok().as_deref() != Some(source.as_bytes()) {

@@ -1,7 +1,9 @@
 //! `rbdgen info` and `rbdgen generate` on every file of the corpus of broken
 //! URDFs (`tests/bad_urdf/`, `expected.txt`): a bad file gives one line
 //! `rbdgen: FILE: message` on standard error naming the element at fault, and
-//! exit status 2; a good one exits 0. Nothing panics.
+//! exit status 2; a good one exits 0. Nothing panics. A model that loads but
+//! that no rigid body has gets a warning on standard error, or exit status 2
+//! with `--strict`.
 
 #[path = "../../runtime/tests/corpus/mod.rs"]
 mod corpus;
@@ -56,6 +58,9 @@ fn every_bad_file_is_reported_with_status_2() {
                 let stdout = String::from_utf8(out.stdout).unwrap();
                 assert!(out.status.success(), "{}: {stdout}", x.file);
                 if x.outcome == "ok" {
+                    assert!(out.stderr.is_empty(), "{}: warned", x.file);
+                }
+                if x.outcome == "ok" {
                     let (nq, nv) = x.message.split_once(' ').unwrap();
                     assert!(
                         stdout.contains(&format!("nq = {nq}, nv = {nv}")),
@@ -100,4 +105,76 @@ fn generate_on_a_massless_subtree_names_the_joint_and_writes_no_file() {
         "rnea,crba",
     ]);
     assert!(out.status.success());
+}
+
+/// Asserts that `rbdgen ARGS` succeeds with one warning, `rbdgen: warning:
+/// FILE: ...message...`, on standard error.
+fn assert_warns(args: &[&str], file: &Path, message: &str) {
+    let path = file.to_str().unwrap();
+    let mut all = args.to_vec();
+    all.insert(1, path);
+    let out = rbdgen(&all);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "rbdgen {all:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "rbdgen {all:?}: {stderr}");
+    assert!(
+        stderr.starts_with(&format!("rbdgen: warning: {path}: ")) && stderr.contains(message),
+        "rbdgen {all:?}: `{stderr}` lacks `{message}`"
+    );
+}
+
+/// The files that load but that no rigid body makes (an impossible inertia,
+/// a massless moving subtree): `info`, `eval` and `generate` warn on stderr,
+/// naming the link; with `--strict` they fail with that message, status 2.
+#[test]
+fn impossible_models_are_warnings_or_strict_errors() {
+    let mut n = 0;
+    for x in corpus::expectations() {
+        if !["strict", "generate"].contains(&x.outcome.as_str()) {
+            continue;
+        }
+        n += 1;
+        let file = corpus::dir().join(&x.file);
+        assert_warns(&["info"], &file, &x.message);
+        assert_warns(&["generate", "--functions", "rnea"], &file, &x.message);
+        for command in ["info", "generate"] {
+            let path = file.to_str().unwrap();
+            let out = rbdgen(&[command, path, "--strict"]);
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(out.status.code(), Some(2), "{command} {path}: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("rbdgen: {path}: ")) && stderr.contains(&x.message),
+                "{command} {path}: {stderr}"
+            );
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
+    }
+    assert!(n >= 2, "{n}");
+    // `eval` says it before evaluating anything (ABA divides by zero here).
+    let file = corpus::dir().join("massless_subtree.urdf");
+    let states = std::env::temp_dir().join(format!("rbdgen-massless-{}.json", std::process::id()));
+    std::fs::write(
+        &states,
+        r#"{"model": {"urdf": "massless_subtree.urdf", "floating_base": false, "nq": 3, "nv": 3,
+              "joint_names": ["ja", "jb", "wrist"], "frames": ["a", "b", "c", "hand", "tip"]},
+            "states": [{"q": [0.1, 0.2, 0.3], "v": [0, 0, 0], "a": [0, 0, 0], "tau": [0, 0, 0],
+                        "w": [0, 0, 0], "q2": [0, 0, 0]}]}"#,
+    )
+    .unwrap();
+    let out = rbdgen(&[
+        "eval",
+        "--urdf",
+        file.to_str().unwrap(),
+        "--states",
+        states.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!(
+            "rbdgen: warning: {}: joint `wrist` moves only massless bodies",
+            file.display()
+        )),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_file(states);
 }

@@ -432,7 +432,7 @@ fn verify_says_when_cargo_is_missing() {
 
 #[test]
 fn info_prints_the_generation_op_counts() {
-    let out = rbdgen(&["info", "models/go2_z1.urdf", "--floating-base"])
+    let out = rbdgen(&["info", "models/go2_z1.urdf", "--floating-base", "--ops"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));

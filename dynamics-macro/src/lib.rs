@@ -11,7 +11,7 @@ use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
 use rbdgen_symbolic::{
-    generate_tokens, read_description, ContactKind, Function, GenerateError, Model, Options,
+    generate_module, read_description, ContactKind, Function, GenerateError, Model, Options,
     ScalarType,
 };
 
@@ -49,6 +49,15 @@ use rbdgen_symbolic::{
 /// - `threads` (with `lanes`): also `lanes::NAME_batch_par`, the batch split
 ///   across rayon's thread pool in whole lane groups; needs rbdgen's `rayon`
 ///   feature.
+/// - `strict`: a model that Pinocchio accepts but no rigid body has (a link
+///   inertia violating the triangle inequality, a moving subtree without
+///   mass) is a compile error; without it, each is a compiler warning naming
+///   the link (`use of deprecated constant ...: link `d` has an invalid
+///   inertia: ...`).
+/// - `max_ops = N`: the most operations one function may have
+///   (`rbdgen_symbolic::DEFAULT_MAX_OPS`, 200,000, by default: rustc takes
+///   about 1 ms per operation); a larger function is a compile error naming
+///   it, its count and the limit.
 ///
 /// Names may be identifiers or string literals. An unknown joint or link, a
 /// negative armature, a contact or parameter on a link welded to the world is
@@ -81,6 +90,8 @@ struct Args {
     lanes: Option<usize>,
     /// `threads`, with its span.
     threads: Option<Span>,
+    strict: bool,
+    max_ops: usize,
 }
 
 /// A joint or link name: an identifier or a string literal.
@@ -161,6 +172,8 @@ impl Parse for Args {
             (Vec::new(), Vec::new(), Vec::new(), None);
         let mut lanes = None;
         let mut threads = None;
+        let mut strict = false;
+        let mut max_ops = rbdgen_symbolic::DEFAULT_MAX_OPS;
         while input.parse::<Option<Token![,]>>()?.is_some() {
             if input.is_empty() {
                 break;
@@ -207,13 +220,19 @@ impl Parse for Args {
                     lanes = Some(l);
                 }
                 "threads" => threads = Some(key.span()),
+                "strict" => strict = true,
+                "max_ops" => {
+                    input.parse::<Token![=]>()?;
+                    let n: syn::LitInt = input.parse()?;
+                    max_ops = n.base10_parse::<usize>()?;
+                }
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
                         "unknown option `{other}`; expected `floating_base`, `functions = [...]`, \
                          `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
-                         `frames = [...]`, `lanes = 4` or `threads`"
+                         `frames = [...]`, `lanes = 4`, `threads`, `strict` or `max_ops = N`"
                     ),
                     ))
                 }
@@ -232,6 +251,8 @@ impl Parse for Args {
             frames,
             lanes,
             threads,
+            strict,
+            max_ops,
         })
     }
 }
@@ -311,6 +332,8 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
             .map(|f| f.iter().map(|(n, _)| n.clone()).collect()),
         lanes: args.lanes,
         threads: args.threads.is_some(),
+        strict: args.strict,
+        max_ops: args.max_ops,
         ..Options::default()
     };
     check_names(args, &urdf).map_err(|e| match e {
@@ -322,22 +345,44 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
     }
     let vis = &args.vis;
     let full = full.to_string_lossy().into_owned();
-    module(&quote!(#vis), &args.name, &urdf, &options, &full).map_err(|e| error(e.to_string()))
+    module(
+        &quote!(#vis),
+        &args.name,
+        &urdf,
+        &options,
+        &full,
+        args.path.span(),
+    )
+    .map_err(|e| error(e.to_string()))
 }
 
 /// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
-/// of [`generate_tokens`] (so that formatting them gives exactly the file
+/// of [`rbdgen_symbolic::generate_tokens`] (so that formatting them gives exactly the file
 /// `rbdgen generate` writes), a `use` of the `libm` that `rbdgen` re-exports
-/// (and of its `rayon` with `threads`), and an `include_bytes!` of `urdf_path` (an absolute path) so that editing
-/// the URDF triggers a rebuild.
+/// (and of its `rayon` with `threads`), an `include_bytes!` of `urdf_path`
+/// (an absolute path) so that editing the URDF triggers a rebuild, and one
+/// compiler warning per item of `Module::warnings`, spanned on `span` (a proc
+/// macro on stable Rust cannot emit a warning: each is the use of a
+/// `#[deprecated]` item whose note is the message).
 fn module(
     vis: &TokenStream,
     name: &Ident,
     urdf: &str,
     options: &Options,
     urdf_path: &str,
+    span: Span,
 ) -> Result<TokenStream, GenerateError> {
-    let items = generate_tokens(urdf, options)?;
+    let module = generate_module(urdf, options, |_| {})?;
+    let items = module.tokens;
+    let warnings = module.warnings.iter().enumerate().map(|(i, message)| {
+        let item = Ident::new(&format!("RBDGEN_WARNING_{i}"), span);
+        quote::quote_spanned! {span=>
+            #[deprecated(note = #message)]
+            #[allow(dead_code)]
+            const #item: () = ();
+            const _: () = #item;
+        }
+    });
     // `NAME_batch_par` names `rayon`: rbdgen's, behind its `rayon` feature
     // (a compile error naming the feature without it).
     let rayon = options.threads.then(|| {
@@ -353,6 +398,7 @@ fn module(
             use ::rbdgen::__private::libm;
             // Rebuild when the URDF changes.
             const _: &[u8] = include_bytes!(#urdf_path);
+            #(#warnings)*
         }
     })
 }
@@ -392,6 +438,7 @@ mod tests {
                 &text,
                 &options,
                 "/abs/robot.urdf",
+                proc_macro2::Span::call_site(),
             )
             .unwrap();
             let module: syn::ItemMod = syn::parse2(tokens).unwrap();
@@ -420,6 +467,65 @@ mod tests {
                 generate(&text, &options).unwrap(),
                 "{file}"
             );
+        }
+    }
+
+    /// A model that Pinocchio accepts but no rigid body has: one `#[deprecated]`
+    /// item per warning, used at once, so that rustc prints the message (naming
+    /// the link) as a warning; none for a physical model (above). With `strict`
+    /// the model is refused, and `max_ops` refuses a function above it.
+    #[test]
+    fn module_warns_of_impossible_inertias() {
+        let text = urdf("tests/bad_urdf/inertia_triangle.urdf");
+        let options = Options {
+            functions: [rbdgen_symbolic::Function::Rnea].into_iter().collect(),
+            ..Options::default()
+        };
+        let expand = |options: &Options| {
+            super::module(
+                &quote!(),
+                &format_ident!("robot"),
+                &text,
+                options,
+                "/abs/robot.urdf",
+                proc_macro2::Span::call_site(),
+            )
+        };
+        let tokens = expand(&options).unwrap().to_string();
+        let deprecated = tokens.matches("# [deprecated").count();
+        assert_eq!(deprecated, 1, "{tokens}");
+        assert!(
+            tokens.contains("link `d` has an invalid inertia: principal moments"),
+            "{tokens}"
+        );
+        assert!(
+            tokens.contains("const _ : () = RBDGEN_WARNING_0 ;"),
+            "{tokens}"
+        );
+        let strict = Options {
+            strict: true,
+            ..options.clone()
+        };
+        let e = expand(&strict).map(|_| ()).unwrap_err().to_string();
+        assert!(e.starts_with("link `d` has an invalid inertia"), "{e}");
+        // This `rnea` has 7 operations.
+        for (max_ops, refused) in [(6, true), (7, false)] {
+            let limited = Options {
+                max_ops,
+                ..options.clone()
+            };
+            match expand(&limited) {
+                Ok(_) => assert!(!refused, "max_ops = {max_ops}"),
+                Err(e) => {
+                    assert!(refused, "max_ops = {max_ops}: {e}");
+                    assert_eq!(
+                        e.to_string().split(" (").next().unwrap(),
+                        format!(
+                            "`rnea` has 7 operations, more than the limit of {max_ops} per function"
+                        ),
+                    );
+                }
+            }
         }
     }
 }

@@ -206,18 +206,7 @@ const REFUSED_EXAMPLE_ROBOTS: &[(&str, &str)] = &[("romeo_laas_small.urdf", "lin
 /// `REFUSED_EXAMPLE_ROBOTS`, which fail for the reason given there.
 #[test]
 fn example_robot_data_urdfs_load() {
-    let venv =
-        std::env::var_os("RBDGEN_VENV").map_or_else(|| common::root().join(".venv"), PathBuf::from);
-    let mut files = Vec::new();
-    if let Ok(libs) = std::fs::read_dir(venv.join("lib")) {
-        for lib in libs {
-            let robots = lib
-                .unwrap()
-                .path()
-                .join("site-packages/cmeel.prefix/share/example-robot-data/robots");
-            urdf_files(&robots, &mut files);
-        }
-    }
+    let files = example_robot_data_urdfs();
     if files.is_empty() {
         eprintln!("example-robot-data not installed: nothing to check");
         return;
@@ -252,6 +241,92 @@ fn example_robot_data_urdfs_load() {
     );
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(loaded >= 60, "{loaded}");
+}
+
+/// The URDFs of example-robot-data in the Python environment of
+/// `scripts/setup-python.sh` (`.venv` or `$RBDGEN_VENV`); none without it.
+fn example_robot_data_urdfs() -> Vec<PathBuf> {
+    let venv =
+        std::env::var_os("RBDGEN_VENV").map_or_else(|| common::root().join(".venv"), PathBuf::from);
+    let mut files = Vec::new();
+    if let Ok(libs) = std::fs::read_dir(venv.join("lib")) {
+        for lib in libs {
+            let robots = lib
+                .unwrap()
+                .path()
+                .join("site-packages/cmeel.prefix/share/example-robot-data/robots");
+            urdf_files(&robots, &mut files);
+        }
+    }
+    files
+}
+
+/// What each error names: the link of an invalid inertia (whose message
+/// holds moments computed in another frame, equal up to rounding), the whole
+/// message otherwise.
+fn messages(errors: &[ModelError]) -> Vec<String> {
+    errors
+        .iter()
+        .map(|e| match e {
+            ModelError::InvalidInertia { link, .. } => format!("inertia of `{link}`"),
+            e => e.to_string(),
+        })
+        .collect()
+}
+
+/// `Model::physical_warnings` (computed on the built model, about each link's
+/// centre of mass) finds the triangle-inequality violations that the strict
+/// loader finds on the URDF's own numbers, and the massless subtree: on the
+/// corpus, and on every example-robot-data URDF.
+#[test]
+fn physical_warnings_agree_with_the_strict_loader() {
+    for x in expectations() {
+        let text = read(&x.file);
+        let Ok(model) = Model::from_urdf_str(&text, false) else {
+            continue;
+        };
+        let warnings = messages(&model.physical_warnings());
+        let what = x.file.as_str();
+        match x.outcome.as_str() {
+            "strict" => {
+                let e = Model::from_urdf_str_strict(&text, false).unwrap_err();
+                assert_eq!(warnings, messages(&[e]), "{what}");
+            }
+            "generate" => {
+                let e = model.check_massless_subtrees().unwrap_err();
+                assert_eq!(warnings, [e.to_string()], "{what}");
+            }
+            _ => assert!(warnings.is_empty(), "{what}: {warnings:?}"),
+        }
+    }
+    let (mut inertia, mut massless) = (Vec::new(), Vec::new());
+    for path in example_robot_data_urdfs() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Ok(model) = Model::from_urdf_str(&text, true) else {
+            continue;
+        };
+        let (triangle, others): (Vec<ModelError>, Vec<ModelError>) = model
+            .physical_warnings()
+            .into_iter()
+            .partition(|w| matches!(w, ModelError::InvalidInertia { .. }));
+        let triangle = messages(&triangle);
+        match Model::from_urdf_str_strict(&text, true) {
+            Ok(_) => assert!(triangle.is_empty(), "{name}: {triangle:?}"),
+            Err(e) => {
+                let e = messages(&[e]).remove(0);
+                assert!(triangle.contains(&e), "{name}: {e} not in {triangle:?}");
+                inertia.push(name.clone());
+            }
+        }
+        let expected: Vec<ModelError> = model.check_massless_subtrees().err().into_iter().collect();
+        assert_eq!(messages(&others), messages(&expected), "{name}");
+        if !others.is_empty() {
+            massless.push(name);
+        }
+    }
+    eprintln!("example-robot-data URDFs with impossible inertias: {inertia:?}");
+    eprintln!("example-robot-data URDFs with a massless subtree: {massless:?}");
 }
 
 #[test]

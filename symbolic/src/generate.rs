@@ -67,7 +67,25 @@ pub struct Options {
     /// it from rbdgen's `rayon` feature). Off by default; without `lanes` it
     /// is [`GenerateError::ThreadsWithoutLanes`].
     pub threads: bool,
+    /// Refuse a model that is physically impossible although Pinocchio accepts
+    /// it ([`Model::physical_warnings`]: a link inertia that violates the
+    /// triangle inequality, a moving subtree without mass) instead of
+    /// reporting it in [`Module::warnings`]; off by default.
+    pub strict: bool,
+    /// The most operations one function may have ([`OpCounts::total`], summed
+    /// over the arms of a per-frame function); [`DEFAULT_MAX_OPS`] by default.
+    /// A larger function is refused ([`GenerateError::TooLarge`]) before it is
+    /// emitted.
+    pub max_ops: usize,
 }
+
+/// The default of [`Options::max_ops`]: 200,000 operations per function.
+/// rustc spends about 1 ms per straight-line operation at opt-level 3, so this
+/// is a build of about three minutes for one function. The largest functions
+/// of the shipped robots are below it (Unitree G1's `step_linearization` has
+/// about 131,000 operations, Go2+Z1's 56,000); the `crba` of a 200-link serial
+/// chain (308,000) is above it.
+pub const DEFAULT_MAX_OPS: usize = 200_000;
 
 impl Default for Options {
     fn default() -> Self {
@@ -84,6 +102,8 @@ impl Default for Options {
             frames: None,
             lanes: None,
             threads: false,
+            strict: false,
+            max_ops: DEFAULT_MAX_OPS,
         }
     }
 }
@@ -94,7 +114,8 @@ impl Default for Options {
 /// # Errors
 /// [`GenerateError::Model`] for a URDF that does not make a model, or an
 /// unknown joint or link name, a negative armature, a contact or a parameter
-/// on a link welded to the universe, or an unknown frame in `options.frames`.
+/// on a link welded to the universe, or an unknown frame in `options.frames`;
+/// with [`Options::strict`], the first of [`Model::physical_warnings`].
 pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError> {
     let mut model = Model::from_description_str(urdf, options.floating_base)?;
     for (joint, value) in &options.armature {
@@ -110,6 +131,11 @@ pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError
     model.set_parameters(&links)?;
     for name in options.frames.iter().flatten() {
         model.link_frame(name)?;
+    }
+    if options.strict {
+        if let Some(warning) = model.physical_warnings().into_iter().next() {
+            return Err(warning.into());
+        }
     }
     Ok(model)
 }
@@ -156,6 +182,21 @@ pub enum GenerateError {
     /// A contact function was asked for without a contact set.
     #[error("`{0}` needs a contact set: give `contacts = [LINK: point | 6d, ...]` (CLI `--contacts LINK:point,...`)")]
     NoContacts(&'static str),
+    /// A function has more operations than [`Options::max_ops`].
+    #[error(
+        "`{function}` has {ops} operations, more than the limit of {limit} per function \
+         (rustc takes about 1 ms per operation at opt-level 3): ask for fewer functions, or \
+         raise the limit with `max_ops = N` (CLI `--max-ops N`)"
+    )]
+    TooLarge {
+        /// The function refused.
+        function: &'static str,
+        /// Its operation count (at least; the count stops at the first frame
+        /// of a per-frame function that passes the limit).
+        ops: usize,
+        /// [`Options::max_ops`].
+        limit: usize,
+    },
     /// The token stream did not parse as a Rust file (an internal error).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
@@ -182,6 +223,10 @@ pub struct Module {
     /// The operation count of each function as traced, before simplification
     /// (equal to `op_counts` when [`Options::simplify`] is off).
     pub op_counts_traced: BTreeMap<Function, OpCounts>,
+    /// What is physically impossible in the model although it loads
+    /// ([`Model::physical_warnings`], empty with [`Options::strict`]), one
+    /// message per item, naming the link or joint.
+    pub warnings: Vec<String>,
 }
 
 impl Module {
@@ -227,6 +272,11 @@ pub fn generate_module(
     mut progress: impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
     let model = build_model(urdf, options)?;
+    let warnings = model
+        .physical_warnings()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     if let Some(l) = options.lanes.filter(|l| ![2, 4, 8].contains(l)) {
         return Err(GenerateError::Lanes(l));
     }
@@ -265,6 +315,7 @@ pub fn generate_module(
         tokens,
         op_counts,
         op_counts_traced,
+        warnings,
     })
 }
 

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use crate::cost_reference::rnea_mul_reference;
 use crate::emit::ScalarType;
 use crate::functions::Function;
-use crate::generate::Options;
+use crate::generate::{Options, DEFAULT_MAX_OPS};
 use crate::graph::OpCounts;
 use rbdgen_runtime::Model;
 
@@ -174,6 +174,12 @@ pub fn command_line_options(options: &Options) -> String {
     }
     if options.threads {
         args.push("--threads".to_string());
+    }
+    if options.strict {
+        args.push("--strict".to_string());
+    }
+    if options.max_ops != DEFAULT_MAX_OPS {
+        args.push(format!("--max-ops {}", options.max_ops));
     }
     args.join(" ")
 }

@@ -23,7 +23,7 @@ pub use emit::ScalarType;
 pub use functions::{Dim, Function, Output, Spec};
 pub use generate::{
     build_model, generate, generate_module, generate_tokens, GenerateError, Module, Options,
-    Progress,
+    Progress, DEFAULT_MAX_OPS,
 };
 pub use graph::{Graph, Node, NodeId, OpCounts};
 pub use header::{command_line_options, sha256_hex};

@@ -100,6 +100,8 @@ pub fn run(args: Args) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", urdf.display()))?;
     // The URDF and the command line's settings first: their errors name the URDF.
     let model = super::build_model(&urdf, &text, &options)?;
+    // Before anything divides by the zero mass of a massless subtree.
+    super::print_warnings(&urdf, &model.physical_warnings());
     let doc = match backend {
         Backend::Runtime => {
             let mut doc = evaluate(&model, &name, floating_base, &file)

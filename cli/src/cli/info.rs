@@ -1,11 +1,14 @@
-//! `rbdgen info`: what the model of a URDF looks like, and what its generated
-//! functions cost (with, beside `rnea`, the `93n` multiplications of the best
-//! hand formulations of RNEA for comparison).
+//! `rbdgen info`: what the model of a URDF looks like, printed at once, what
+//! is physically impossible in it (on stderr), and on request (`--ops`) what
+//! its generated functions cost (with, beside `rnea`, the `93n`
+//! multiplications of the best hand formulations of RNEA for comparison).
 
 use std::path::PathBuf;
 
 use rbdgen_runtime::Model;
-use rbdgen_symbolic::{generate_module, rnea_mul_reference, Function, Options};
+use rbdgen_symbolic::{
+    generate_module, rnea_mul_reference, Function, GenerateError, Options, DEFAULT_MAX_OPS,
+};
 
 use super::ModelArgs;
 
@@ -17,10 +20,19 @@ pub struct Args {
     /// Give the root link a free-flyer joint.
     #[arg(long)]
     floating_base: bool,
-    /// Skip generating the functions (no operation counts).
+    /// Also count the operations of every generated function: each is traced
+    /// (and emitted), one after the other with a progress bar on stderr. That
+    /// takes seconds for a quadruped, minutes for a long chain.
     #[arg(long)]
+    ops: bool,
+    /// No operation counts: the default, kept for scripts.
+    #[arg(long, hide = true, conflicts_with = "ops")]
     no_ops: bool,
-    /// Simplify with egg and print the counts before and after
+    /// With --ops: a function above this many operations is reported as too
+    /// large (as `generate` would refuse it) rather than emitted.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_OPS)]
+    max_ops: usize,
+    /// With --ops: simplify with egg and print the counts before and after
     /// (`rnea 3525 → 3400 ops (...)`).
     #[arg(long)]
     simplify: bool,
@@ -36,36 +48,62 @@ pub fn run(args: Args) -> Result<(), String> {
         floating_base: args.floating_base,
         simplify: args.simplify,
         source_name: args.urdf.to_string_lossy().into_owned(),
+        max_ops: args.max_ops,
         ..Options::default()
     };
     args.model
         .apply(&mut options)
         .map_err(|e| format!("{}: {e}", args.urdf.display()))?;
     let model = super::build_model(&args.urdf, &text, &options)?;
+    super::print_warnings(&args.urdf, &model.physical_warnings());
     print_info(&model);
-    if !args.no_ops {
-        println!("operation counts of the generated functions:");
-        // Generation can refuse a model that loads (a massless subtree makes ABA
-        // undefined): the description stands, the counts say why they are missing.
-        match generate_module(&text, &options, |_| {}) {
-            Ok(module) => {
-                let width = module.op_counts.keys().map(|f| f.name().len()).max();
-                for (function, counts) in &module.op_counts {
-                    let before = match module.op_counts_traced.get(function) {
-                        Some(traced) if args.simplify => format!("{} → ", traced.total()),
-                        _ => String::new(),
-                    };
-                    let w = width.unwrap_or(0);
-                    println!("  {:<w$} {before}{counts}", function.name());
-                    if *function == Function::Rnea {
-                        println!("  {:<w$} {}", "", rnea_mul_reference(model.nv, counts));
-                    }
-                }
-            }
-            Err(e) => println!("  none: {e}"),
-        }
+    if args.ops {
+        print_op_counts(&model, &text, &options, args.simplify);
+    } else {
+        println!("operation counts: not computed (`--ops` traces every generated function)");
     }
     Ok(())
+}
+
+/// The operation count of each function that `generate` would emit, each
+/// traced on its own and printed as soon as it is known. A function that
+/// cannot be generated (over `--max-ops`, or ABA on a massless subtree) gets
+/// the reason in place of its count.
+fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool) {
+    let functions = super::generated_functions(model, options);
+    let width = functions.iter().map(|f| f.name().len()).max().unwrap_or(0);
+    println!("operation counts of the generated functions:");
+    let bar = super::progress_bar(functions.len(), "counting", false);
+    for function in functions {
+        bar.set_message(function.name());
+        let one = Options {
+            functions: [function].into_iter().collect(),
+            ..options.clone()
+        };
+        let line = match generate_module(text, &one, |_| {}) {
+            Ok(module) => {
+                let counts = module.op_counts[&function];
+                let before = match module.op_counts_traced.get(&function) {
+                    Some(traced) if simplify => format!("{} → ", traced.total()),
+                    _ => String::new(),
+                };
+                let mut line = format!("  {:<width$} {before}{counts}", function.name());
+                if function == Function::Rnea {
+                    let reference = rnea_mul_reference(model.nv, &counts);
+                    line.push_str(&format!("\n  {:<width$} {reference}", ""));
+                }
+                line
+            }
+            Err(GenerateError::TooLarge { ops, limit, .. }) => format!(
+                "  {:<width$} at least {ops} ops: more than --max-ops {limit}, not generated",
+                function.name()
+            ),
+            Err(e) => format!("  {:<width$} not generated: {e}", function.name()),
+        };
+        bar.suspend(|| println!("{line}"));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
 }
 
 fn print_info(model: &Model) {

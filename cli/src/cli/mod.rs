@@ -66,6 +66,11 @@ pub struct CodeArgs {
     /// rayon's thread pool (the crate that includes the file depends on `rayon`).
     #[arg(long)]
     pub threads: bool,
+    /// The most operations one generated function may have: a larger one is
+    /// refused, naming it (rustc takes about 1 ms per operation at opt-level
+    /// 3, so the default, 200000, is a build of about three minutes).
+    #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_MAX_OPS)]
+    pub max_ops: usize,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -95,10 +100,16 @@ pub struct ModelArgs {
     /// frames by default.
     #[arg(long, value_delimiter = ',', value_name = "LINK")]
     pub frames: Option<Vec<String>>,
+    /// Refuse a model that Pinocchio accepts but no rigid body has (a link
+    /// inertia that violates the triangle inequality, a moving joint that
+    /// carries no mass) instead of warning about it on stderr.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 impl ModelArgs {
-    /// Sets the armature, contacts, run-time parameters and frames of `options`.
+    /// Sets the armature, contacts, run-time parameters, frames and
+    /// strictness of `options`.
     /// The names are checked when the model is built
     /// ([`rbdgen_symbolic::build_model`]).
     ///
@@ -144,6 +155,7 @@ impl ModelArgs {
             .frames
             .as_ref()
             .map(|f| f.iter().map(|s| s.trim().to_string()).collect());
+        options.strict = self.strict;
         Ok(())
     }
 }
@@ -160,6 +172,35 @@ pub fn build_model(
     options: &rbdgen_symbolic::Options,
 ) -> Result<rbdgen_runtime::Model, String> {
     rbdgen_symbolic::build_model(text, options).map_err(|e| format!("{}: {e}", urdf.display()))
+}
+
+/// Prints each of `warnings` on stderr as `rbdgen: warning: URDF: message`.
+pub fn print_warnings(urdf: &std::path::Path, warnings: &[impl std::fmt::Display]) {
+    for warning in warnings {
+        eprintln!("rbdgen: warning: {}: {warning}", urdf.display());
+    }
+}
+
+/// A progress bar on stderr of `len` steps, hidden when `quiet` or when
+/// stderr is not a terminal.
+pub fn progress_bar(len: usize, prefix: &'static str, quiet: bool) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+    let bar = ProgressBar::new(len as u64);
+    if quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_prefix(prefix);
+    }
+    bar
 }
 
 /// The functions a module generated with `options` for `model` holds: the
@@ -221,6 +262,7 @@ impl CodeArgs {
             std: self.std,
             lanes: self.lanes,
             threads: self.threads,
+            max_ops: self.max_ops,
             ..Options::default()
         };
         self.model
@@ -242,7 +284,8 @@ impl CodeArgs {
     }
 
     /// Generates the module, with a progress bar on stderr (one step per
-    /// function) unless `quiet` or stderr is not a terminal.
+    /// function) unless `quiet` or stderr is not a terminal, and prints the
+    /// model's warnings ([`rbdgen_symbolic::Module::warnings`]) on stderr.
     ///
     /// # Errors
     /// As [`CodeArgs::load`], and a URDF that does not make code.
@@ -250,31 +293,19 @@ impl CodeArgs {
         &self,
         quiet: bool,
     ) -> Result<(String, rbdgen_symbolic::Options, rbdgen_symbolic::Module), String> {
-        use std::io::IsTerminal;
-
-        use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
         use rbdgen_symbolic::{generate_module, Progress};
 
         let (text, options) = self.load()?;
-        let bar = ProgressBar::new(options.functions.len() as u64);
-        if quiet || !std::io::stderr().is_terminal() {
-            bar.set_draw_target(ProgressDrawTarget::hidden());
-        } else {
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-            if let Ok(style) =
-                ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})")
-            {
-                bar.set_style(style.progress_chars("=> "));
-            }
-            bar.set_prefix("generating");
-        }
+        let bar = progress_bar(options.functions.len(), "generating", quiet);
         let module = generate_module(&text, &options, |step| match step {
             Progress::Start(f) => bar.set_message(f.name()),
             Progress::Done(..) => bar.inc(1),
         })
         .map_err(|e| format!("{}: {e}", self.urdf.display()));
         bar.finish_and_clear();
-        Ok((text, options, module?))
+        let module = module?;
+        print_warnings(&self.urdf, &module.warnings);
+        Ok((text, options, module))
     }
 }
 
@@ -324,6 +355,9 @@ mod tests {
             parameters: vec!["FL_foot".into(), "RR_foot".into()],
             frames: Some(vec!["FL_foot".into(), "RR_foot".into()]),
             lanes: Some(4),
+            threads: true,
+            strict: true,
+            max_ops: 1_000_000,
             ..plain.clone()
         };
         for options in [plain, every] {

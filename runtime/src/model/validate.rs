@@ -19,7 +19,9 @@
 //! [`Model::from_urdf_str_strict`]: many published URDFs violate it by far more
 //! than rounding (PR2's sensor mount has moments 0.001, 0.001, 0.01 kg·m²),
 //! Pinocchio accepts them, and such an inertia is still positive definite, so
-//! every algorithm stays well defined.
+//! every algorithm stays well defined. [`Model::physical_warnings`] lists them
+//! (and a massless moving subtree) on a loaded model, for the code generator
+//! and the command line to report.
 
 use super::{FrameKind, Model};
 use crate::error::ModelError;
@@ -30,6 +32,42 @@ use crate::spatial::Inertia;
 pub const TOLERANCE: f64 = 1e-6;
 
 impl Model {
+    /// What is physically impossible in this model although Pinocchio accepts
+    /// it, as the errors that a strict reading would give, in this order:
+    ///
+    /// - [`ModelError::InvalidInertia`] for each link frame whose rotational
+    ///   inertia about its centre of mass violates the triangle inequality of
+    ///   principal moments `I1 + I2 ≥ I3` (beyond [`TOLERANCE`] times the
+    ///   largest principal moment of any link), which no rigid body has
+    ///   (example-robot-data holds nine such robots); the model stays well
+    ///   defined (the inertia is still positive semi-definite);
+    /// - [`ModelError::MasslessSubtree`] from [`Model::check_massless_subtrees`]:
+    ///   a singular mass matrix, on which ABA and `M⁻¹` divide by zero.
+    ///
+    /// Empty for a physical model. Code generation reports these as warnings,
+    /// or refuses the model with `strict`.
+    pub fn physical_warnings(&self) -> Vec<ModelError> {
+        let moments: Vec<(&str, [f64; 3])> = self
+            .body_frames()
+            .map(|(_, f)| (f.name.as_str(), moments_at_com(&f.inertia)))
+            .collect();
+        let scale = moments
+            .iter()
+            .flat_map(|(_, m)| m.iter().map(|x| x.abs()))
+            .fold(0.0, f64::max);
+        let tolerance = TOLERANCE * scale;
+        let mut warnings: Vec<ModelError> = moments
+            .into_iter()
+            .filter(|(_, [a, b, c])| a + b < c - tolerance)
+            .map(|(link, [a, b, c])| ModelError::InvalidInertia {
+                link: link.to_string(),
+                reason: triangle_reason(a, b, c),
+            })
+            .collect();
+        warnings.extend(self.check_massless_subtrees().err());
+        warnings
+    }
+
     /// Checks that every moving joint carries some mass or inertia: a joint
     /// whose whole subtree (its body, the links welded to it and every body
     /// below) has zero mass and zero inertia has a zero row and column in the
@@ -97,20 +135,52 @@ pub(super) fn link_inertias(robot: &urdf_rs::Robot, strict: bool) -> Result<(), 
             )));
         }
         if strict && a + b < c - tolerance {
-            return Err(invalid(format!(
-                "principal moments {a:e}, {b:e}, {c:e} kg·m² violate the triangle \
-                 inequality ({a:e} + {b:e} < {c:e})"
-            )));
+            return Err(invalid(triangle_reason(a, b, c)));
         }
     }
     Ok(())
 }
 
+/// Why principal moments `a ≤ b ≤ c` are refused by the triangle inequality,
+/// each to 12 significant digits (the eigenvalues of a diagonal inertia
+/// read as written, `1e-3` and not `1.0000000000000009e-3`).
+fn triangle_reason(a: f64, b: f64, c: f64) -> String {
+    let [a, b, c] = [a, b, c].map(|x| format!("{x:.11e}").parse::<f64>().unwrap_or(x));
+    format!(
+        "principal moments {a:e}, {b:e}, {c:e} kg·m² violate the triangle \
+         inequality ({a:e} + {b:e} < {c:e})"
+    )
+}
+
 /// The eigenvalues of a URDF rotational inertia, ascending (kg·m²).
-/// The matrix is scaled to entries of at most 1 first, so that no
-/// intermediate overflows.
 fn principal_moments(t: &urdf_rs::Inertia) -> [f64; 3] {
-    let entries = [t.ixx, t.ixy, t.ixz, t.iyy, t.iyz, t.izz];
+    symmetric_eigenvalues([t.ixx, t.ixy, t.ixz, t.iyy, t.iyz, t.izz])
+}
+
+/// The principal moments of an inertia about its centre of mass, ascending
+/// (kg·m²): `I_c = I_o − (|h|² 1 − h hᵀ) / m` with the first moment `h = m c`.
+fn moments_at_com(inertia: &Inertia<f64>) -> [f64; 3] {
+    let (m, h, i) = (inertia.mass, inertia.first_moment.0, inertia.rotational.0);
+    let shift = |r: usize, c: usize| {
+        if m > 0.0 {
+            (if r == c {
+                h.iter().map(|x| x * x).sum()
+            } else {
+                0.0
+            } - h[r] * h[c])
+                / m
+        } else {
+            0.0
+        }
+    };
+    let at = |r: usize, c: usize| i[r][c] - shift(r, c);
+    symmetric_eigenvalues([at(0, 0), at(0, 1), at(0, 2), at(1, 1), at(1, 2), at(2, 2)])
+}
+
+/// The eigenvalues, ascending, of the symmetric matrix with upper triangle
+/// `[xx, xy, xz, yy, yz, zz]`. The matrix is scaled to entries of at most 1
+/// first, so that no intermediate overflows.
+fn symmetric_eigenvalues(entries: [f64; 6]) -> [f64; 3] {
     let scale = entries.iter().fold(0.0, |m: f64, x| m.max(x.abs()));
     if scale == 0.0 || !scale.is_finite() {
         return [0.0; 3];

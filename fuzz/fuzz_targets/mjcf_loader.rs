@@ -1,0 +1,32 @@
+//! Fuzz target of the MJCF loader: whatever the bytes, `Model::from_mjcf_str`
+//! returns a model or an error, never panics, never overflows the stack; the
+//! physical checks and the algorithms run on every model it accepts without
+//! panicking. (`<include>` needs a directory: from text alone it is an error.)
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use rbdgen_runtime::{aba, crba, rnea, Data, Model};
+
+fuzz_target!(|bytes: &[u8]| {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    for floating_base in [false, true] {
+        let Ok(model) = Model::from_mjcf_str(text, floating_base) else {
+            continue;
+        };
+        let _ = model.physical_warnings();
+        // Large models are accepted, but running the algorithms on them would
+        // only slow the search down.
+        if model.njoints() > 64 {
+            continue;
+        }
+        let q = model.neutral();
+        let v = vec![0.5; model.nv];
+        let mut data = Data::new(&model);
+        let tau = rnea(&model, &mut data, &q, &v, &v).to_vec();
+        crba(&model, &mut data, &q);
+        aba(&model, &mut data, &q, &v, &tau);
+    }
+});
