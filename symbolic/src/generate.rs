@@ -411,6 +411,13 @@ fn emit_function(
             check(model, &traced, spec.name, scalar)?;
         }
         counts += traced.graph.op_counts(&traced.outputs);
+        if counts.total() > options.max_ops {
+            return Err(GenerateError::TooLarge {
+                function: spec.name,
+                ops: counts.total(),
+                limit: options.max_ops,
+            });
+        }
         schedules.push(schedule(&traced.graph, &traced.outputs, PART_LEN));
     }
     let name = Ident::new(spec.name, Span::call_site());
