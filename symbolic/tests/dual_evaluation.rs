@@ -50,7 +50,8 @@ struct State {
 
 impl State {
     fn random(model: &Model, rng: &mut ChaCha8Rng) -> State {
-        let mut uniform = |n: usize| -> Vec<f64> { (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect() };
+        let mut uniform =
+            |n: usize| -> Vec<f64> { (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect() };
         let (dq, dq2) = (uniform(model.nv), uniform(model.nv));
         let fext = [vec![0.0; 6], uniform(6 * (model.njoints() - 1))].concat();
         State {
