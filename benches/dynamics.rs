@@ -243,6 +243,9 @@ impl<const N: usize> ByRef for [f64; N] {
 }
 
 impl<const R: usize, const C: usize> ByRef for [[f64; C]; R] {
+    // `as_chunks` is newer than the crate's MSRV; the benches build with the
+    // pinned toolchain of rust-toolchain.toml only.
+    #[allow(clippy::incompatible_msrv)]
     fn view(x: &[f64]) -> &Self {
         let (rows, rest) = x.as_chunks::<C>();
         assert!(rest.is_empty(), "an argument of whole rows");

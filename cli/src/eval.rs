@@ -801,8 +801,10 @@ fn state_input(function: Function, arg: &str) -> &str {
 }
 
 /// The arguments of `function` ([`rbdgen_symbolic::Spec::args`], without
-/// run-time parameters) at `state`, one `Vec` each: the state's inputs
-/// ([`state_input`]), its `fext` flattened, zero `damping` (rigid contacts).
+/// run-time parameters) at `state`, one `Vec` each: the state's inputs of
+/// the same name (but `w` for the `v` of `integrate` and `d_integrate_*`,
+/// `q` and `q2` for the `q0` and `q1` of `difference` and `d_difference_*`),
+/// its `fext` flattened, zero `damping` (rigid contacts).
 /// `function` must be one of [`PARTS`] and available at `state`
 /// ([`unavailable`]).
 ///
