@@ -39,6 +39,7 @@ pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
     q: &[S],
     v: &[S],
 ) -> &'d [Motion<S>] {
+    model.refuse_mimic("compute_joint_jacobians_time_variation");
     super::check_q(model, q.len());
     check_v(model, "v", v.len());
     for i in 1..model.njoints() {
@@ -77,6 +78,7 @@ pub fn frame_jacobian_time_variation<S: Scalar>(
     frame: usize,
     reference: ReferenceFrame,
 ) -> Vec<S> {
+    model.refuse_mimic("frame_jacobian_time_variation");
     let placement = frame_placement(model, data, frame);
     let joint = model.frames[frame].parent_joint;
     let twist = if joint > 0 {
@@ -86,7 +88,8 @@ pub fn frame_jacobian_time_variation<S: Scalar>(
     };
     let p = placement.translation;
     let p_dot = twist.linear + twist.angular.cross(&p);
-    jacobian_columns(model, joint, |col| {
+    jacobian_columns(model, joint, |i, k| {
+        let col = model.joints[i].idx_v + k;
         let (j, dj) = (&data.j[col], &data.dj[col]);
         match reference {
             ReferenceFrame::World => *dj,
@@ -138,6 +141,7 @@ pub fn frame_acceleration_drift<S: Scalar>(
     v: &[S],
     frame: usize,
 ) -> AccelerationDrift<S> {
+    model.refuse_mimic("frame_acceleration_drift");
     drift_pass(model, data, q, v);
     frame_drift(model, data, frame)
 }

@@ -52,6 +52,7 @@ pub fn rnea_derivatives<S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> Jacobians<S> {
+    model.refuse_mimic("rnea_derivatives");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
@@ -80,6 +81,7 @@ pub fn rnea_derivatives_fext<S: Scalar>(
     a: &[S],
     fext: &[Force<S>],
 ) -> Jacobians<S> {
+    model.refuse_mimic("rnea_derivatives_fext");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
@@ -108,6 +110,7 @@ pub fn aba_derivatives<S: Scalar>(
     v: &[S],
     tau: &[S],
 ) -> Jacobians<S> {
+    model.refuse_mimic("aba_derivatives");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
@@ -159,6 +162,7 @@ pub fn aba_derivatives_fext<S: Scalar>(
     tau: &[S],
     fext: &[Force<S>],
 ) -> Jacobians<S> {
+    model.refuse_mimic("aba_derivatives_fext");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
@@ -180,6 +184,7 @@ pub fn aba_derivatives_fext<S: Scalar>(
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn aba_dfext<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vec<S> {
+    model.refuse_mimic("aba_dfext");
     let (nv, cols) = (model.nv, 6 * model.njoints());
     super::compute_joint_jacobians(model, data, q);
     let mut b = vec![S::zero(); nv * cols];

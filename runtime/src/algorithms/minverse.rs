@@ -15,6 +15,9 @@ use crate::{Data, Model, Scalar};
 /// no branch on values (the pattern is the model's), one reciprocal per dof; the
 /// cost is that of CRBA plus `O(nv d²)` for depth d, with no dense inversion.
 ///
+/// On a model with mimic joints the factorisation is dense (a mimic couples
+/// branches of the tree).
+///
 /// `q: [nq]`; returns `M⁻¹: [nv x nv]` row-major (1/kg, 1/(kg·m²), ...), also left
 /// in `data.minv`; `data.mass_matrix` holds `M` and `data.ltdl` the factors.
 /// `M(q) · minverse(q) = I` and `aba(q, v, τ) = minverse(q) (τ - rnea(q, v, 0))`.
@@ -81,8 +84,12 @@ pub(crate) fn factor_mass_matrix<S: Scalar>(
 
 /// The parent of each dof in the tree of dofs (`λ` of Featherstone 2008 §6.5):
 /// the previous dof of the same joint, else the last dof of the parent joint,
-/// `None` at the root.
+/// `None` at the root. On a model with mimic joints, whose `M` couples
+/// branches, the previous dof: a chain, so that the factorisation is dense.
 pub(crate) fn dof_parents(model: &Model) -> Vec<Option<usize>> {
+    if model.has_mimic() {
+        return (0..model.nv).map(|k| k.checked_sub(1)).collect();
+    }
     let mut parent = vec![None; model.nv];
     for joint in &model.joints[1..] {
         for k in 0..joint.kind.nv() {

@@ -76,6 +76,7 @@ pub fn joint_torque_regressor<S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> Vec<S> {
+    model.refuse_mimic("joint_torque_regressor");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());

@@ -80,6 +80,7 @@ pub fn step_jacobians<S: Scalar>(
     ddq_dv: &[S],
     ddq_dtau: &[S],
 ) -> (Vec<S>, Vec<S>) {
+    model.refuse_mimic("step_jacobians");
     let nv = model.nv;
     check_v(model, "v_next", v_next.len());
     for (name, m) in [
@@ -151,6 +152,7 @@ pub fn step_linearization<S: Scalar>(
     u: &[S],
     h: S,
 ) -> (Vec<S>, Vec<S>, Vec<S>, Vec<S>) {
+    model.refuse_mimic("step_linearization");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     let tau = actuate(model, u);

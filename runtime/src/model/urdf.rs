@@ -150,6 +150,7 @@ impl<'a> Builder<'a> {
                 inertia: Inertia::zero(),
                 idx_q: 0,
                 idx_v: 0,
+                mimic: None,
             }],
             frames: Vec::new(),
             nq: 0,
@@ -240,6 +241,7 @@ impl<'a> Builder<'a> {
             inertia,
             idx_q,
             idx_v,
+            mimic: None,
         });
         self.model.joints.len() - 1
     }

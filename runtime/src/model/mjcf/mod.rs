@@ -264,6 +264,7 @@ fn build(tree: &xml::Tree, floating_base: bool) -> Result<Model, ModelError> {
                 inertia: Inertia::zero(),
                 idx_q: 0,
                 idx_v: 0,
+                mimic: None,
             }],
             frames: Vec::new(),
             nq: 0,
@@ -472,6 +473,7 @@ impl Builder {
             inertia: Inertia::zero(),
             idx_q: m.nq,
             idx_v: m.nv,
+            mimic: None,
         });
         m.nq += nq;
         m.nv += nv;

@@ -1,0 +1,438 @@
+//! Mimic joints (`Model::from_urdf_str_mimic`): Pinocchio 4.1.0's
+//! `buildModelFromUrdf(.., mimic=True)` on Panda's fingers and on a hand-made
+//! chain of mimics (gains ≠ 1, offsets ≠ 0, a mimic of a mimic, a mimic in
+//! another branch, unaligned axes), and the identities with the model loaded
+//! without mimics, `q_full = G q + offset`, `v_full = G v`: `τ = Gᵀ τ_full`,
+//! `M = Gᵀ M_full G`, `J = J_full G`, `Ag = Ag_full G`.
+
+mod common;
+
+use common::{assert_close, flat, root};
+use rand::{rngs::StdRng, SeedableRng};
+use rbdgen_runtime::{
+    aba, aba_fext, ccrba, center_of_mass, centroidal_momentum_rate, compute_joint_jacobians, crba,
+    dccrba, difference, frame_jacobian, integrate, jacobian_center_of_mass, kinetic_energy,
+    minverse, potential_energy, rnea, rnea_fext, update_frame_placements, Data, Force, FrameKind,
+    Model, ModelError, ReferenceFrame,
+};
+use serde_json::Value;
+
+const TOL: f64 = 1e-8;
+
+const CHAIN: &str = "tests/urdf/mimic_chain.urdf";
+
+fn load_mimic(relative: &str, floating: bool) -> Model {
+    Model::from_urdf_file_mimic(root().join(relative), floating).unwrap()
+}
+
+fn check_reference(name: &str) {
+    let path = root()
+        .join("tests/reference/mimic")
+        .join(format!("{name}.json"));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let header = &json["model"];
+    let floating = header["floating_base"].as_bool().unwrap();
+    let model = &load_mimic(header["urdf"].as_str().unwrap(), floating);
+    assert_eq!(
+        model.nq as u64,
+        header["nq"].as_u64().unwrap(),
+        "{name}: nq"
+    );
+    assert_eq!(
+        model.nv as u64,
+        header["nv"].as_u64().unwrap(),
+        "{name}: nv"
+    );
+    for (joint, want) in model.joints[1..]
+        .iter()
+        .zip(header["joints"].as_array().unwrap())
+    {
+        assert_eq!(joint.name, want["name"].as_str().unwrap(), "{name}");
+        assert_eq!(
+            joint.idx_q as u64,
+            want["idx_q"].as_u64().unwrap(),
+            "{name} {}",
+            joint.name
+        );
+        assert_eq!(
+            joint.idx_v as u64,
+            want["idx_v"].as_u64().unwrap(),
+            "{name} {}",
+            joint.name
+        );
+        match (&joint.mimic, want.get("mimic")) {
+            (None, None) => {}
+            (Some(m), Some(w)) => {
+                assert_eq!(model.joints[m.primary].mimic, None);
+                assert_close(
+                    &format!("{name} {} mimic", joint.name),
+                    &[m.gain, m.offset],
+                    &[
+                        w["scaling"].as_f64().unwrap(),
+                        w["offset"].as_f64().unwrap(),
+                    ],
+                    1e-15,
+                );
+            }
+            (ours, theirs) => panic!("{name} {}: {ours:?} vs {theirs:?}", joint.name),
+        }
+    }
+    assert_eq!(
+        model.joints.len() - 1,
+        header["joints"].as_array().unwrap().len()
+    );
+    assert_close(
+        &format!("{name} neutral"),
+        &model.neutral(),
+        &flat(&header["neutral"]),
+        0.0,
+    );
+    assert_eq!(model.lower_position_limit.len(), model.nq);
+    assert_eq!(model.effort_limit.len(), model.nv);
+    assert_eq!(model.armature.len(), model.nv);
+
+    let mut data = Data::<f64>::new(model);
+    let states = json["states"].as_array().unwrap();
+    assert!(!states.is_empty());
+    for (k, s) in states.iter().enumerate() {
+        let tag = |what: &str| format!("{name} state {k} {what}");
+        let (q, v, a, tau) = (flat(&s["q"]), flat(&s["v"]), flat(&s["a"]), flat(&s["tau"]));
+        let zero = vec![0.0; model.nv];
+        assert_close(
+            &tag("rnea"),
+            rnea(model, &mut data, &q, &v, &a),
+            &flat(&s["rnea"]),
+            TOL,
+        );
+        assert_close(
+            &tag("nle"),
+            rnea(model, &mut data, &q, &v, &zero),
+            &flat(&s["nle"]),
+            TOL,
+        );
+        let gravity = rnea(model, &mut data, &q, &zero, &zero);
+        assert_close(&tag("gravity"), gravity, &flat(&s["gravity"]), TOL);
+        assert_close(
+            &tag("crba"),
+            crba(model, &mut data, &q),
+            &flat(&s["crba"]),
+            TOL,
+        );
+        assert_close(
+            &tag("minv"),
+            minverse(model, &mut data, &q),
+            &flat(&s["minv"]),
+            TOL,
+        );
+        assert_close(
+            &tag("aba"),
+            aba(model, &mut data, &q, &v, &tau),
+            &flat(&s["aba"]),
+            TOL,
+        );
+        let com = center_of_mass(model, &mut data, &q);
+        assert_close(&tag("com"), &com.0, &flat(&s["com"]), TOL);
+        let jcom = jacobian_center_of_mass(model, &mut data, &q);
+        assert_close(&tag("jcom"), jcom, &flat(&s["jcom"]), TOL);
+        let (ag, hg) = ccrba(model, &mut data, &q, &v);
+        assert_close(&tag("ag"), ag, &flat(&s["ag"]), TOL);
+        assert_close(&tag("hg"), &hg.to_array(), &flat(&s["hg"]), TOL);
+        let dhg = centroidal_momentum_rate(model, &mut data, &q, &v, &a);
+        assert_close(&tag("dhg"), &dhg.to_array(), &flat(&s["dhg"]), TOL);
+        let kinetic = kinetic_energy(model, &mut data, &q, &v);
+        assert_close(
+            &tag("kinetic"),
+            &[kinetic],
+            &flat(&s["kinetic_energy"]),
+            TOL,
+        );
+        let potential = potential_energy(model, &mut data, &q);
+        assert_close(
+            &tag("potential"),
+            &[potential],
+            &flat(&s["potential_energy"]),
+            TOL,
+        );
+
+        compute_joint_jacobians(model, &mut data, &q);
+        update_frame_placements(model, &mut data);
+        let frames = s["frames"].as_object().unwrap();
+        assert_eq!(frames.len(), model.body_frames().count());
+        for (frame, value) in frames {
+            let id = model.frame_id(frame, FrameKind::Body).unwrap();
+            let placement: Vec<f64> = data.o_mf[id].to_homogeneous().concat();
+            assert_close(
+                &tag(&format!("oMf[{frame}]")),
+                &placement,
+                &flat(&value["placement"]),
+                TOL,
+            );
+            for (key, rf) in [
+                ("jacobian_local", ReferenceFrame::Local),
+                ("jacobian_world", ReferenceFrame::World),
+                (
+                    "jacobian_local_world_aligned",
+                    ReferenceFrame::LocalWorldAligned,
+                ),
+            ] {
+                let j = frame_jacobian(model, &data, id, rf);
+                assert_close(&tag(&format!("{frame} {key}")), &j, &flat(&value[key]), TOL);
+            }
+        }
+    }
+}
+
+#[test]
+fn panda_fingers_match_pinocchio() {
+    check_reference("panda_fixed");
+}
+
+#[test]
+fn a_chain_of_mimics_matches_pinocchio_on_its_composed_equivalent() {
+    check_reference("chain_fixed");
+}
+
+#[test]
+fn a_chain_of_mimics_under_a_free_flyer_matches_pinocchio() {
+    check_reference("chain_floating");
+}
+
+/// The chain and its composed equivalent build the same model.
+#[test]
+fn a_chain_is_composed_at_load() {
+    for floating in [false, true] {
+        let chain = load_mimic(CHAIN, floating);
+        let flat = load_mimic("tests/urdf/mimic_chain_flat.urdf", floating);
+        assert_eq!(chain.nq, flat.nq);
+        for (a, b) in chain.joints.iter().zip(&flat.joints) {
+            assert_eq!((a.idx_q, a.idx_v), (b.idx_q, b.idx_v), "{}", a.name);
+            let (ma, mb) = (
+                a.mimic.unwrap_or_default_for_test(),
+                b.mimic.unwrap_or_default_for_test(),
+            );
+            assert_eq!(ma.0, mb.0, "{}", a.name);
+            assert!(
+                (ma.1 - mb.1).abs() < 1e-15 && (ma.2 - mb.2).abs() < 1e-15,
+                "{}",
+                a.name
+            );
+        }
+    }
+}
+
+trait MimicParts {
+    fn unwrap_or_default_for_test(self) -> (usize, f64, f64);
+}
+
+impl MimicParts for Option<rbdgen_runtime::model::Mimic> {
+    fn unwrap_or_default_for_test(self) -> (usize, f64, f64) {
+        self.map_or((0, 1.0, 0.0), |m| (m.primary, m.gain, m.offset))
+    }
+}
+
+/// The map from the mimic model's coordinates to the full model's: `G [nv_full
+/// x nv]`, and `q_full = G q + offset` (every joint of the chain is 1-dof
+/// or the free-flyer, whose q and v map one to one).
+struct Reduction {
+    g: Vec<f64>,
+    nv_full: usize,
+    nv: usize,
+}
+
+impl Reduction {
+    fn new(model: &Model, full: &Model) -> Reduction {
+        let (nv_full, nv) = (full.nv, model.nv);
+        let mut g = vec![0.0; nv_full * nv];
+        for (j, fj) in model.joints.iter().zip(&full.joints).skip(1) {
+            let gain = j.mimic.map_or(1.0, |m| m.gain);
+            for k in 0..j.kind.nv() {
+                g[(fj.idx_v + k) * nv + j.idx_v + k] = gain;
+            }
+        }
+        Reduction { g, nv_full, nv }
+    }
+
+    fn q_full(&self, model: &Model, full: &Model, q: &[f64]) -> Vec<f64> {
+        let mut out = vec![0.0; full.nq];
+        for (j, fj) in model.joints.iter().zip(&full.joints).skip(1) {
+            for k in 0..j.kind.nq() {
+                out[fj.idx_q + k] = match j.mimic {
+                    None => q[j.idx_q + k],
+                    Some(m) => m.gain * q[j.idx_q] + m.offset,
+                };
+            }
+        }
+        out
+    }
+
+    /// `G x`.
+    fn expand(&self, x: &[f64]) -> Vec<f64> {
+        (0..self.nv_full)
+            .map(|r| (0..self.nv).map(|c| self.g[r * self.nv + c] * x[c]).sum())
+            .collect()
+    }
+
+    /// `A G` for a row-major `[rows x nv_full]` matrix.
+    fn right(&self, a: &[f64], rows: usize) -> Vec<f64> {
+        let mut out = vec![0.0; rows * self.nv];
+        for r in 0..rows {
+            for c in 0..self.nv {
+                out[r * self.nv + c] = (0..self.nv_full)
+                    .map(|k| a[r * self.nv_full + k] * self.g[k * self.nv + c])
+                    .sum();
+            }
+        }
+        out
+    }
+
+    /// `Gᵀ A` for a row-major `[nv_full x cols]` matrix.
+    fn left(&self, a: &[f64], cols: usize) -> Vec<f64> {
+        let mut out = vec![0.0; self.nv * cols];
+        for r in 0..self.nv {
+            for c in 0..cols {
+                out[r * cols + c] = (0..self.nv_full)
+                    .map(|k| self.g[k * self.nv + r] * a[k * cols + c])
+                    .sum();
+            }
+        }
+        out
+    }
+}
+
+/// Every supported algorithm on the mimic model is the full model's, mapped
+/// by G, at random states of the chain (fixed and floating) and of Panda.
+#[test]
+fn results_are_the_full_models_reduced_by_g() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for (urdf, floating) in [(CHAIN, false), (CHAIN, true), ("models/panda.urdf", false)] {
+        let model = &load_mimic(urdf, floating);
+        let full = &Model::from_urdf_file(root().join(urdf), floating).unwrap();
+        let g = Reduction::new(model, full);
+        let (mut d, mut df) = (Data::<f64>::new(model), Data::<f64>::new(full));
+        for k in 0..5 {
+            let tag = |what: &str| format!("{urdf} {floating} state {k} {what}");
+            let q = common::random_q(model, &mut rng);
+            let v = common::random_vec(model.nv, 1.0, &mut rng);
+            let a = common::random_vec(model.nv, 1.0, &mut rng);
+            let qf = g.q_full(model, full, &q);
+            let (vf, af) = (g.expand(&v), g.expand(&a));
+            let tau_full = rnea(full, &mut df, &qf, &vf, &af).to_vec();
+            let tau = rnea(model, &mut d, &q, &v, &a).to_vec();
+            assert_close(&tag("rnea"), &tau, &g.left(&tau_full, 1), 1e-12);
+            let m_full = crba(full, &mut df, &qf).to_vec();
+            let m = crba(model, &mut d, &q).to_vec();
+            assert_close(
+                &tag("crba"),
+                &m,
+                &g.right(&g.left(&m_full, g.nv_full), g.nv),
+                1e-12,
+            );
+            // Forward dynamics inverts inverse dynamics, also with external forces.
+            let fext: Vec<Force<f64>> = (0..model.njoints())
+                .map(|_| Force::from_slice(&common::random_vec(6, 1.0, &mut rng)))
+                .collect();
+            let acc = aba_fext(model, &mut d, &q, &v, &tau, &fext).to_vec();
+            let back = rnea_fext(model, &mut d, &q, &v, &acc, &fext).to_vec();
+            assert_close(&tag("rnea_fext(aba_fext)"), &back, &tau, 1e-10);
+            assert_close(
+                &tag("aba(rnea)"),
+                aba(model, &mut d, &q, &v, &tau),
+                &a,
+                1e-9,
+            );
+            compute_joint_jacobians(model, &mut d, &q);
+            compute_joint_jacobians(full, &mut df, &qf);
+            update_frame_placements(model, &mut d);
+            update_frame_placements(full, &mut df);
+            for (id, frame) in model.body_frames() {
+                for rf in ReferenceFrame::ALL {
+                    let j = frame_jacobian(model, &d, id, rf);
+                    let jf = frame_jacobian(full, &df, id, rf);
+                    assert_close(
+                        &tag(&format!("{} {rf:?}", frame.name)),
+                        &j,
+                        &g.right(&jf, 6),
+                        1e-12,
+                    );
+                }
+            }
+            let ag = ccrba(model, &mut d, &q, &v).0.to_vec();
+            let ag_full = ccrba(full, &mut df, &qf, &vf).0.to_vec();
+            assert_close(&tag("ag"), &ag, &g.right(&ag_full, 6), 1e-12);
+            let dag = dccrba(model, &mut d, &q, &v).to_vec();
+            let dag_full = dccrba(full, &mut df, &qf, &vf).to_vec();
+            assert_close(&tag("dag"), &dag, &g.right(&dag_full, 6), 1e-12);
+            // The Lie-group operations act on the independent coordinates only.
+            let q2 = integrate(model, &q, &v);
+            assert_close(&tag("difference"), &difference(model, &q, &q2), &v, 1e-12);
+        }
+    }
+}
+
+/// A URDF without mimic tags loads to the same model with or without the option.
+#[test]
+fn without_mimic_tags_the_option_changes_nothing() {
+    for urdf in ["models/z1.urdf", "models/go2.urdf"] {
+        let path = root().join(urdf);
+        for floating in [false, true] {
+            assert_eq!(
+                Model::from_urdf_file_mimic(&path, floating).unwrap(),
+                Model::from_urdf_file(&path, floating).unwrap(),
+                "{urdf}"
+            );
+        }
+    }
+}
+
+fn chain_with(from: &str, to: &str) -> Result<Model, ModelError> {
+    let text = std::fs::read_to_string(root().join(CHAIN)).unwrap();
+    assert!(text.contains(from));
+    Model::from_urdf_str_mimic(&text.replace(from, to), false)
+}
+
+#[test]
+fn bad_mimics_are_errors_naming_the_joint() {
+    let cases = [
+        // The primary comes later in joint order.
+        (
+            r#"<mimic joint="shoulder""#,
+            r#"<mimic joint="z_side""#,
+            "does not come before",
+        ),
+        (
+            r#"<mimic joint="shoulder""#,
+            r#"<mimic joint="nowhere""#,
+            "`nowhere`",
+        ),
+        // Itself.
+        (
+            r#"<mimic joint="shoulder""#,
+            r#"<mimic joint="elbow""#,
+            "mimic of joint `elbow`",
+        ),
+        (
+            r#"multiplier="1.7""#,
+            r#"multiplier="1e400""#,
+            "must be finite",
+        ),
+        (
+            r#"<joint name="shoulder" type="revolute">"#,
+            r#"<joint name="shoulder" type="continuous">"#,
+            "must be revolute or prismatic",
+        ),
+    ];
+    for (from, to, want) in cases {
+        let e = chain_with(from, to).unwrap_err();
+        assert!(matches!(e, ModelError::InvalidSetting { .. }), "{e}");
+        assert!(e.to_string().contains(want), "{e}");
+    }
+}
+
+#[test]
+#[should_panic(expected = "rnea_derivatives does not support mimic joints (joint `elbow`")]
+fn the_derivatives_refuse_a_mimic_model() {
+    let model = load_mimic(CHAIN, false);
+    let mut data = Data::<f64>::new(&model);
+    let zero = vec![0.0; model.nv];
+    rbdgen_runtime::rnea_derivatives(&model, &mut data, &model.neutral(), &zero, &zero);
+}
