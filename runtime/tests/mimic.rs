@@ -10,10 +10,14 @@ mod common;
 use common::{assert_close, flat, root};
 use rand::{rngs::StdRng, SeedableRng};
 use rbdgen_runtime::{
-    aba, aba_fext, ccrba, center_of_mass, centroidal_momentum_rate, compute_joint_jacobians, crba,
-    dccrba, difference, frame_jacobian, integrate, jacobian_center_of_mass, kinetic_energy,
-    minverse, potential_energy, rnea, rnea_fext, update_frame_placements, Data, Force, FrameKind,
-    Model, ModelError, ReferenceFrame,
+    aba, aba_derivatives, aba_derivatives_fext, aba_dfext, aba_fext, actuated_dofs, ccrba,
+    center_of_mass, centroidal_momentum_rate, compute_joint_jacobians,
+    compute_joint_jacobians_time_variation, contact_drift, contact_dynamics,
+    contact_inverse_dynamics, contact_jacobian, crba, dccrba, difference, frame_acceleration_drift,
+    frame_jacobian, frame_jacobian_time_variation, integrate, jacobian_center_of_mass,
+    joint_torque_regressor, kinetic_energy, minverse, potential_energy, rnea, rnea_derivatives,
+    rnea_derivatives_fext, rnea_fext, step, step_linearization, update_frame_placements,
+    ContactKind, Data, Force, FrameKind, Model, ModelError, ReferenceFrame,
 };
 use serde_json::Value;
 
@@ -391,6 +395,15 @@ fn chain_with(from: &str, to: &str) -> Result<Model, ModelError> {
 }
 
 #[test]
+fn a_mimicking_joint_has_no_armature_of_its_own() {
+    let mut model = load_mimic(CHAIN, false);
+    let e = model.set_armature("elbow", 0.1).unwrap_err();
+    assert!(e.to_string().contains("mimics `shoulder`"), "{e}");
+    model.set_armature("shoulder", 0.1).unwrap();
+    assert_eq!(model.armature, [0.1, 0.0]);
+}
+
+#[test]
 fn bad_mimics_are_errors_naming_the_joint() {
     let cases = [
         // The primary comes later in joint order.
@@ -428,11 +441,292 @@ fn bad_mimics_are_errors_naming_the_joint() {
     }
 }
 
+/// `[f(x + h e_k) - f(x - h e_k)] / 2h` as the columns of an `[m x n]`
+/// row-major matrix, for `f: [n] -> [m]`.
+fn central_difference(n: usize, f: impl Fn(&[f64]) -> Vec<f64>) -> Vec<f64> {
+    let h = 1e-6;
+    let columns: Vec<Vec<f64>> = (0..n)
+        .map(|k| {
+            let mut e = vec![0.0; n];
+            e[k] = h;
+            let minus: Vec<f64> = e.iter().map(|x| -x).collect();
+            let (p, m) = (f(&e), f(&minus));
+            p.iter().zip(&m).map(|(a, b)| (a - b) / (2.0 * h)).collect()
+        })
+        .collect();
+    let rows = columns[0].len();
+    (0..rows * n).map(|i| columns[i % n][i / n]).collect()
+}
+
+/// The tangent-space derivatives of RNEA and ABA, with and without external
+/// forces, and `∂a/∂fext`, against central differences and against the full
+/// model's derivatives reduced by G (`Gᵀ ∂τ_full G`).
 #[test]
-#[should_panic(expected = "rnea_derivatives does not support mimic joints (joint `elbow`")]
-fn the_derivatives_refuse_a_mimic_model() {
-    let model = load_mimic(CHAIN, false);
-    let mut data = Data::<f64>::new(&model);
-    let zero = vec![0.0; model.nv];
-    rbdgen_runtime::rnea_derivatives(&model, &mut data, &model.neutral(), &zero, &zero);
+fn derivatives_match_central_differences_and_the_full_model() {
+    let mut rng = StdRng::seed_from_u64(8);
+    for (urdf, floating) in [(CHAIN, false), (CHAIN, true), ("models/panda.urdf", false)] {
+        let model = &load_mimic(urdf, floating);
+        let full = &Model::from_urdf_file(root().join(urdf), floating).unwrap();
+        let g = Reduction::new(model, full);
+        let nv = model.nv;
+        let (mut d, mut df) = (Data::<f64>::new(model), Data::<f64>::new(full));
+        for k in 0..3 {
+            let tag = |what: &str| format!("{urdf} {floating} state {k} {what}");
+            let q = common::random_q(model, &mut rng);
+            let v = common::random_vec(nv, 1.0, &mut rng);
+            let a = common::random_vec(nv, 1.0, &mut rng);
+            let tau = common::random_vec(nv, 1.0, &mut rng);
+            let fext: Vec<Force<f64>> = (0..model.njoints())
+                .map(|_| Force::from_slice(&common::random_vec(6, 1.0, &mut rng)))
+                .collect();
+            let data = std::cell::RefCell::new(Data::<f64>::new(model));
+            let rnea_at = |q: &[f64], v: &[f64], a: &[f64]| {
+                rnea_fext(model, &mut data.borrow_mut(), q, v, a, &fext).to_vec()
+            };
+            let aba_at = |q: &[f64], v: &[f64], tau: &[f64]| {
+                aba_fext(model, &mut data.borrow_mut(), q, v, tau, &fext).to_vec()
+            };
+            let plus =
+                |x: &[f64], dx: &[f64]| x.iter().zip(dx).map(|(a, b)| a + b).collect::<Vec<_>>();
+
+            let ours = rnea_derivatives_fext(model, &mut d, &q, &v, &a, &fext);
+            let fd_q = central_difference(nv, |dq| rnea_at(&integrate(model, &q, dq), &v, &a));
+            let fd_v = central_difference(nv, |dv| rnea_at(&q, &plus(&v, dv), &a));
+            let fd_a = central_difference(nv, |da| rnea_at(&q, &v, &plus(&a, da)));
+            assert_close(&tag("dtau_dq"), &ours.d_dq, &fd_q, 1e-7);
+            assert_close(&tag("dtau_dv"), &ours.d_dv, &fd_v, 1e-7);
+            assert_close(&tag("dtau_da"), &ours.d_du, &fd_a, 1e-7);
+
+            let ours = aba_derivatives_fext(model, &mut d, &q, &v, &tau, &fext);
+            let fd_q = central_difference(nv, |dq| aba_at(&integrate(model, &q, dq), &v, &tau));
+            let fd_v = central_difference(nv, |dv| aba_at(&q, &plus(&v, dv), &tau));
+            let fd_tau = central_difference(nv, |dt| aba_at(&q, &v, &plus(&tau, dt)));
+            assert_close(&tag("ddq_dq"), &ours.d_dq, &fd_q, 1e-6);
+            assert_close(&tag("ddq_dv"), &ours.d_dv, &fd_v, 1e-6);
+            assert_close(&tag("ddq_dtau"), &ours.d_du, &fd_tau, 1e-6);
+
+            let dfext = aba_dfext(model, &mut d, &q);
+            let flat_fext: Vec<f64> = fext.iter().flat_map(|f| f.to_array()).collect();
+            let fd_fext = central_difference(flat_fext.len(), |df| {
+                let f: Vec<Force<f64>> = plus(&flat_fext, df)
+                    .chunks(6)
+                    .map(Force::from_slice)
+                    .collect();
+                aba_fext(model, &mut data.borrow_mut(), &q, &v, &tau, &f).to_vec()
+            });
+            // The universe's wrench (entry 0) is ignored: zero columns on both sides.
+            assert_close(&tag("aba_dfext"), &dfext, &fd_fext, 1e-6);
+
+            // Without fext, the full model's derivatives reduced by G.
+            let ours = rnea_derivatives(model, &mut d, &q, &v, &a);
+            let qf = g.q_full(model, full, &q);
+            let theirs = rnea_derivatives(full, &mut df, &qf, &g.expand(&v), &g.expand(&a));
+            let reduce = |m: &[f64]| g.right(&g.left(m, g.nv_full), g.nv);
+            assert_close(
+                &tag("dtau_dq = G' full G"),
+                &ours.d_dq,
+                &reduce(&theirs.d_dq),
+                1e-12,
+            );
+            assert_close(
+                &tag("dtau_dv = G' full G"),
+                &ours.d_dv,
+                &reduce(&theirs.d_dv),
+                1e-12,
+            );
+            assert_close(
+                &tag("dtau_da = G' full G"),
+                &ours.d_du,
+                &reduce(&theirs.d_du),
+                1e-12,
+            );
+            let ours = aba_derivatives(model, &mut d, &q, &v, &tau);
+            let fd_q = central_difference(nv, |dq| {
+                aba(
+                    model,
+                    &mut data.borrow_mut(),
+                    &integrate(model, &q, dq),
+                    &v,
+                    &tau,
+                )
+                .to_vec()
+            });
+            assert_close(&tag("ddq_dq without fext"), &ours.d_dq, &fd_q, 1e-6);
+        }
+    }
+}
+
+/// The regressor reproduces RNEA: `Y π = rnea(q, v, a)` with the links'
+/// parameters (no armature), and equals `Gᵀ Y_full`.
+#[test]
+fn the_regressor_reproduces_rnea() {
+    let mut rng = StdRng::seed_from_u64(9);
+    for (urdf, floating) in [(CHAIN, false), (CHAIN, true), ("models/panda.urdf", false)] {
+        let model = &load_mimic(urdf, floating);
+        let full = &Model::from_urdf_file(root().join(urdf), floating).unwrap();
+        let g = Reduction::new(model, full);
+        let (mut d, mut df) = (Data::<f64>::new(model), Data::<f64>::new(full));
+        let q = common::random_q(model, &mut rng);
+        let v = common::random_vec(model.nv, 1.0, &mut rng);
+        let a = common::random_vec(model.nv, 1.0, &mut rng);
+        let y = joint_torque_regressor(model, &mut d, &q, &v, &a);
+        let pi: Vec<f64> = model.joints[1..]
+            .iter()
+            .flat_map(|j| j.inertia.to_parameters())
+            .collect();
+        let cols = pi.len();
+        let y_pi: Vec<f64> = (0..model.nv)
+            .map(|r| (0..cols).map(|c| y[r * cols + c] * pi[c]).sum())
+            .collect();
+        assert_close(
+            &format!("{urdf} Y pi"),
+            &y_pi,
+            rnea(model, &mut d, &q, &v, &a),
+            1e-12,
+        );
+        let qf = g.q_full(model, full, &q);
+        let y_full = joint_torque_regressor(full, &mut df, &qf, &g.expand(&v), &g.expand(&a));
+        assert_close(
+            &format!("{urdf} Y = G' Y_full"),
+            &y,
+            &g.left(&y_full, cols),
+            1e-12,
+        );
+    }
+}
+
+/// `J̇` of every link frame against a central difference of `J` along the
+/// motion `integrate(q, t v)`, and against the model without mimics
+/// (`J̇_full G`); the acceleration drifts are `J̇ v`.
+#[test]
+fn jacobian_time_variations_and_drifts() {
+    let mut rng = StdRng::seed_from_u64(10);
+    for (urdf, floating) in [(CHAIN, false), (CHAIN, true), ("models/panda.urdf", false)] {
+        let model = &load_mimic(urdf, floating);
+        let full = &Model::from_urdf_file(root().join(urdf), floating).unwrap();
+        let g = Reduction::new(model, full);
+        let (mut d, mut df) = (Data::<f64>::new(model), Data::<f64>::new(full));
+        let q = common::random_q(model, &mut rng);
+        let v = common::random_vec(model.nv, 1.0, &mut rng);
+        compute_joint_jacobians_time_variation(model, &mut d, &q, &v);
+        let qf = g.q_full(model, full, &q);
+        compute_joint_jacobians_time_variation(full, &mut df, &qf, &g.expand(&v));
+        let data = std::cell::RefCell::new(Data::<f64>::new(model));
+        for (id, frame) in model.body_frames() {
+            let tag = |what: &str| format!("{urdf} {floating} {} {what}", frame.name);
+            for rf in ReferenceFrame::ALL {
+                let dj = frame_jacobian_time_variation(model, &d, id, rf);
+                let fd = central_difference(1, |t| {
+                    let dq: Vec<f64> = v.iter().map(|x| x * t[0]).collect();
+                    let mut data = data.borrow_mut();
+                    compute_joint_jacobians(model, &mut data, &integrate(model, &q, &dq));
+                    frame_jacobian(model, &data, id, rf)
+                });
+                assert_close(
+                    &tag(&format!("{rf:?} J̇ vs central difference")),
+                    &dj,
+                    &fd,
+                    1e-7,
+                );
+                let theirs = frame_jacobian_time_variation(full, &df, id, rf);
+                assert_close(
+                    &tag(&format!("{rf:?} J̇ = J̇_full G")),
+                    &dj,
+                    &g.right(&theirs, 6),
+                    1e-12,
+                );
+            }
+            let drift = frame_acceleration_drift(model, &mut data.borrow_mut(), &q, &v, id);
+            let times_v = |m: &[f64]| -> Vec<f64> {
+                (0..6)
+                    .map(|r| (0..model.nv).map(|c| m[r * model.nv + c] * v[c]).sum())
+                    .collect()
+            };
+            let local = frame_jacobian_time_variation(model, &d, id, ReferenceFrame::Local);
+            assert_close(
+                &tag("local drift"),
+                &drift.local.to_array(),
+                &times_v(&local),
+                1e-12,
+            );
+            let lwa =
+                frame_jacobian_time_variation(model, &d, id, ReferenceFrame::LocalWorldAligned);
+            let classical = drift.classical_local_world_aligned.to_array();
+            assert_close(&tag("classical drift"), &classical, &times_v(&lwa), 1e-12);
+        }
+    }
+}
+
+/// Contact dynamics keeps the contacts still (`J_c v̇ + γ = 0`) and satisfies
+/// `M v̇ + h = τ + J_cᵀ λ`.
+#[test]
+fn contact_dynamics_on_a_mimic_model() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for (urdf, floating, contacts) in [
+        (CHAIN, true, vec![("tip", ContactKind::Frame6d)]),
+        (
+            "models/panda.urdf",
+            false,
+            vec![("panda_rightfinger", ContactKind::Point)],
+        ),
+    ] {
+        let mut model = load_mimic(urdf, floating);
+        model.set_contacts(&contacts).unwrap();
+        let model = &model;
+        let mut d = Data::<f64>::new(model);
+        let q = common::random_q(model, &mut rng);
+        let v = common::random_vec(model.nv, 1.0, &mut rng);
+        let tau = common::random_vec(model.nv, 1.0, &mut rng);
+        let (ddq, lambda) = contact_dynamics(model, &mut d, &q, &v, &tau, &model.contacts, 0.0);
+        let jc = contact_jacobian(model, &mut d, &q, &model.contacts);
+        let gamma = contact_drift(model, &mut d, &q, &v, &model.contacts);
+        let nc = gamma.len();
+        let residual: Vec<f64> = (0..nc)
+            .map(|r| {
+                (0..model.nv)
+                    .map(|c| jc[r * model.nv + c] * ddq[c])
+                    .sum::<f64>()
+                    + gamma[r]
+            })
+            .collect();
+        assert_close(&format!("{urdf} J v̇ + γ"), &residual, &vec![0.0; nc], 1e-10);
+        let lhs = contact_inverse_dynamics(model, &mut d, &q, &v, &ddq, &lambda, &model.contacts);
+        assert_close(&format!("{urdf} rnea - J'λ"), &lhs, &tau, 1e-10);
+    }
+}
+
+/// `step_linearization`'s `A` and `B` against central differences of `step`.
+#[test]
+fn step_linearization_matches_central_differences() {
+    let mut rng = StdRng::seed_from_u64(12);
+    for (urdf, floating) in [(CHAIN, true), ("models/panda.urdf", false)] {
+        let model = &load_mimic(urdf, floating);
+        let nv = model.nv;
+        let nu = actuated_dofs(model).len();
+        let mut d = Data::<f64>::new(model);
+        let q = common::random_q(model, &mut rng);
+        let v = common::random_vec(nv, 1.0, &mut rng);
+        let u = common::random_vec(nu, 1.0, &mut rng);
+        let h = 0.01;
+        let (q_next, v_next, a, b) = step_linearization(model, &mut d, &q, &v, &u, h);
+        let data = std::cell::RefCell::new(Data::<f64>::new(model));
+        let error = |q2: &[f64], v2: &[f64]| -> Vec<f64> {
+            let dq = difference(model, &q_next, q2);
+            let dv = v2.iter().zip(&v_next).map(|(x, y)| x - y);
+            dq.into_iter().chain(dv).collect()
+        };
+        let fd_a = central_difference(2 * nv, |dx| {
+            let qp = integrate(model, &q, &dx[..nv]);
+            let vp: Vec<f64> = v.iter().zip(&dx[nv..]).map(|(x, y)| x + y).collect();
+            let (q2, v2) = step(model, &mut data.borrow_mut(), &qp, &vp, &u, h);
+            error(&q2, &v2)
+        });
+        assert_close(&format!("{urdf} A"), &a, &fd_a, 1e-7);
+        let fd_b = central_difference(nu, |du| {
+            let up: Vec<f64> = u.iter().zip(du).map(|(x, y)| x + y).collect();
+            let (q2, v2) = step(model, &mut data.borrow_mut(), &q, &v, &up, h);
+            error(&q2, &v2)
+        });
+        assert_close(&format!("{urdf} B"), &b, &fd_b, 1e-7);
+    }
 }

@@ -16,7 +16,7 @@
 //! its body turns.
 
 use super::check_v;
-use super::jacobian::{jacobian_columns, update_joint_jacobian, ReferenceFrame};
+use super::jacobian::{jacobian_columns, joint_column, update_joint_jacobian, ReferenceFrame};
 use super::kinematics::{body_velocity, frame_placement, joint_placement};
 use crate::spatial::Motion;
 use crate::{Data, Model, Scalar};
@@ -26,6 +26,9 @@ use crate::{Data, Model, Scalar};
 /// and column k of `J̇` is `v_i × J_k` for the world twist `v_i` of the body of
 /// its joint i (Pinocchio's `computeJointJacobiansTimeVariation(model, data, q, v)`,
 /// `data.dJ`).
+///
+/// On a model with mimic joints the columns are those of the independent
+/// joints, as in [`super::compute_joint_jacobians`].
 ///
 /// `q: [nq]`, `v: [nv]`; returns the `nv` columns of `J̇`, also left in
 /// `data.dj`, with `J` in `data.j`, the world twists in `data.ov` and the body
@@ -39,7 +42,6 @@ pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
     q: &[S],
     v: &[S],
 ) -> &'d [Motion<S>] {
-    model.refuse_mimic("compute_joint_jacobians_time_variation");
     super::check_q(model, q.len());
     check_v(model, "v", v.len());
     for i in 1..model.njoints() {
@@ -49,8 +51,10 @@ pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
         data.v[i] = vi;
         data.ov[i] = data.o_mi[i].act_motion(&vi);
         let joint = &model.joints[i];
-        for col in joint.v_range() {
-            data.dj[col] = data.ov[i].cross(&data.j[col]);
+        if joint.mimic.is_none() {
+            for col in joint.v_range() {
+                data.dj[col] = data.ov[i].cross(&data.j[col]);
+            }
         }
     }
     &data.dj
@@ -78,7 +82,6 @@ pub fn frame_jacobian_time_variation<S: Scalar>(
     frame: usize,
     reference: ReferenceFrame,
 ) -> Vec<S> {
-    model.refuse_mimic("frame_jacobian_time_variation");
     let placement = frame_placement(model, data, frame);
     let joint = model.frames[frame].parent_joint;
     let twist = if joint > 0 {
@@ -89,8 +92,11 @@ pub fn frame_jacobian_time_variation<S: Scalar>(
     let p = placement.translation;
     let p_dot = twist.linear + twist.angular.cross(&p);
     jacobian_columns(model, joint, |i, k| {
-        let col = model.joints[i].idx_v + k;
-        let (j, dj) = (&data.j[col], &data.dj[col]);
+        let j = &joint_column(model, data, i, k);
+        let dj = &match model.joints[i].mimic {
+            None => data.dj[model.joints[i].idx_v + k],
+            Some(_) => data.ov[i].cross(j),
+        };
         match reference {
             ReferenceFrame::World => *dj,
             ReferenceFrame::LocalWorldAligned => Motion {
@@ -141,7 +147,6 @@ pub fn frame_acceleration_drift<S: Scalar>(
     v: &[S],
     frame: usize,
 ) -> AccelerationDrift<S> {
-    model.refuse_mimic("frame_acceleration_drift");
     drift_pass(model, data, q, v);
     frame_drift(model, data, frame)
 }

@@ -73,7 +73,6 @@ pub fn contact_drift<S: Scalar>(
     v: &[S],
     contacts: &[Contact],
 ) -> Vec<S> {
-    model.refuse_mimic("contact_drift");
     drift_pass(model, data, q, v);
     let mut out = Vec::with_capacity(contact_rows(contacts));
     for c in contacts {
@@ -128,7 +127,6 @@ pub fn contact_dynamics<S: Scalar>(
     contacts: &[Contact],
     damping: S,
 ) -> (Vec<S>, Vec<S>) {
-    model.refuse_mimic("contact_dynamics");
     check_v(model, "tau", tau.len());
     let (nv, nc) = (model.nv, contact_rows(contacts));
     let jc = contact_jacobian(model, data, q, contacts);

@@ -52,7 +52,6 @@ pub fn rnea_derivatives<S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> Jacobians<S> {
-    model.refuse_mimic("rnea_derivatives");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
@@ -81,7 +80,6 @@ pub fn rnea_derivatives_fext<S: Scalar>(
     a: &[S],
     fext: &[Force<S>],
 ) -> Jacobians<S> {
-    model.refuse_mimic("rnea_derivatives_fext");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "a", a.len());
@@ -110,7 +108,6 @@ pub fn aba_derivatives<S: Scalar>(
     v: &[S],
     tau: &[S],
 ) -> Jacobians<S> {
-    model.refuse_mimic("aba_derivatives");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
@@ -162,7 +159,6 @@ pub fn aba_derivatives_fext<S: Scalar>(
     tau: &[S],
     fext: &[Force<S>],
 ) -> Jacobians<S> {
-    model.refuse_mimic("aba_derivatives_fext");
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
@@ -184,7 +180,6 @@ pub fn aba_derivatives_fext<S: Scalar>(
 /// # Panics
 /// When `q` does not have length `nq`.
 pub fn aba_dfext<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vec<S> {
-    model.refuse_mimic("aba_dfext");
     let (nv, cols) = (model.nv, 6 * model.njoints());
     super::compute_joint_jacobians(model, data, q);
     let mut b = vec![S::zero(); nv * cols];
@@ -258,6 +253,11 @@ pub(crate) struct Tree {
     related: Vec<Vec<usize>>,
     /// The parent of each dof (Featherstone's λ over dofs), `None` at a root.
     dof_parent: Vec<Option<usize>>,
+    /// The first of each joint's own dofs (its column in the model without
+    /// mimics): `idx_v`, unless the model has mimic joints.
+    own_dofs: Vec<usize>,
+    /// Per own dof, its index in `v` and its gain (1 but for a mimicking joint).
+    own_to_v: Vec<(usize, f64)>,
 }
 
 impl Tree {
@@ -287,10 +287,23 @@ impl Tree {
             r.sort_unstable();
             r.dedup();
         }
+        if model.has_mimic() {
+            // A mimic couples branches: any entry may be nonzero.
+            related = vec![(0..model.nv).collect(); model.nv];
+        }
+        let mut own_dofs = vec![0; model.njoints()];
+        let mut own_to_v = Vec::new();
+        for (i, joint) in model.joints.iter().enumerate().skip(1) {
+            own_dofs[i] = own_to_v.len();
+            let gain = joint.mimic.map_or(1.0, |m| m.gain);
+            own_to_v.extend(joint.v_range().map(|k| (k, gain)));
+        }
         Self {
             path,
             related,
             dof_parent: dof_parents(model),
+            own_dofs,
+            own_to_v,
         }
     }
 }
@@ -299,6 +312,48 @@ impl Tree {
 fn dofs(model: &Model, joint: usize) -> core::ops::Range<usize> {
     let j = &model.joints[joint];
     j.idx_v..j.idx_v + j.kind.nv()
+}
+
+impl Tree {
+    /// The own dofs of `joint` (see [`Tree::own_dofs`]): its `v` indices unless
+    /// the model has mimic joints.
+    fn own(&self, model: &Model, joint: usize) -> core::ops::Range<usize> {
+        let start = self.own_dofs[joint];
+        start..start + model.joints[joint].kind.nv()
+    }
+
+    /// `x` over the own dofs: `x_own = G x` (a mimicking dof's gain times its
+    /// primary's entry).
+    fn expand<S: Scalar>(&self, x: &[S]) -> Vec<S> {
+        self.own_to_v
+            .iter()
+            .map(|&(k, gain)| {
+                if gain == 1.0 {
+                    x[k]
+                } else {
+                    S::constant(gain) * x[k]
+                }
+            })
+            .collect()
+    }
+
+    /// `Gᵀ D G` for `D: [n x n]` over the own dofs, `[nv x nv]` row-major.
+    fn reduce<S: Scalar>(&self, d: &[S], nv: usize) -> Vec<S> {
+        let n = self.own_to_v.len();
+        let mut out = vec![S::zero(); nv * nv];
+        for (r, &(rv, gr)) in self.own_to_v.iter().enumerate() {
+            for (c, &(cv, gc)) in self.own_to_v.iter().enumerate() {
+                let x = d[r * n + c];
+                let x = if gr * gc == 1.0 {
+                    x
+                } else {
+                    S::constant(gr * gc) * x
+                };
+                out[rv * nv + cv] = out[rv * nv + cv] + x;
+            }
+        }
+        out
+    }
 }
 
 /// A linear map from motions to forces, as a 6 x 6 matrix on `[linear; angular]`.
@@ -367,6 +422,19 @@ fn run<S: Scalar>(
 ) -> Jacobians<S> {
     let (n, nv) = (model.njoints(), model.nv);
     let tree = core::mem::take(&mut data.tree);
+    // Over the joints' own dofs (the model without mimics, `v_own = G v`),
+    // reduced at the end: `∂τ/∂x = Gᵀ ∂τ_own/∂x_own G`. The identity without mimics.
+    let mimic = model.has_mimic();
+    let (v_own, a_own) = if mimic {
+        (tree.expand(v), tree.expand(a))
+    } else {
+        (v.to_vec(), a.to_vec())
+    };
+    let a_model = a;
+    let (v, a) = (v_own.as_slice(), a_own.as_slice());
+    let nv_model = nv;
+    let nv = tree.own_to_v.len();
+    let mut tau_own = vec![S::zero(); nv];
     let zero_col = Column {
         j: Motion::zero(),
         dv: Motion::zero(),
@@ -387,8 +455,7 @@ fn run<S: Scalar>(
     };
     for i in 1..n {
         let joint = &model.joints[i];
-        let qi = &q[joint.idx_q..joint.idx_q + joint.kind.nq()];
-        let li_mi = Transform::constant(&joint.placement) * joint.kind.transform(qi);
+        let li_mi = Transform::constant(&joint.placement) * joint.transform_at(q);
         data.li_mi[i] = li_mi;
         let parent = joint.parent;
         // A root's axes are its own; the universe accelerates at -g in them.
@@ -402,7 +469,7 @@ fn run<S: Scalar>(
         } else {
             (Motion::zero(), li_mi.act_inv_motion(&gravity))
         };
-        let dofs = dofs(model, i);
+        let dofs = tree.own(model, i);
         let (vs, as_) = (&v[dofs.clone()], &a[dofs.clone()]);
         let mut vj = Motion::zero();
         let mut aj = Motion::zero();
@@ -455,13 +522,13 @@ fn run<S: Scalar>(
     for i in (1..n).rev() {
         let joint = &model.joints[i];
         let (yi, bi, fi) = (y[i], b[i], f[i]);
-        for r in dofs(model, i) {
+        for r in tree.own(model, i) {
             let jr = cols[r].j;
-            data.tau[r] = jr.dot(&fi);
+            tau_own[r] = jr.dot(&fi);
             let p = yi.mul_motion(&jr);
             let t = bi.apply_transpose(&jr);
             for &j in &tree.path[i] {
-                for c in dofs(model, j) {
+                for c in tree.own(model, j) {
                     let col = &cols[c];
                     d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(&t);
                     d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(&t);
@@ -473,12 +540,12 @@ fn run<S: Scalar>(
         }
         let ancestors = &tree.path[i][..tree.path[i].len() - 1];
         if !ancestors.is_empty() {
-            for c in dofs(model, i) {
+            for c in tree.own(model, i) {
                 let col = &cols[c];
                 let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.apply(&col.dv);
                 let h = yi.mul_motion(&col.u) + bi.apply(&col.j);
                 for &j in ancestors {
-                    for r in dofs(model, j) {
+                    for r in tree.own(model, j) {
                         d_dq[r * nv + c] = cols[r].j.dot(&g);
                         d_dv[r * nv + c] = cols[r].j.dot(&h);
                     }
@@ -492,9 +559,21 @@ fn run<S: Scalar>(
             f[parent] += fi;
         }
     }
+    let (mut d_dq, mut d_dv, mut mass) = (d_dq, d_dv, mass);
+    if mimic {
+        d_dq = tree.reduce(&d_dq, nv_model);
+        d_dv = tree.reduce(&d_dv, nv_model);
+        mass = tree.reduce(&mass, nv_model);
+        data.tau.fill(S::zero());
+        for (&x, &(k, gain)) in tau_own.iter().zip(&tree.own_to_v) {
+            data.tau[k] = data.tau[k] + S::constant(gain) * x;
+        }
+    } else {
+        data.tau.copy_from_slice(&tau_own);
+    }
     data.tree = tree;
     super::crba::add_armature_diagonal(model, &mut mass);
-    super::rnea::add_armature(model, &mut data.tau, a);
+    super::rnea::add_armature(model, &mut data.tau, a_model);
     Jacobians {
         d_dq,
         d_dv,

@@ -17,10 +17,15 @@
 //! motion subspace scaled by the gain) and add its columns into its primary's.
 //! `aba`, `aba_fext` and `minverse` go through a dense `LDLᵀ` of `M` on a
 //! mimic model (the tree-sparse recursions do not hold: a mimic couples
-//! branches). The tangent-space derivatives, the joint torque regressor, the
-//! contact functions, the Jacobian time variations and `step_*` refuse a
-//! mimic model (they panic naming the function), as Pinocchio 4.1.0 does for
-//! most of them.
+//! branches), and so do the solves of the ABA derivatives and of the contact
+//! dynamics. The tangent-space derivatives run over the joints' own dofs (the
+//! model without mimics) and are reduced by `G` at the end. Every algorithm
+//! handles mimic joints; Pinocchio 4.1.0 refuses `aba`, `computeMinverse`,
+//! the derivatives, the energies, `dccrba` and the regressor on such a model,
+//! and its `getFrameJacobianTimeVariation` is wrong below a mimic joint (off
+//! by O(1) on `tests/urdf/mimic_chain_flat.urdf`): those are checked here
+//! against the model without mimics, identities and central differences
+//! (`runtime/tests/mimic.rs`).
 
 use super::{Joint, JointKind, Model};
 use crate::error::ModelError;
@@ -93,17 +98,6 @@ impl Model {
     /// Whether some joint mimics another (a model loaded with `mimic`).
     pub fn has_mimic(&self) -> bool {
         self.joints.iter().any(|j| j.mimic.is_some())
-    }
-
-    /// Panics naming `function` on a model with mimic joints: for the
-    /// algorithms that do not handle them (see [`crate::model::mimic`]).
-    pub(crate) fn refuse_mimic(&self, function: &str) {
-        if let Some(j) = self.joints.iter().find(|j| j.mimic.is_some()) {
-            panic!(
-                "{function} does not support mimic joints (joint `{}` of `{}`); load the model without mimic",
-                j.name, self.name
-            );
-        }
     }
 
     /// Builds the model of a URDF document as [`Model::from_urdf_str`] does,
