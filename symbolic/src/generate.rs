@@ -25,6 +25,11 @@ use crate::trace::{trace, Expr, Traced};
 pub struct Options {
     /// Give the root link a free-flyer joint (Pinocchio's `JointModelFreeFlyer`).
     pub floating_base: bool,
+    /// Model the URDF's `<mimic>` joints (Pinocchio's `buildModelFromUrdf(..,
+    /// mimic=True)`, [`Model::from_urdf_str_mimic`]): a mimicking joint follows
+    /// its primary and has no entry in `q` or `v`. Off by default (mimic tags
+    /// ignored, every joint independent).
+    pub mimic: bool,
     /// The functions to emit (all by default).
     pub functions: BTreeSet<Function>,
     /// The name the URDF is known by in the header, as the user gave it (a
@@ -64,6 +69,7 @@ impl Default for Options {
     fn default() -> Self {
         Self {
             floating_base: false,
+            mimic: false,
             functions: Function::ALL.into_iter().collect(),
             source_name: String::new(),
             scalar: ScalarType::F64,
@@ -86,7 +92,11 @@ impl Default for Options {
 /// unknown joint or link name, a negative armature, a contact or a parameter
 /// on a link welded to the universe, or an unknown frame in `options.frames`.
 pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError> {
-    let mut model = Model::from_description_str(urdf, options.floating_base)?;
+    let mut model = if options.mimic {
+        Model::from_description_str_mimic(urdf, options.floating_base)?
+    } else {
+        Model::from_description_str(urdf, options.floating_base)?
+    };
     for (joint, value) in &options.armature {
         model.set_armature(joint, *value)?;
     }
@@ -479,6 +489,9 @@ pub fn command_line_options(options: &Options) -> String {
     if options.floating_base {
         args.push("--floating-base".to_string());
     }
+    if options.mimic {
+        args.push("--mimic".to_string());
+    }
     let all: BTreeSet<Function> = Function::ALL.into_iter().collect();
     if options.functions != all {
         let names: Vec<&str> = options.functions.iter().map(|f| f.name()).collect();
@@ -528,10 +541,11 @@ fn header_doc(
     op_counts: &BTreeMap<Function, OpCounts>,
     op_counts_traced: &BTreeMap<Function, OpCounts>,
 ) -> Vec<String> {
-    let base = if options.floating_base {
-        "free-flyer root"
-    } else {
-        "fixed base"
+    let base = match (options.floating_base, options.mimic) {
+        (true, false) => "free-flyer root",
+        (false, false) => "fixed base",
+        (true, true) => "free-flyer root, mimic joints",
+        (false, true) => "fixed base, mimic joints",
     };
     let name = header_name(&options.source_name);
     let functions: Vec<&str> = op_counts.keys().map(|f| f.name()).collect();

@@ -137,6 +137,26 @@ impl Model {
         Ok(model)
     }
 
+    /// Builds the model of a URDF or MJCF document ([`Model::from_description_str`])
+    /// with the URDF's mimic joints ([`Model::from_urdf_str_mimic`]).
+    ///
+    /// # Errors
+    /// Those of [`Model::from_urdf_str_mimic`]; [`ModelError::InvalidSetting`]
+    /// for an MJCF document, which has no `<mimic>` (MuJoCo's joint equality
+    /// constraints are not read).
+    pub fn from_description_str_mimic(
+        text: &str,
+        floating_base: bool,
+    ) -> Result<Model, ModelError> {
+        if super::mjcf::is_mjcf(text) {
+            return Err(ModelError::InvalidSetting {
+                item: "mimic".into(),
+                reason: "an MJCF model has no <mimic> joints (MuJoCo's joint equality constraints are not read); mimic applies to URDF".into(),
+            });
+        }
+        Self::from_urdf_str_mimic(text, floating_base)
+    }
+
     /// Reads and builds the model of a URDF file with its mimic joints; see
     /// [`Model::from_urdf_str_mimic`].
     ///
