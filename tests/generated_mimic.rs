@@ -21,7 +21,7 @@ rbdgen::robot_dynamics!(mod panda, "models/panda.urdf", mimic, functions = [
     aba_derivatives, difference,
 ]);
 
-rbdgen::robot_dynamics!(mod chain, "tests/urdf/mimic_chain.urdf", floating_base, mimic, functions = [
+rbdgen::robot_dynamics!(mod chain, "tests/urdf/mimic/chain.urdf", floating_base, mimic, functions = [
     rnea, crba, aba, minverse, frame_placement, frame_jacobian_local, rnea_derivatives,
     aba_derivatives, difference,
 ]);
@@ -120,7 +120,7 @@ fn panda_with_mimic_fingers_matches_the_runtime() {
 #[test]
 fn a_chain_of_mimics_on_a_free_flyer_matches_the_runtime() {
     assert_eq!((chain::NQ, chain::NV), (9, 8));
-    against_runtime!(chain, "tests/urdf/mimic_chain.urdf", true);
+    against_runtime!(chain, "tests/urdf/mimic/chain.urdf", true);
 }
 
 /// Panda's generated functions against Pinocchio's values for the mimic model.

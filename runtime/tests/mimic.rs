@@ -23,7 +23,7 @@ use serde_json::Value;
 
 const TOL: f64 = 1e-8;
 
-const CHAIN: &str = "tests/urdf/mimic_chain.urdf";
+const CHAIN: &str = "tests/urdf/mimic/chain.urdf";
 
 fn load_mimic(relative: &str, floating: bool) -> Model {
     Model::from_urdf_file_mimic(root().join(relative), floating).unwrap()
@@ -206,7 +206,7 @@ fn a_chain_of_mimics_under_a_free_flyer_matches_pinocchio() {
 fn a_chain_is_composed_at_load() {
     for floating in [false, true] {
         let chain = load_mimic(CHAIN, floating);
-        let flat = load_mimic("tests/urdf/mimic_chain_flat.urdf", floating);
+        let flat = load_mimic("tests/urdf/mimic/chain_flat.urdf", floating);
         assert_eq!(chain.nq, flat.nq);
         for (a, b) in chain.joints.iter().zip(&flat.joints) {
             assert_eq!((a.idx_q, a.idx_v), (b.idx_q, b.idx_v), "{}", a.name);

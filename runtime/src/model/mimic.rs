@@ -23,7 +23,7 @@
 //! handles mimic joints; Pinocchio 4.1.0 refuses `aba`, `computeMinverse`,
 //! the derivatives, the energies, `dccrba` and the regressor on such a model,
 //! and its `getFrameJacobianTimeVariation` is wrong below a mimic joint (off
-//! by O(1) on `tests/urdf/mimic_chain_flat.urdf`): those are checked here
+//! by O(1) on `tests/urdf/mimic/chain_flat.urdf`): those are checked here
 //! against the model without mimics, identities and central differences
 //! (`runtime/tests/mimic.rs`).
 
