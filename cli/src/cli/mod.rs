@@ -76,6 +76,11 @@ pub struct CodeArgs {
 /// `generate`, `verify`, `info` and `eval`.
 #[derive(clap::Args, Debug, Default, Clone)]
 pub struct ModelArgs {
+    /// Model the URDF's `<mimic>` joints as Pinocchio's
+    /// `buildModelFromUrdf(.., mimic=True)`: a mimicking joint follows
+    /// `multiplier θ_primary + offset` and has no entry in `q` or `v`.
+    #[arg(long)]
+    pub mimic: bool,
     /// Armature (rotor inertia, kg·m² for a revolute joint, kg for a prismatic
     /// one) per joint, comma-separated `JOINT=VALUE`: added to the diagonal of
     /// the mass matrix in every dynamics function (Pinocchio's
@@ -108,6 +113,7 @@ impl ModelArgs {
     /// than `point` and `6d`.
     pub fn apply(&self, options: &mut rbdgen_symbolic::Options) -> Result<(), String> {
         use rbdgen_symbolic::ContactKind;
+        options.mimic = self.mimic;
         options.armature = self
             .armature
             .iter()
