@@ -29,13 +29,13 @@
 //! `scripts/bench` runs this (built with `-C target-cpu=native`, as the
 //! Pinocchio harness is with `-march=native`) together with Pinocchio and
 //! prints the table. A function of the table is benched once its name is in
-//! `every_function!` (`benches/functions.rs`, which `tests/function_table.rs`
+//! `every_function!` (`benches/common/functions.rs`, which `tests/function_table.rs`
 //! checks against the table).
 
 #[path = "../runtime/tests/common/mod.rs"]
 mod common;
 #[macro_use]
-#[path = "functions.rs"]
+#[path = "common/functions.rs"]
 mod functions;
 
 use std::collections::BTreeSet;

@@ -74,3 +74,15 @@ done
 # Free-flyer quaternions and continuous joints off the unit sphere/circle.
 "$PY" scripts/make_nonunit_reference.py --out "$OUT/nonunit/nonunit_q.json"
 echo "$OUT/nonunit/nonunit_q.json"
+
+# Mimic joints (buildModelFromUrdf(.., mimic=True)), in tests/reference/mimic/:
+# Panda's fingers, and a chain of mimics whose composed equivalent Pinocchio
+# loads (it refuses a mimic of a mimic).
+mkdir -p "$OUT/mimic"
+"$PY" scripts/make_mimic_reference.py models/panda.urdf --states 3 --seed 11 \
+    --out "$OUT/mimic/panda_fixed.json"
+"$PY" scripts/make_mimic_reference.py tests/urdf/mimic/chain_flat.urdf \
+    --model-urdf tests/urdf/mimic/chain.urdf --states 3 --seed 12 --out "$OUT/mimic/chain_fixed.json"
+"$PY" scripts/make_mimic_reference.py tests/urdf/mimic/chain_flat.urdf --floating-base \
+    --model-urdf tests/urdf/mimic/chain.urdf --states 3 --seed 13 --out "$OUT/mimic/chain_floating.json"
+echo "$OUT/mimic/"

@@ -129,6 +129,14 @@ impl Config {
         self
     }
 
+    /// Models the URDF's `<mimic>` joints (Pinocchio's
+    /// `buildModelFromUrdf(.., mimic=True)`): a mimicking joint follows its
+    /// primary and leaves `q` and `v` (`rbdgen generate --mimic`).
+    pub fn mimic(mut self) -> Config {
+        self.options.mimic = true;
+        self
+    }
+
     /// Emits only these functions (every function by default).
     pub fn functions(mut self, functions: &[Function]) -> Config {
         self.options.functions = functions.iter().copied().collect::<BTreeSet<_>>();

@@ -5,7 +5,7 @@
 //! fails here.
 
 #[macro_use]
-#[path = "../../benches/functions.rs"]
+#[path = "../../benches/common/functions.rs"]
 mod functions;
 
 use std::path::{Path, PathBuf};

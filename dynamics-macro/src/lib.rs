@@ -27,6 +27,10 @@ use rbdgen_symbolic::{
 ///   NAME`; private without one).
 /// - the URDF or MJCF (`.xml`, `<mujoco>` root) path, relative to the calling crate's `CARGO_MANIFEST_DIR`.
 /// - `floating_base`: give the root link a free-flyer joint (`nq += 7`, `nv += 6`).
+/// - `mimic`: model the URDF's `<mimic>` joints as Pinocchio's
+///   `buildModelFromUrdf(.., mimic=True)`: a mimicking joint follows
+///   `multiplier θ_primary + offset` and has no entry in `q` or `v` (chains of
+///   mimics are composed). Without it, mimic tags are ignored.
 /// - `functions = [...]`: emit only these (`rnea`, `crba`, `aba`,
 ///   `frame_placement`, `minverse`, `ccrba`, the frame Jacobians, the derivatives
 ///   and the configuration-space operations: any name of
@@ -81,6 +85,7 @@ struct Args {
     name: Ident,
     path: LitStr,
     floating_base: bool,
+    mimic: bool,
     functions: Option<Vec<(Function, Span)>>,
     scalar: ScalarType,
     armature: Vec<(String, f64, Span)>,
@@ -166,6 +171,7 @@ impl Parse for Args {
         input.parse::<Token![,]>()?;
         let path: LitStr = input.parse()?;
         let mut floating_base = false;
+        let mut mimic = false;
         let mut functions = None;
         let mut scalar = ScalarType::F64;
         let (mut armature, mut contacts, mut parameters, mut frames) =
@@ -181,6 +187,7 @@ impl Parse for Args {
             let key: Ident = input.parse()?;
             match key.to_string().as_str() {
                 "floating_base" => floating_base = true,
+                "mimic" => mimic = true,
                 "functions" => {
                     input.parse::<Token![=]>()?;
                     let content;
@@ -230,7 +237,7 @@ impl Parse for Args {
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
-                        "unknown option `{other}`; expected `floating_base`, `functions = [...]`, \
+                        "unknown option `{other}`; expected `floating_base`, `mimic`, `functions = [...]`, \
                          `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
                          `frames = [...]`, `lanes = 4`, `threads`, `strict` or `max_ops = N`"
                     ),
@@ -243,6 +250,7 @@ impl Parse for Args {
             name,
             path,
             floating_base,
+            mimic,
             functions,
             scalar,
             armature,
@@ -260,8 +268,12 @@ impl Parse for Args {
 /// Each armature, contact, parameter and frame name against the model, so that
 /// a bad one is an error spanned on it (`Err(message)`: the URDF itself).
 fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>> {
-    let mut model =
-        Model::from_description_str(urdf, args.floating_base).map_err(|e| Err(e.to_string()))?;
+    let model = if args.mimic {
+        Model::from_description_str_mimic(urdf, args.floating_base)
+    } else {
+        Model::from_description_str(urdf, args.floating_base)
+    };
+    let mut model = model.map_err(|e| Err(e.to_string()))?;
     let at =
         |span: Span| move |e: rbdgen_symbolic::ModelError| Ok(syn::Error::new(span, e.to_string()));
     for (name, value, span) in &args.armature {
@@ -312,6 +324,7 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
     let urdf = read_description(&full).map_err(|e| error(e.to_string()))?;
     let mut options = Options {
         floating_base: args.floating_base,
+        mimic: args.mimic,
         source_name: relative.clone(),
         scalar: args.scalar,
         std: true,

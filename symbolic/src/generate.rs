@@ -28,6 +28,11 @@ use crate::trace::{trace, Expr, Traced};
 pub struct Options {
     /// Give the root link a free-flyer joint (Pinocchio's `JointModelFreeFlyer`).
     pub floating_base: bool,
+    /// Model the URDF's `<mimic>` joints (Pinocchio's `buildModelFromUrdf(..,
+    /// mimic=True)`, [`Model::from_urdf_str_mimic`]): a mimicking joint follows
+    /// its primary and has no entry in `q` or `v`. Off by default (mimic tags
+    /// ignored, every joint independent).
+    pub mimic: bool,
     /// The functions to emit (all by default).
     pub functions: BTreeSet<Function>,
     /// The name the URDF is known by in the header, as the user gave it (a
@@ -91,6 +96,7 @@ impl Default for Options {
     fn default() -> Self {
         Self {
             floating_base: false,
+            mimic: false,
             functions: Function::ALL.into_iter().collect(),
             source_name: String::new(),
             scalar: ScalarType::F64,
@@ -117,7 +123,11 @@ impl Default for Options {
 /// on a link welded to the universe, or an unknown frame in `options.frames`;
 /// with [`Options::strict`], the first of [`Model::physical_warnings`].
 pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError> {
-    let mut model = Model::from_description_str(urdf, options.floating_base)?;
+    let mut model = if options.mimic {
+        Model::from_description_str_mimic(urdf, options.floating_base)?
+    } else {
+        Model::from_description_str(urdf, options.floating_base)?
+    };
     for (joint, value) in &options.armature {
         model.set_armature(joint, *value)?;
     }

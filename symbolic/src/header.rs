@@ -25,10 +25,11 @@ pub(crate) fn header_doc(
     op_counts: &BTreeMap<Function, OpCounts>,
     op_counts_traced: &BTreeMap<Function, OpCounts>,
 ) -> Vec<String> {
-    let base = if options.floating_base {
-        "free-flyer root"
-    } else {
-        "fixed base"
+    let base = match (options.floating_base, options.mimic) {
+        (true, false) => "free-flyer root",
+        (false, false) => "fixed base",
+        (true, true) => "free-flyer root, mimic joints",
+        (false, true) => "fixed base, mimic joints",
     };
     let name = header_name(&options.source_name);
     let functions: Vec<&str> = op_counts.keys().map(|f| f.name()).collect();
@@ -132,6 +133,9 @@ pub fn command_line_options(options: &Options) -> String {
     let mut args = Vec::new();
     if options.floating_base {
         args.push("--floating-base".to_string());
+    }
+    if options.mimic {
+        args.push("--mimic".to_string());
     }
     let all: BTreeSet<Function> = Function::ALL.into_iter().collect();
     if options.functions != all {

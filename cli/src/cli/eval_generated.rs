@@ -59,7 +59,8 @@ fn unavailable_in(function: Function, model: &Model, file: &StatesFile) -> Optio
 /// None today; kept for settings the generator cannot express.
 fn generation_options(model: &Model, cli: &Options) -> Result<Options, String> {
     let mut armature = Vec::new();
-    for joint in &model.joints[1..] {
+    // A mimicking joint's entries are its primary's.
+    for joint in model.joints[1..].iter().filter(|j| j.mimic.is_none()) {
         let values = &model.armature[joint.v_range()];
         let Some(&first) = values.first() else {
             continue;

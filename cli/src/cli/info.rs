@@ -112,15 +112,22 @@ fn print_info(model: &Model) {
     println!("total mass (moving bodies): {mass} kg");
     println!("joints:");
     for (i, j) in model.joints.iter().enumerate().skip(1) {
+        let coordinates = match j.mimic {
+            None => format!(
+                "q[{}..{}], v[{}..{}]",
+                j.idx_q,
+                j.idx_q + j.kind.nq(),
+                j.idx_v,
+                j.idx_v + j.kind.nv()
+            ),
+            Some(m) => format!(
+                "mimics {}: {} q[{}] + {}",
+                model.joints[m.primary].name, m.gain, j.idx_q, m.offset
+            ),
+        };
         println!(
-            "  {i:>3} {:<24} {:?} parent {} (q[{}..{}], v[{}..{}])",
-            j.name,
-            j.kind,
-            model.joints[j.parent].name,
-            j.idx_q,
-            j.idx_q + j.kind.nq(),
-            j.idx_v,
-            j.idx_v + j.kind.nv()
+            "  {i:>3} {:<24} {:?} parent {} ({coordinates})",
+            j.name, j.kind, model.joints[j.parent].name,
         );
     }
     println!("link frames:");

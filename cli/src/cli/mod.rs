@@ -81,6 +81,11 @@ pub struct CodeArgs {
 /// `generate`, `verify`, `info` and `eval`.
 #[derive(clap::Args, Debug, Default, Clone)]
 pub struct ModelArgs {
+    /// Model the URDF's `<mimic>` joints as Pinocchio's
+    /// `buildModelFromUrdf(.., mimic=True)`: a mimicking joint follows
+    /// `multiplier θ_primary + offset` and has no entry in `q` or `v`.
+    #[arg(long)]
+    pub mimic: bool,
     /// Armature (rotor inertia, kg·m² for a revolute joint, kg for a prismatic
     /// one) per joint, comma-separated `JOINT=VALUE`: added to the diagonal of
     /// the mass matrix in every dynamics function (Pinocchio's
@@ -119,6 +124,7 @@ impl ModelArgs {
     /// than `point` and `6d`.
     pub fn apply(&self, options: &mut rbdgen_symbolic::Options) -> Result<(), String> {
         use rbdgen_symbolic::ContactKind;
+        options.mimic = self.mimic;
         options.armature = self
             .armature
             .iter()
@@ -356,6 +362,7 @@ mod tests {
             frames: Some(vec!["FL_foot".into(), "RR_foot".into()]),
             lanes: Some(4),
             threads: true,
+            mimic: true,
             strict: true,
             max_ops: 1_000_000,
             ..plain.clone()

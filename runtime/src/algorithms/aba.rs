@@ -17,7 +17,9 @@ use crate::{Data, Model, Scalar};
 /// Inputs are used as given, as Pinocchio does: a non-unit free-flyer
 /// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
 /// out (see the crate documentation, "Inputs are used as given").
-/// On a model with a moving joint whose subtree has no mass
+/// On a model with mimic joints ([`crate::model::mimic`]), `M(q)⁻¹ (τ - h)`
+/// through [`super::minverse`]'s dense factors (Pinocchio 4.1.0 refuses `aba`
+/// there). On a model with a moving joint whose subtree has no mass
 /// ([`Model::check_massless_subtrees`]) the accelerations are non-finite.
 ///
 /// # Panics
@@ -70,6 +72,9 @@ fn run<'d, S: Scalar>(
     check_q(model, q.len());
     check_v(model, "v", v.len());
     check_v(model, "tau", tau.len());
+    if model.has_mimic() {
+        return through_minverse(model, data, q, v, tau, fext);
+    }
     for i in 1..model.njoints() {
         forward_step_1(model, data, i, q, v);
         if let Some(fext) = fext {
@@ -86,6 +91,32 @@ fn run<'d, S: Scalar>(
     for i in 1..model.njoints() {
         forward_step_2(model, data, i, &gravity);
     }
+    &data.ddq
+}
+
+/// `a = M⁻¹ (τ - rnea_fext(q, v, 0, fext))` with the dense factors of `M`: on a
+/// model with mimic joints, where no articulated-body recursion holds (a mimic
+/// couples branches of the tree).
+fn through_minverse<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    fext: Option<&[Force<S>]>,
+) -> &'d [S] {
+    let zero = vec![S::zero(); model.nv];
+    let h = match fext {
+        Some(fext) => super::rnea_fext(model, data, q, v, &zero, fext),
+        None => super::rnea(model, data, q, v, &zero),
+    }
+    .to_vec();
+    let minv = super::minverse(model, data, q);
+    let nv = model.nv;
+    let ddq: Vec<S> = (0..nv)
+        .map(|r| (0..nv).fold(S::zero(), |acc, c| acc + minv[r * nv + c] * (tau[c] - h[c])))
+        .collect();
+    data.ddq.copy_from_slice(&ddq);
     &data.ddq
 }
 

@@ -15,7 +15,7 @@
 //! part for a point contact leaves out `ω × v`, and the foot slides whenever
 //! its body turns.
 
-use super::jacobian::{jacobian_columns, update_joint_jacobian, ReferenceFrame};
+use super::jacobian::{jacobian_columns, joint_column, update_joint_jacobian, ReferenceFrame};
 use super::kinematics::{body_velocity, frame_placement, joint_placement};
 use super::{check_data, check_v};
 use crate::spatial::Motion;
@@ -26,6 +26,9 @@ use crate::{Data, Model, Scalar};
 /// and column k of `J̇` is `v_i × J_k` for the world twist `v_i` of the body of
 /// its joint i (Pinocchio's `computeJointJacobiansTimeVariation(model, data, q, v)`,
 /// `data.dJ`).
+///
+/// On a model with mimic joints the columns are those of the independent
+/// joints, as in [`super::compute_joint_jacobians`].
 ///
 /// `q: [nq]`, `v: [nv]`; returns the `nv` columns of `J̇`, also left in
 /// `data.dj`, with `J` in `data.j`, the world twists in `data.ov` and the body
@@ -49,8 +52,10 @@ pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
         data.v[i] = vi;
         data.ov[i] = data.o_mi[i].act_motion(&vi);
         let joint = &model.joints[i];
-        for col in joint.v_range() {
-            data.dj[col] = data.ov[i].cross(&data.j[col]);
+        if joint.mimic.is_none() {
+            for col in joint.v_range() {
+                data.dj[col] = data.ov[i].cross(&data.j[col]);
+            }
         }
     }
     &data.dj
@@ -88,8 +93,12 @@ pub fn frame_jacobian_time_variation<S: Scalar>(
     };
     let p = placement.translation;
     let p_dot = twist.linear + twist.angular.cross(&p);
-    jacobian_columns(model, joint, |col| {
-        let (j, dj) = (&data.j[col], &data.dj[col]);
+    jacobian_columns(model, joint, |i, k| {
+        let j = &joint_column(model, data, i, k);
+        let dj = &match model.joints[i].mimic {
+            None => data.dj[model.joints[i].idx_v + k],
+            Some(_) => data.ov[i].cross(j),
+        };
         match reference {
             ReferenceFrame::World => *dj,
             ReferenceFrame::LocalWorldAligned => Motion {

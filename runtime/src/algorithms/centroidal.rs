@@ -1,7 +1,7 @@
 //! Centre of mass, its Jacobian, and the centroidal momentum matrix with its
 //! time derivative.
 
-use super::jacobian::update_joint_jacobian;
+use super::jacobian::{joint_column, update_joint_jacobian};
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
 use super::{check_data, check_q, check_v};
 use crate::spatial::{Force, Motion, Vector3};
@@ -61,12 +61,14 @@ pub fn jacobian_center_of_mass<'d, S: Scalar>(
     let nv = model.nv;
     let mass_inv = S::one() / data.oycrb[0].mass;
     data.com = data.oycrb[0].first_moment.scale(mass_inv);
+    data.jcom.fill(S::zero());
     for i in 1..model.njoints() {
         let joint = &model.joints[i];
-        for col in joint.v_range() {
-            let momentum = data.oycrb[i].mul_motion(&data.j[col]);
+        for k in 0..joint.kind.nv() {
+            let col = joint.idx_v + k;
+            let momentum = data.oycrb[i].mul_motion(&joint_column(model, data, i, k));
             for (r, x) in momentum.linear.0.into_iter().enumerate() {
-                data.jcom[r * nv + col] = x * mass_inv;
+                data.jcom[r * nv + col] = data.jcom[r * nv + col] + x * mass_inv;
             }
         }
     }
@@ -120,10 +122,12 @@ pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &
     let nv = model.nv;
     let com = data.com;
     let com_velocity = data.hg.linear.scale(S::one() / data.oycrb[0].mass);
+    data.dag.fill(S::zero());
     for i in 1..model.njoints() {
         let joint = &model.joints[i];
-        for col in joint.v_range() {
-            let s = &data.j[col];
+        for k in 0..joint.kind.nv() {
+            let col = joint.idx_v + k;
+            let s = &joint_column(model, data, i, k);
             let f = data.oycrb[i].mul_motion(s);
             let df = data.doycrb[i].mul_motion(s) + data.oycrb[i].mul_motion(&data.ov[i].cross(s));
             let angular = df.angular - com_velocity.cross(&f.linear) - com.cross(&df.linear);
@@ -132,7 +136,7 @@ pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &
                 angular,
             };
             for (r, x) in dag.to_array().into_iter().enumerate() {
-                data.dag[r * nv + col] = x;
+                data.dag[r * nv + col] = data.dag[r * nv + col] + x;
             }
         }
     }
@@ -172,7 +176,7 @@ pub fn centroidal_momentum_rate<S: Scalar>(
         } else {
             Motion::zero()
         };
-        let ai = a_parent + joint.kind.motion(&a[joint.v_range()]) + vi.cross(&vj);
+        let ai = a_parent + joint.motion_at(a) + vi.cross(&vj);
         data.v[i] = vi;
         data.a[i] = ai;
         let inertia = &data.inertias[i];
@@ -192,16 +196,18 @@ fn centroidal_map<S: Scalar>(model: &Model, data: &mut Data<S>, v: &[S]) {
     let nv = model.nv;
     let total = data.oycrb[0];
     let com = total.first_moment.scale(S::one() / total.mass);
+    data.ag.fill(S::zero());
     for i in 1..model.njoints() {
         let joint = &model.joints[i];
-        for col in joint.v_range() {
-            let f = data.oycrb[i].mul_motion(&data.j[col]);
+        for k in 0..joint.kind.nv() {
+            let col = joint.idx_v + k;
+            let f = data.oycrb[i].mul_motion(&joint_column(model, data, i, k));
             let column = Force {
                 linear: f.linear,
                 angular: f.angular - com.cross(&f.linear),
             };
             for (r, x) in column.to_array().into_iter().enumerate() {
-                data.ag[r * nv + col] = x;
+                data.ag[r * nv + col] = data.ag[r * nv + col] + x;
             }
         }
     }

@@ -24,6 +24,9 @@ pub fn crba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d
         joint_placement(model, data, i, q);
         data.ycrb[i] = data.inertias[i];
     }
+    // Zeros, then each pair of joints adds its share: a mimicking joint adds into
+    // its primary's rows and columns (`M = Gᵀ M_full G`).
+    data.mass_matrix.fill(S::zero());
     for i in (1..model.njoints()).rev() {
         backward_step(model, data, i);
     }
@@ -47,15 +50,21 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize) {
     for k in 0..joint.kind.nv() {
         let col = joint.idx_v + k;
         // The force that accelerating dof k demands of the composite body i, carried up the chain.
-        let mut f = data.ycrb[i].mul_motion(&joint.kind.subspace_column(k));
+        let mut f = data.ycrb[i].mul_motion(&joint.subspace(k));
         let mut j = i;
         loop {
             let ancestor = &model.joints[j];
             for l in 0..ancestor.kind.nv() {
                 let row = ancestor.idx_v + l;
-                let m = ancestor.kind.subspace_column::<S>(l).dot(&f);
-                data.mass_matrix[row * nv + col] = m;
-                data.mass_matrix[col * nv + row] = m;
+                let m = ancestor.subspace::<S>(l).dot(&f);
+                let entry = &mut data.mass_matrix[row * nv + col];
+                *entry = *entry + m;
+                // The block of joint i itself is visited whole; an ancestor's
+                // entry also stands for its transpose.
+                if j != i {
+                    let entry = &mut data.mass_matrix[col * nv + row];
+                    *entry = *entry + m;
+                }
             }
             if ancestor.parent == 0 {
                 break;

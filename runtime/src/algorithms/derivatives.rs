@@ -274,6 +274,39 @@ fn motion_to_force<S: Scalar>(f: impl Fn(&Motion<S>) -> Force<S>) -> Matrix6<S> 
     m
 }
 
+/// `x` over the own dofs ([`crate::Topology::own_dofs`]): `x_own = G x`, a
+/// mimicking dof's gain times its primary's entry.
+fn expand<S: Scalar>(own_to_v: &[(usize, f64)], x: &[S]) -> Vec<S> {
+    own_to_v
+        .iter()
+        .map(|&(k, gain)| {
+            if gain == 1.0 {
+                x[k]
+            } else {
+                S::constant(gain) * x[k]
+            }
+        })
+        .collect()
+}
+
+/// `Gᵀ D G` for `D: [n x n]` over the own dofs, `[nv x nv]` row-major.
+fn reduce<S: Scalar>(own_to_v: &[(usize, f64)], d: &[S], nv: usize) -> Vec<S> {
+    let n = own_to_v.len();
+    let mut out = vec![S::zero(); nv * nv];
+    for (r, &(rv, gr)) in own_to_v.iter().enumerate() {
+        for (c, &(cv, gc)) in own_to_v.iter().enumerate() {
+            let x = d[r * n + c];
+            let x = if gr * gc == 1.0 {
+                x
+            } else {
+                S::constant(gr * gc) * x
+            };
+            out[rv * nv + cv] = out[rv * nv + cv] + x;
+        }
+    }
+    out
+}
+
 /// Per-dof quantities of the forward pass, in the axes of the dof's tree root.
 #[derive(Clone, Copy)]
 struct Column<S> {
@@ -300,6 +333,20 @@ fn run<S: Scalar>(
     let (n, nv) = (model.njoints(), model.nv);
     let tree = model.topology();
     let mut support = Vec::with_capacity(n);
+    // Over the joints' own dofs (the model without mimics, `v_own = G v`),
+    // reduced at the end: `∂τ/∂x = Gᵀ ∂τ_own/∂x_own G`. The identity without mimics.
+    let mimic = model.has_mimic();
+    let own_to_v = tree.own_to_v();
+    let expanded;
+    let (v, a_model, a) = if mimic {
+        expanded = (expand(own_to_v, v), expand(own_to_v, a));
+        (expanded.0.as_slice(), a, expanded.1.as_slice())
+    } else {
+        (v, a, a)
+    };
+    let nv_model = nv;
+    let nv = own_to_v.len();
+    let mut tau_own = vec![S::zero(); nv];
     let zero_col = Column {
         j: Motion::zero(),
         dv: Motion::zero(),
@@ -320,8 +367,7 @@ fn run<S: Scalar>(
     };
     for i in 1..n {
         let joint = &model.joints[i];
-        let qi = &q[joint.q_range()];
-        let li_mi = Transform::constant(&joint.placement) * joint.kind.transform(qi);
+        let li_mi = Transform::constant(&joint.placement) * joint.transform_at(q);
         data.li_mi[i] = li_mi;
         let parent = joint.parent;
         // A root's axes are its own; the universe accelerates at -g in them.
@@ -335,7 +381,7 @@ fn run<S: Scalar>(
         } else {
             (Motion::zero(), li_mi.act_inv_motion(&gravity))
         };
-        let dofs = joint.v_range();
+        let dofs = tree.own_dofs(i);
         let (vs, as_) = (&v[dofs.clone()], &a[dofs.clone()]);
         let mut vj = Motion::zero();
         let mut aj = Motion::zero();
@@ -389,13 +435,13 @@ fn run<S: Scalar>(
         let joint = &model.joints[i];
         let (yi, bi, fi) = (y[i], b[i], f[i]);
         tree.support(i, &mut support);
-        for r in joint.v_range() {
+        for r in tree.own_dofs(i) {
             let jr = cols[r].j;
-            data.tau[r] = jr.dot(&fi);
+            tau_own[r] = jr.dot(&fi);
             let p = yi.mul_motion(&jr);
             let t = bi.transpose_mul_motion(&jr);
             for &j in &support {
-                for c in model.joints[j].v_range() {
+                for c in tree.own_dofs(j) {
                     let col = &cols[c];
                     d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(&t);
                     d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(&t);
@@ -407,12 +453,12 @@ fn run<S: Scalar>(
         }
         let ancestors = &support[..support.len() - 1];
         if !ancestors.is_empty() {
-            for c in joint.v_range() {
+            for c in tree.own_dofs(i) {
                 let col = &cols[c];
                 let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.mul_motion(&col.dv);
                 let h = yi.mul_motion(&col.u) + bi.mul_motion(&col.j);
                 for &j in ancestors {
-                    for r in model.joints[j].v_range() {
+                    for r in tree.own_dofs(j) {
                         d_dq[r * nv + c] = cols[r].j.dot(&g);
                         d_dv[r * nv + c] = cols[r].j.dot(&h);
                     }
@@ -426,8 +472,20 @@ fn run<S: Scalar>(
             f[parent] += fi;
         }
     }
+    let (mut d_dq, mut d_dv, mut mass) = (d_dq, d_dv, mass);
+    if mimic {
+        d_dq = reduce(own_to_v, &d_dq, nv_model);
+        d_dv = reduce(own_to_v, &d_dv, nv_model);
+        mass = reduce(own_to_v, &mass, nv_model);
+        data.tau.fill(S::zero());
+        for (&x, &(k, gain)) in tau_own.iter().zip(own_to_v) {
+            data.tau[k] = data.tau[k] + S::constant(gain) * x;
+        }
+    } else {
+        data.tau.copy_from_slice(&tau_own);
+    }
     super::crba::add_armature_diagonal(model, &mut mass);
-    super::rnea::add_armature(model, &mut data.tau, a);
+    super::rnea::add_armature(model, &mut data.tau, a_model);
     Jacobians {
         d_dq,
         d_dv,

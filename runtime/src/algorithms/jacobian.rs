@@ -29,11 +29,31 @@ impl ReferenceFrame {
 }
 
 /// One forward step: the world-frame columns `world_from_joint · S_k` of joint
-/// i, after its placement is known.
+/// i, after its placement is known. A mimicking joint has no column of its
+/// own in `data.j` (see [`joint_column`]).
 pub(crate) fn update_joint_jacobian<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize) {
     let joint = &model.joints[i];
+    if joint.mimic.is_some() {
+        return;
+    }
     for k in 0..joint.kind.nv() {
         data.j[joint.idx_v + k] = data.o_mi[i].act_motion(&joint.kind.subspace_column(k));
+    }
+}
+
+/// The world-frame column `world_from_joint · S_k` of dof k of joint i (its
+/// share of column `idx_v + k` of a Jacobian), after its placement is known:
+/// `data.j`'s column, or for a mimicking joint its own column scaled by the gain.
+pub(crate) fn joint_column<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    i: usize,
+    k: usize,
+) -> Motion<S> {
+    let joint = &model.joints[i];
+    match joint.mimic {
+        None => data.j[joint.idx_v + k],
+        Some(_) => data.o_mi[i].act_motion(&joint.subspace(k)),
     }
 }
 
@@ -44,6 +64,10 @@ pub(crate) fn update_joint_jacobian<S: Scalar>(model: &Model, data: &mut Data<S>
 ///
 /// `q: [nq]`; returns the `nv` columns, also left in `data.j`, with the joint
 /// placements in `data.o_mi`. [`joint_jacobian`] and [`frame_jacobian`] read them.
+/// On a model with mimic joints ([`crate::model::mimic`]) the columns are
+/// those of the independent joints (Pinocchio's `data.J` has a column per
+/// joint there instead); the joint and frame Jacobians add the mimicking
+/// joints' shares.
 ///
 /// # Panics
 /// When `q` does not have length `nq`.
@@ -116,8 +140,8 @@ fn jacobian_at<S: Scalar>(
     world_from_frame: &Transform<S>,
     reference: ReferenceFrame,
 ) -> Vec<S> {
-    jacobian_columns(model, joint, |col| {
-        let world = &data.j[col];
+    jacobian_columns(model, joint, |i, k| {
+        let world = &joint_column(model, data, i, k);
         match reference {
             ReferenceFrame::World => *world,
             ReferenceFrame::LocalWorldAligned => Motion {
@@ -129,21 +153,23 @@ fn jacobian_at<S: Scalar>(
     })
 }
 
-/// A `[6 x nv]` row-major matrix whose columns are `column(k)` for the dofs k
-/// of `joint` and its ancestors, zero elsewhere.
+/// A `[6 x nv]` row-major matrix that sums `column(i, k)` into column
+/// `idx_v + k` for the dofs k of `joint` and of its ancestors i, zero elsewhere
+/// (a mimicking joint adds into its primary's column).
 pub(crate) fn jacobian_columns<S: Scalar>(
     model: &Model,
     joint: usize,
-    column: impl Fn(usize) -> Motion<S>,
+    column: impl Fn(usize, usize) -> Motion<S>,
 ) -> Vec<S> {
     let nv = model.nv;
     let mut out = vec![S::zero(); 6 * nv];
     let mut i = joint;
     while i > 0 {
         let j = &model.joints[i];
-        for col in j.v_range() {
-            for (r, x) in column(col).to_array().into_iter().enumerate() {
-                out[r * nv + col] = x;
+        for k in 0..j.kind.nv() {
+            let col = j.idx_v + k;
+            for (r, x) in column(i, k).to_array().into_iter().enumerate() {
+                out[r * nv + col] = out[r * nv + col] + x;
             }
         }
         i = j.parent;

@@ -7,8 +7,7 @@ use crate::{Data, Model, Scalar};
 /// One forward step: the joint's placement in its parent at `q` and in the world.
 pub(crate) fn joint_placement<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, q: &[S]) {
     let joint = &model.joints[i];
-    let qi = &q[joint.q_range()];
-    let li_mi = Transform::constant(&joint.placement) * joint.kind.transform(qi);
+    let li_mi = Transform::constant(&joint.placement) * joint.transform_at(q);
     data.o_mi[i] = if joint.parent > 0 {
         data.o_mi[joint.parent] * li_mi
     } else {
@@ -68,7 +67,7 @@ pub(crate) fn body_velocity<S: Scalar>(
     v: &[S],
 ) -> (Motion<S>, Motion<S>) {
     let joint = &model.joints[i];
-    let vj = joint.kind.motion(&v[joint.v_range()]);
+    let vj = joint.motion_at(v);
     let vi = if joint.parent > 0 {
         data.li_mi[i].act_inv_motion(&data.v[joint.parent]) + vj
     } else {

@@ -16,6 +16,9 @@ use crate::{Data, Model, Scalar, Topology};
 /// no branch on values (the pattern is the model's), one reciprocal per dof; the
 /// cost is that of CRBA plus `O(nv d²)` for depth d, with no dense inversion.
 ///
+/// On a model with mimic joints the factorisation is dense (a mimic couples
+/// branches of the tree).
+///
 /// `q: [nq]`; returns `M⁻¹: [nv x nv]` row-major (1/kg, 1/(kg·m²), ...), also left
 /// in `data.minv`; `data.mass_matrix` holds `M` and `data.ltdl` the factors.
 /// `M(q) · minverse(q) = I` and `aba(q, v, τ) = minverse(q) (τ - rnea(q, v, 0))`.

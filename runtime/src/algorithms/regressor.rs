@@ -97,9 +97,7 @@ pub fn joint_torque_regressor<S: Scalar>(
         } else {
             gravity
         };
-        let ai = data.li_mi[i].act_inv_motion(&a_parent)
-            + joint.kind.motion(&a[joint.v_range()])
-            + vi.cross(&vj);
+        let ai = data.li_mi[i].act_inv_motion(&a_parent) + joint.motion_at(a) + vi.cross(&vj);
         data.v[i] = vi;
         data.a[i] = ai;
         for k in 0..10 {
@@ -111,12 +109,10 @@ pub fn joint_torque_regressor<S: Scalar>(
             let mut j = i;
             while j > 0 {
                 let ancestor = &model.joints[j];
-                let mut out = [S::zero(); 6];
-                ancestor
-                    .kind
-                    .project_force(&f, &mut out[..ancestor.kind.nv()]);
-                for (r, x) in ancestor.v_range().zip(out) {
-                    y[r * cols + col] = x;
+                // A mimicking ancestor adds its share into its primary's row.
+                for l in 0..ancestor.kind.nv() {
+                    let r = ancestor.idx_v + l;
+                    y[r * cols + col] = y[r * cols + col] + ancestor.subspace::<S>(l).dot(&f);
                 }
                 f = data.li_mi[j].act_force(&f);
                 j = ancestor.parent;

@@ -79,6 +79,8 @@ fn run<'d, S: Scalar>(
             data.f[i] = data.f[i] - fext[i];
         }
     }
+    // Zeros, then each joint adds its share (a mimicking joint into its primary's entry).
+    data.tau.fill(S::zero());
     for i in (1..model.njoints()).rev() {
         backward_step(model, data, i);
     }
@@ -103,8 +105,7 @@ fn forward_step<S: Scalar>(
     } else {
         *gravity
     };
-    let range = joint.v_range();
-    let ai = data.li_mi[i].act_inv_motion(&a_parent) + joint.kind.motion(&a[range]) + vi.cross(&vj);
+    let ai = data.li_mi[i].act_inv_motion(&a_parent) + joint.motion_at(a) + vi.cross(&vj);
     let inertia = data.inertias[i];
     data.f[i] = inertia.mul_motion(&ai) + vi.cross_force(&inertia.mul_motion(&vi));
     data.v[i] = vi;
@@ -123,8 +124,7 @@ pub(crate) fn add_armature<S: Scalar>(model: &Model, tau: &mut [S], a: &[S]) {
 
 fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize) {
     let joint = &model.joints[i];
-    let range = joint.v_range();
-    joint.kind.project_force(&data.f[i], &mut data.tau[range]);
+    joint.add_projected_force(&data.f[i], &mut data.tau);
     if joint.parent > 0 {
         let f = data.li_mi[i].act_force(&data.f[i]);
         data.f[joint.parent] += f;

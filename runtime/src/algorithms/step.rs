@@ -6,13 +6,13 @@ use super::{aba, check_data, check_len, check_q, check_v, ArgumentPosition};
 use crate::{Data, JointKind, Model, Scalar};
 
 /// The actuated degrees of freedom: the indices into `v` of every dof except
-/// those of a free-flyer, in order. The actuation matrix `S` (`nv x nu`) has
+/// those of a free-flyer, in order (a mimicking joint has no dof of its own). The actuation matrix `S` (`nv x nu`) has
 /// a one at `(actuated_dofs(model)[k], k)` and zeros elsewhere, so `tau = S u`
 /// and `nu = actuated_dofs(model).len()` (18 for Go2+Z1 on a floating base).
 pub fn actuated_dofs(model: &Model) -> Vec<usize> {
     model.joints[1..]
         .iter()
-        .filter(|j| !matches!(j.kind, JointKind::FreeFlyer))
+        .filter(|j| !matches!(j.kind, JointKind::FreeFlyer) && j.mimic.is_none())
         .flat_map(|j| j.v_range())
         .collect()
 }

@@ -16,8 +16,8 @@ impl Model {
     /// Matches Pinocchio's `buildModelFromUrdf(file[, JointModelFreeFlyer()])`.
     ///
     /// `<mimic>` tags are ignored: a mimic joint is an independent joint, as in
-    /// Pinocchio's `buildModelFromUrdf` (mimic joints are not modelled there
-    /// either unless asked for).
+    /// Pinocchio's `buildModelFromUrdf` without `mimic=True`;
+    /// [`Model::from_urdf_str_mimic`] models them.
     ///
     /// # Errors
     /// [`ModelError`] naming the link or joint at fault (or the line of a

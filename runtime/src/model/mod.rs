@@ -3,12 +3,14 @@
 
 mod joint;
 mod load;
+pub mod mimic;
 pub mod mjcf;
 mod random;
 mod topology;
 mod urdf;
 
 pub use joint::JointKind;
+pub use mimic::Mimic;
 
 mod document;
 mod setup;
@@ -38,6 +40,10 @@ pub struct Joint {
     pub idx_q: usize,
     /// First index of the joint in `v`.
     pub idx_v: usize,
+    /// For a mimicking joint (a model loaded with mimic joints,
+    /// [`Model::from_urdf_str_mimic`]), the joint it follows; its `idx_q` and
+    /// `idx_v` are then that joint's. `None` otherwise.
+    pub mimic: Option<Mimic>,
 }
 
 /// What a frame marks, as Pinocchio's `FrameType`.
@@ -148,6 +154,7 @@ impl Model {
                 inertia: Inertia::zero(),
                 idx_q: 0,
                 idx_v: 0,
+                mimic: None,
             }],
             frames: Vec::new(),
             nq: 0,
@@ -184,6 +191,7 @@ impl Model {
     pub fn neutral(&self) -> Vec<f64> {
         self.joints
             .iter()
+            .filter(|j| j.mimic.is_none())
             .flat_map(|j| j.kind.neutral().iter().copied())
             .collect()
     }

@@ -19,7 +19,7 @@ impl Model {
     pub fn random_configuration(&self, mut unit: impl FnMut() -> f64) -> Vec<f64> {
         let mut uniform = |lo: f64, hi: f64| lo + (hi - lo) * unit();
         let mut q = Vec::with_capacity(self.nq);
-        for joint in &self.joints {
+        for joint in self.joints.iter().filter(|j| j.mimic.is_none()) {
             match joint.kind {
                 JointKind::Universe => {}
                 JointKind::Revolute { .. } => q.push(uniform(-PI, PI)),

@@ -62,7 +62,8 @@ impl Model {
     /// # Errors
     /// [`ModelError::UnknownName`] for a joint the model does not have (the
     /// universe included); [`ModelError::InvalidSetting`] for a negative or
-    /// non-finite value, or a dof index beyond the joint's.
+    /// non-finite value, a dof index beyond the joint's, or a mimicking joint
+    /// ([`crate::model::mimic`]: set its primary's).
     pub fn set_armature(&mut self, joint: &str, value: f64) -> Result<(), ModelError> {
         let (name, dof) = match joint.strip_suffix(']').and_then(|j| j.split_once('[')) {
             Some((name, k)) => (name, Some(k)),
@@ -72,6 +73,15 @@ impl Model {
             .joint_id(name)
             .filter(|&id| id > 0)
             .ok_or_else(|| self.unknown_joint(name))?;
+        if let Some(m) = self.joints[id].mimic {
+            return Err(ModelError::InvalidSetting {
+                item: format!("armature of joint `{joint}`"),
+                reason: format!(
+                    "the joint mimics `{}`: it has no dof of its own",
+                    self.joints[m.primary].name
+                ),
+            });
+        }
         if !(value >= 0.0 && value.is_finite()) {
             return Err(ModelError::InvalidSetting {
                 item: format!("armature of joint `{joint}`"),

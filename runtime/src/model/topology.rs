@@ -8,6 +8,13 @@
 //! ancestry is two comparisons. Everything here takes O(njoints + nv) memory:
 //! support paths are written into a caller's buffer, not stored (a chain of
 //! 5,000 links would otherwise hold millions of indices).
+//!
+//! On a model with mimic joints ([`crate::model::mimic`]) a mimicking joint
+//! shares its primary's dof, so one dof moves bodies on several branches and
+//! `M` couples them: the tree of dofs is then a chain (dof k's parent is
+//! k - 1), which makes the factorisation of `M` dense and lets every entry of
+//! the derivatives be nonzero. The joints' own dofs (those of the model
+//! without mimics) are kept for the derivatives, which run over them.
 
 use super::Model;
 
@@ -26,6 +33,11 @@ pub struct Topology {
     subtree_end: Vec<usize>,
     /// First dof of the joint of each dof `[nv]`.
     joint_start: Vec<usize>,
+    /// First own dof of each joint `[njoints + 1]`: joint i's own dofs are
+    /// `own_start[i]..own_start[i + 1]` (its `v_range()` without mimics).
+    own_start: Vec<usize>,
+    /// Per own dof, its index in `v` and its gain (1 but for a mimicking joint).
+    own_to_v: Vec<(usize, f64)>,
     /// Hash of what [`crate::Data::new`] reads from the model; see
     /// [`Topology::fingerprint`].
     fingerprint: u64,
@@ -43,7 +55,11 @@ impl Topology {
         let mut dof_parent = vec![None; model.nv];
         let mut subtree_end = vec![0; model.nv];
         let mut joint_start = vec![0; model.nv];
+        // A mimicking joint's dof is its primary's, which sets it.
         for (i, joint) in joints.iter().enumerate().skip(1) {
+            if joint.mimic.is_some() {
+                continue;
+            }
             for k in joint.v_range() {
                 dof_parent[k] = if k > joint.idx_v {
                     Some(k - 1)
@@ -56,11 +72,25 @@ impl Topology {
                 joint_start[k] = joint.idx_v;
             }
         }
+        if model.has_mimic() {
+            dof_parent = (0..model.nv).map(|k| k.checked_sub(1)).collect();
+            subtree_end = vec![model.nv; model.nv];
+        }
+        let mut own_start = Vec::with_capacity(joints.len() + 1);
+        let mut own_to_v = Vec::with_capacity(model.nv);
+        for joint in joints {
+            own_start.push(own_to_v.len());
+            let gain = joint.mimic.map_or(1.0, |m| m.gain);
+            own_to_v.extend(joint.v_range().map(|k| (k, gain)));
+        }
+        own_start.push(own_to_v.len());
         let topology = Self {
             parent,
             dof_parent,
             subtree_end,
             joint_start,
+            own_start,
+            own_to_v,
             fingerprint: fingerprint(model),
         };
         debug_assert!(
@@ -72,7 +102,8 @@ impl Topology {
 
     /// The parent of each dof `[nv]` (Featherstone 2008 §6.5's λ over dofs,
     /// Pinocchio's `parents_fromRow`): the previous dof of the same joint,
-    /// else the last dof of the parent joint; `None` at a root.
+    /// else the last dof of the parent joint; `None` at a root. A chain on a
+    /// model with mimic joints (see the module documentation).
     #[inline]
     pub fn dof_parents(&self) -> &[Option<usize>] {
         &self.dof_parent
@@ -120,6 +151,20 @@ impl Topology {
         out.reverse();
     }
 
+    /// The own dofs of joint `i`: its `v_range()`, unless the model has
+    /// mimic joints, where they are its dofs in the model without mimics
+    /// (indices into [`Topology::own_to_v`]).
+    pub(crate) fn own_dofs(&self, i: usize) -> core::ops::Range<usize> {
+        self.own_start[i]..self.own_start[i + 1]
+    }
+
+    /// Per own dof (joint by joint, see [`Topology::own_dofs`]), its index in
+    /// `v` and its gain: the map `G` with `v_own = G v`, the identity without
+    /// mimic joints.
+    pub(crate) fn own_to_v(&self) -> &[(usize, f64)] {
+        &self.own_to_v
+    }
+
     /// Whether joint `a` is joint `i` or one of its ancestors (the universe
     /// is an ancestor of every joint).
     fn is_ancestor(&self, a: usize, mut i: usize) -> bool {
@@ -131,7 +176,7 @@ impl Topology {
 
     /// A hash of what a [`crate::Data`] built for the model depends on: `nq`,
     /// `nv`, the number of joints and frames, each joint's parent, kind, `q`
-    /// and `v` indices and body inertia as loaded. Two loads of the same file
+    /// and `v` indices, body inertia and mimic as loaded. Two loads of the same file
     /// give the same value, and a clone keeps it; [`crate::Data::check`]
     /// compares it.
     pub fn fingerprint(&self) -> u64 {
@@ -157,6 +202,9 @@ fn fingerprint(model: &Model) -> u64 {
                 .chain(i.rotational.0.into_iter().flatten())
                 .map(f64::to_bits),
         );
+        if let Some(m) = joint.mimic {
+            words.extend([m.primary as u64, m.gain.to_bits(), m.offset.to_bits()]);
+        }
     }
     words.iter().fold(0xcbf2_9ce4_8422_2325, |h, w| {
         w.to_le_bytes()

@@ -172,6 +172,7 @@ impl<'a> Builder<'a> {
             inertia,
             idx_q,
             idx_v,
+            mimic: None,
         });
         self.model.joints.len() - 1
     }

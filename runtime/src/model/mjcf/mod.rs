@@ -451,6 +451,7 @@ impl Builder {
             inertia: Inertia::zero(),
             idx_q: m.nq,
             idx_v: m.nv,
+            mimic: None,
         });
         m.nq += nq;
         m.nv += nv;
