@@ -168,8 +168,7 @@ impl Model {
         floating_base: bool,
     ) -> Result<Model, ModelError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+        let text = super::read_file(path)?;
         Self::from_urdf_str_mimic(&text, floating_base)
     }
 

@@ -216,3 +216,12 @@ impl Model {
             .filter(|(_, f)| f.kind == FrameKind::Body)
     }
 }
+
+/// The text of a model file.
+///
+/// # Errors
+/// [`crate::error::ModelError::Parse`] naming the file when it cannot be read.
+pub(crate) fn read_file(path: &std::path::Path) -> Result<String, crate::error::ModelError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| crate::error::ModelError::Parse(format!("{}: {e}", path.display())))
+}

@@ -139,8 +139,7 @@ impl Model {
         floating_base: bool,
     ) -> Result<Model, ModelError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+        let text = crate::model::read_file(path)?;
         build(&xml::Tree::parse(&text, Some(path))?, floating_base)
     }
 }
@@ -173,8 +172,7 @@ impl Model {
         floating_base: bool,
     ) -> Result<Model, ModelError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+        let text = crate::model::read_file(path)?;
         let by_extension = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("xml") || e.eq_ignore_ascii_case("mjcf"));
@@ -217,8 +215,7 @@ pub fn is_mjcf(text: &str) -> bool {
 /// for malformed XML or an include that cannot be read.
 pub fn flatten(path: impl AsRef<Path>) -> Result<String, ModelError> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+    let text = crate::model::read_file(path)?;
     Ok(xml::Tree::parse(&text, Some(path))?.to_xml())
 }
 
@@ -232,8 +229,7 @@ pub fn flatten(path: impl AsRef<Path>) -> Result<String, ModelError> {
 /// [`flatten`].
 pub fn read_description(path: impl AsRef<Path>) -> Result<String, ModelError> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ModelError::Parse(format!("{}: {e}", path.display())))?;
+    let text = crate::model::read_file(path)?;
     let by_extension = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("xml") || e.eq_ignore_ascii_case("mjcf"));
