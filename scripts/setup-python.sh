@@ -7,14 +7,17 @@
 #
 # With --cxx, also install the headers that the `pin` wheel does not ship but
 # its C++ API needs (cmeel-eigen 3.4.1, cmeel-urdfdom-headers 3.0.0), for the
-# Pinocchio C++ benchmark harness in benches/pinocchio/.
+# Pinocchio C++ benchmark harness in benches/pinocchio/. With --mujoco, also
+# MuJoCo 4.0.0, the second reference of scripts/conformance-mjcf.
 set -euo pipefail
 
 CXX_HEADERS=0
+MUJOCO=0
 for arg in "$@"; do
     case "$arg" in
         --cxx) CXX_HEADERS=1 ;;
-        *) echo "usage: $0 [--cxx]" >&2; exit 2 ;;
+        --mujoco) MUJOCO=1 ;;
+        *) echo "usage: $0 [--cxx] [--mujoco]" >&2; exit 2 ;;
     esac
 done
 
@@ -50,6 +53,18 @@ assert md.version("cmeel-eigen") == "3.4.1"
 assert md.version("cmeel-urdfdom-headers") == "3.0.0"
 PY
 }
+
+have_mujoco() {
+    "$PY" - <<'PY' 2>/dev/null
+import mujoco
+assert mujoco.__version__ == "4.0.0", mujoco.__version__
+PY
+}
+
+if [ "$MUJOCO" = 1 ] && ! have_mujoco; then
+    "$PY" -m pip install "mujoco==4.0.0"
+    have_mujoco || { echo "setup-python.sh: mujoco still not importable" >&2; exit 1; }
+fi
 
 if [ "$CXX_HEADERS" = 1 ] && ! have_cxx_headers; then
     "$PY" -m pip install "cmeel-eigen==3.4.1" "cmeel-urdfdom-headers==3.0.0"
