@@ -37,6 +37,7 @@ pub mod __private {
     pub use libm;
     #[cfg(feature = "rayon")]
     pub use rayon;
+    pub use wide;
 }
 
 /// What `robot_dynamics!(..., threads)` expands to first: nothing with the

@@ -3,7 +3,7 @@
 //! lane), through the kernel, the array-of-structures wrapper and the batch
 //! function (a batch length that is not a multiple of `L` included); for
 //! Go2+Z1 with 4 lanes and Z1 with 2 and 8, the derivatives and
-//! `step_linearization` included. With `threads` (feature `rayon`),
+//! `step_linearization` included, and Z1 in `f32` with 8 lanes. With `threads` (feature `rayon`),
 //! `NAME_batch_par` equals `NAME_batch` bit for bit at every length.
 
 #[path = "../runtime/tests/common/mod.rs"]
@@ -24,6 +24,7 @@ rbdgen::robot_dynamics!(
 
 rbdgen::robot_dynamics!(mod z1_2, "models/z1.urdf", lanes = 2, functions = [aba_derivatives, step_linearization]);
 rbdgen::robot_dynamics!(mod z1_8, "models/z1.urdf", lanes = 8, functions = [rnea_derivatives, difference]);
+rbdgen::robot_dynamics!(mod z1_f32, "models/z1.urdf", scalar = f32, lanes = 8, functions = [rnea, aba, frame_placement]);
 
 fn states<const N: usize>(n: usize, rng: &mut ChaCha8Rng) -> Vec<[f64; N]> {
     (0..n)
@@ -123,7 +124,7 @@ fn go2_z1_lanes_equal_the_scalar_code_bit_for_bit() {
     for lane in 0..L {
         let want = go2_z1::rnea(&q[lane], &v[lane], &a[lane]);
         for i in 0..NV {
-            assert_eq!(tau[i].0[lane], want[i], "rnea lane {lane} entry {i}");
+            assert_eq!(tau[i][lane], want[i], "rnea lane {lane} entry {i}");
         }
     }
 
@@ -190,6 +191,49 @@ fn z1_lanes_of_derivatives_and_step_equal_the_scalar_code() {
         lanes::difference_batch(&q, &q2, &mut out).unwrap();
         for k in 0..n {
             assert_eq!(out[k], z1_8::difference(&q[k], &q2[k]), "state {k}");
+        }
+    }
+}
+
+fn f32s<const N: usize>(states: Vec<[f64; N]>) -> Vec<[f32; N]> {
+    states.iter().map(|s| s.map(|x| x as f32)).collect()
+}
+
+#[test]
+fn z1_f32_lanes_equal_the_scalar_code_bit_for_bit() {
+    use z1_f32::lanes::{self, Lanes, L, V};
+    use z1_f32::{Frame, NQ, NV};
+    let mut rng = ChaCha8Rng::seed_from_u64(0xf32);
+    let n = 2 * L + 5;
+    let q: Vec<[f32; NQ]> = f32s(configurations("models/z1.urdf", false, n, &mut rng));
+    let v: Vec<[f32; NV]> = f32s(states(n, &mut rng));
+    let a: Vec<[f32; NV]> = f32s(states(n, &mut rng));
+    let mut out = vec![[0.0; NV]; n];
+    lanes::rnea_batch(&q, &v, &a, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(out[k], z1_f32::rnea(&q[k], &v[k], &a[k]), "rnea state {k}");
+    }
+    lanes::aba_batch(&q, &v, &a, &mut out).unwrap();
+    for k in 0..n {
+        assert_eq!(out[k], z1_f32::aba(&q[k], &v[k], &a[k]), "aba state {k}");
+    }
+    let mut out = vec![[[0.0; 4]; 4]; n];
+    lanes::frame_placement_batch(&q, Frame::Link06, &mut out).unwrap();
+    for k in 0..n {
+        let want = z1_f32::frame_placement(&q[k], Frame::Link06);
+        assert_eq!(out[k], want, "frame_placement state {k}");
+    }
+    // The kernel on one group, read lane by lane through `V`'s index.
+    let group: [[f32; NQ]; L] = core::array::from_fn(|k| q[k]);
+    let tau: [V; NV] = lanes::rnea(
+        &Lanes::gather(&group),
+        &Lanes::gather(&core::array::from_fn(|k| v[k])),
+        &Lanes::gather(&core::array::from_fn(|k| a[k])),
+    );
+    for lane in 0..L {
+        let want = z1_f32::rnea(&q[lane], &v[lane], &a[lane]);
+        for i in 0..NV {
+            assert_eq!(tau[i][lane], want[i], "rnea lane {lane} entry {i}");
         }
     }
 }

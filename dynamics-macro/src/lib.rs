@@ -48,8 +48,9 @@ use rbdgen_symbolic::{
 ///   reads inertias (a payload; `LINK_PARAMETERS` holds the URDF's values).
 /// - `frames = [LINK, ...]`: the link frames of the `Frame` enum and of the
 ///   per-frame functions (all by default).
-/// - `lanes = 4` (2, 4 or 8): also a module `lanes` with every function over
-///   `L` states at once (`lanes::V`), `NAME_aos` and `NAME_batch` wrappers.
+/// - `lanes = 4` (2, 4 or 8; with `f32` 4, 8 or 16): also a module `lanes`
+///   with every function over `L` states at once (`lanes::V`, a SIMD vector
+///   of the `wide` crate), `NAME_aos` and `NAME_batch` wrappers.
 /// - `threads` (with `lanes`): also `lanes::NAME_batch_par`, the batch split
 ///   across rayon's thread pool in whole lane groups; needs rbdgen's `rayon`
 ///   feature.
@@ -220,11 +221,7 @@ impl Parse for Args {
                 "lanes" => {
                     input.parse::<Token![=]>()?;
                     let n: syn::LitInt = input.parse()?;
-                    let l = n.base10_parse::<usize>()?;
-                    if ![2, 4, 8].contains(&l) {
-                        return Err(syn::Error::new(n.span(), "lanes: expected 2, 4 or 8"));
-                    }
-                    lanes = Some(l);
+                    lanes = Some((n.base10_parse::<usize>()?, n.span()));
                 }
                 "threads" => threads = Some(key.span()),
                 "strict" => strict = true,
@@ -245,6 +242,14 @@ impl Parse for Args {
                 }
             }
         }
+        // The lane count against the scalar type, which may come after it.
+        let lanes = match lanes {
+            Some((l, span)) if !rbdgen_symbolic::lane_widths(scalar).contains(&l) => {
+                let e = rbdgen_symbolic::GenerateError::Lanes { lanes: l, scalar };
+                return Err(syn::Error::new(span, e.to_string()));
+            }
+            lanes => lanes.map(|(l, _)| l),
+        };
         Ok(Args {
             vis,
             name,
@@ -372,7 +377,7 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
 /// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
 /// of [`rbdgen_symbolic::generate_tokens`] (so that formatting them gives exactly the file
 /// `rbdgen generate` writes), a `use` of the `libm` that `rbdgen` re-exports
-/// (and of its `rayon` with `threads`), an `include_bytes!` of `urdf_path`
+/// (and of its `wide` with `lanes`, its `rayon` with `threads`), an `include_bytes!` of `urdf_path`
 /// (an absolute path) so that editing the URDF triggers a rebuild, and one
 /// compiler warning per item of `Module::warnings`, spanned on `span` (a proc
 /// macro on stable Rust cannot emit a warning: each is the use of a
@@ -404,10 +409,17 @@ fn module(
             use ::rbdgen::__private::rayon;
         }
     });
+    // The lanes' vector type is rbdgen's `wide`.
+    let wide = options.lanes.is_some().then(|| {
+        quote!(
+            use ::rbdgen::__private::wide;
+        )
+    });
     Ok(quote! {
         #vis mod #name {
             #items
             #rayon
+            #wide
             use ::rbdgen::__private::libm;
             // Rebuild when the URDF changes.
             const _: &[u8] = include_bytes!(#urdf_path);

@@ -19,7 +19,7 @@ use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN};
 use crate::functions::Function;
 use crate::graph::{Node, OpCounts};
 use crate::header::header_doc;
-use crate::lanes::{lane_wrappers, lanes_module};
+use crate::lanes::{lane_widths, lane_wrappers, lanes_module};
 use crate::simplify::{simplify, Limits};
 use crate::trace::{trace, Expr, Traced};
 
@@ -61,10 +61,11 @@ pub struct Options {
     /// The link frames of the per-frame functions and of the `Frame` enum
     /// (all link frames when `None`).
     pub frames: Option<Vec<String>>,
-    /// Also emit every function over `L` states at once (2, 4 or 8): a module
-    /// `lanes` with the lane type `V`, each function's kernel, its
-    /// array-of-structures wrapper `NAME_aos` and its `NAME_batch`. `None` by
-    /// default.
+    /// Also emit every function over `L` states at once (2, 4 or 8 with
+    /// `f64`, 4, 8 or 16 with `f32`: [`lane_widths`]): a module `lanes` with
+    /// the lane type `V` (a vector of the `wide` crate, which the generated
+    /// code then names), each function's kernel, its array-of-structures
+    /// wrapper `NAME_aos` and its `NAME_batch`. `None` by default.
     pub lanes: Option<usize>,
     /// With `lanes`, also emit `NAME_batch_par` in the `lanes` module: the
     /// batch split across rayon's thread pool in whole lane groups (the
@@ -168,6 +169,15 @@ fn functions_for(model: &Model, options: &Options) -> Result<Vec<Function>, Gene
     Ok(options.functions.iter().copied().collect())
 }
 
+/// [`lane_widths`] in words: `2, 4 or 8`.
+fn expected_lanes(scalar: ScalarType) -> String {
+    let w: Vec<String> = lane_widths(scalar)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    format!("{} or {}", w[..w.len() - 1].join(", "), w[w.len() - 1])
+}
+
 /// Why code could not be generated.
 #[derive(Debug, Error)]
 pub enum GenerateError {
@@ -183,9 +193,14 @@ pub enum GenerateError {
         /// What went wrong.
         reason: String,
     },
-    /// A lane count other than 2, 4 or 8.
-    #[error("lanes = {0}: expected 2, 4 or 8")]
-    Lanes(usize),
+    /// A lane count that is not one of [`lane_widths`] for the scalar type.
+    #[error("lanes = {lanes}: expected {} with scalar = {}", expected_lanes(*.scalar), .scalar.name())]
+    Lanes {
+        /// The lane count asked for.
+        lanes: usize,
+        /// The scalar type.
+        scalar: ScalarType,
+    },
     /// `threads` was asked for without `lanes`.
     #[error("threads: `NAME_batch_par` splits the lanes' batch across threads; give `lanes = 2 | 4 | 8` too")]
     ThreadsWithoutLanes,
@@ -287,8 +302,14 @@ pub fn generate_module(
         .iter()
         .map(ToString::to_string)
         .collect();
-    if let Some(l) = options.lanes.filter(|l| ![2, 4, 8].contains(l)) {
-        return Err(GenerateError::Lanes(l));
+    if let Some(l) = options
+        .lanes
+        .filter(|l| !lane_widths(options.scalar).contains(l))
+    {
+        return Err(GenerateError::Lanes {
+            lanes: l,
+            scalar: options.scalar,
+        });
     }
     if options.threads && options.lanes.is_none() {
         return Err(GenerateError::ThreadsWithoutLanes);

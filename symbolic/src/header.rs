@@ -77,6 +77,15 @@ pub(crate) fn header_doc(
         } else {
             " which the including crate depends on. Do not edit: regenerate instead.".into()
         },
+    ];
+    if options.lanes.is_some() {
+        lines.push(
+            " The `lanes` module's vector type is the `wide` crate's (`wide = { version = \"1\","
+                .into(),
+        );
+        lines.push(" default-features = false }` in the including crate's dependencies).".into());
+    }
+    lines.extend([
         String::new(),
         " Inputs are used as given, as in Pinocchio: a free-flyer quaternion that is".into(),
         " not unit (or a continuous joint's `[cos, sin]` off the unit circle) enters".into(),
@@ -86,7 +95,7 @@ pub(crate) fn header_doc(
         " `crba`, stays finite); nothing panics.".into(),
         String::new(),
         " Operation counts:".into(),
-    ];
+    ]);
     if options.simplify {
         lines.pop();
         lines.push(" Operation counts, traced → simplified with egg:".into());

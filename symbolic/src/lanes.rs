@@ -9,11 +9,19 @@ use crate::api::{dim_tokens, output_type};
 use crate::emit::ScalarType;
 use crate::functions::{Dim, Output};
 
-/// The `lanes` module: the lane type `V` (`L` values of the scalar type side
-/// by side, every operation lane-wise on plain arrays, which LLVM turns into
-/// vector instructions), the `Lanes` transposition trait, the batch error,
-/// the split of a batch across threads (with `threads`), and the functions'
-/// lane items.
+/// The lane counts of `lanes = L` for a scalar type: the widths of the `wide`
+/// crate's vectors (`f64x2`, `f64x4`, `f64x8`; `f32x4`, `f32x8`, `f32x16`).
+pub fn lane_widths(scalar: ScalarType) -> &'static [usize] {
+    match scalar {
+        ScalarType::F64 => &[2, 4, 8],
+        ScalarType::F32 => &[4, 8, 16],
+    }
+}
+
+/// The `lanes` module: the lane type `V` (a `wide` SIMD vector of `L` values
+/// of the scalar type, one state per lane), the `Lanes` transposition trait,
+/// the batch error, the split of a batch across threads (with `threads`), and
+/// the functions' lane items.
 pub(crate) fn lanes_module(
     l: usize,
     scalar: ScalarType,
@@ -22,15 +30,8 @@ pub(crate) fn lanes_module(
     items: &[TokenStream],
 ) -> TokenStream {
     let ty = scalar.ty();
-    // Lane-wise expressions written out lane by lane (`[x.0[0] + y.0[0], ...]`):
-    // the array-building closures of `core::array::from_fn` cost rustc several
-    // times more time on large kernels.
-    let lane = |f: &dyn Fn(Literal) -> TokenStream| -> TokenStream {
-        let each = (0..l).map(|k| f(Literal::usize_unsuffixed(k)));
-        quote!(V([#(#each),*]))
-    };
-    let fma_lanes = lane(&|k| quote!(a.0[#k].mul_add(b.0[#k], c.0[#k])));
-    let neg_lanes = lane(&|k| quote!(-self.0[#k]));
+    // One of `lane_widths(scalar)`, checked by `generate`.
+    let w = format_ident!("{}x{l}", scalar.name());
     let l = Literal::usize_unsuffixed(l);
     let f = |name: &str| scalar.math_name(name);
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
@@ -45,10 +46,12 @@ pub(crate) fn lanes_module(
             }
         }
     });
-    // With std the square root and fused multiply-add are the core
-    // instructions (vectorised); without it `libm`'s and a product and a sum.
+    // With std the square root is the vector instruction and a fused
+    // multiply-add the FMA instruction where the target has one, as in the
+    // scalar code; without it `libm`'s square root and a product and a sum.
+    // Both square roots are correctly rounded, so lanes equal scalars bit for bit.
     let sqrt_body = if std {
-        quote!(x.map(#ty::sqrt))
+        quote!(V(x.0.sqrt()))
     } else {
         quote!(x.map(libm::#sqrt))
     };
@@ -56,7 +59,7 @@ pub(crate) fn lanes_module(
         quote! {
             #[cfg(target_feature = "fma")]
             {
-                #fma_lanes
+                V(a.0.mul_add(b.0, c.0))
             }
             #[cfg(not(target_feature = "fma"))]
             {
@@ -73,13 +76,12 @@ pub(crate) fn lanes_module(
         (quote!(Div), quote!(div), quote!(/)),
     ];
     let op_impls = ops.iter().map(|(tr, method, op)| {
-        let body = lane(&|k| quote!(self.0[#k] #op o.0[#k]));
         quote! {
             impl core::ops::#tr for V {
                 type Output = V;
                 #[inline(always)]
                 fn #method(self, o: V) -> V {
-                    #body
+                    V(self.0 #op o.0)
                 }
             }
         }
@@ -96,21 +98,36 @@ pub(crate) fn lanes_module(
             /// The number of lanes.
             pub const L: usize = #l;
 
-            /// `L` values side by side, one per state; arithmetic acts lane by lane.
+            /// `L` values side by side, one per state: a SIMD vector (the `wide` crate's
+            /// `#w`, vector registers of the target's widest matching kind); arithmetic acts
+            /// lane by lane. Index it (`v[k]`) or convert with [`V::new`] / [`V::to_array`].
             #[derive(Clone, Copy, Debug, PartialEq)]
             #[repr(transparent)]
-            pub struct V(pub [#ty; L]);
+            pub struct V(wide::#w);
 
             impl V {
                 /// The same value in every lane.
                 #[inline(always)]
                 pub const fn splat(x: #ty) -> V {
-                    V([x; L])
+                    V(wide::#w::splat(x))
+                }
+
+                /// The lanes of `x`, lane `k` from `x[k]`.
+                #[inline(always)]
+                pub const fn new(x: [#ty; L]) -> V {
+                    V(wide::#w::new(x))
+                }
+
+                /// The lanes as an array.
+                #[inline(always)]
+                pub const fn to_array(self) -> [#ty; L] {
+                    self.0.to_array()
                 }
 
                 #[inline(always)]
                 fn map(self, f: impl Fn(#ty) -> #ty) -> V {
-                    V(core::array::from_fn(|k| f(self.0[k])))
+                    let x = self.to_array();
+                    V::new(core::array::from_fn(|k| f(x[k])))
                 }
 
                 /// Sine, lane by lane (`libm`).
@@ -128,12 +145,13 @@ pub(crate) fn lanes_module(
                 /// Sine and cosine, lane by lane (`libm`).
                 #[inline(always)]
                 pub fn #sincos(x: V) -> (V, V) {
-                    let mut s = V::splat(#zero);
-                    let mut c = V::splat(#zero);
+                    let x = x.to_array();
+                    let mut s = [#zero; L];
+                    let mut c = [#zero; L];
                     for k in 0..L {
-                        (s.0[k], c.0[k]) = libm::#sincos(x.0[k]);
+                        (s[k], c[k]) = libm::#sincos(x[k]);
                     }
-                    (s, c)
+                    (V::new(s), V::new(c))
                 }
 
                 /// Square root, lane by lane.
@@ -145,13 +163,29 @@ pub(crate) fn lanes_module(
                 /// The four-quadrant arc tangent of `y / x`, lane by lane (`libm`).
                 #[inline(always)]
                 pub fn #atan2(y: V, x: V) -> V {
-                    V(core::array::from_fn(|k| libm::#atan2(y.0[k], x.0[k])))
+                    let (y, x) = (y.to_array(), x.to_array());
+                    V::new(core::array::from_fn(|k| libm::#atan2(y[k], x[k])))
                 }
 
-                /// `a` where `c > 0`, else `b`, lane by lane.
+                /// `a` where `c > 0`, else `b`, lane by lane (a blend).
                 #[inline(always)]
                 pub fn select(c: V, a: V, b: V) -> V {
-                    V(core::array::from_fn(|k| if c.0[k] > #zero { a.0[k] } else { b.0[k] }))
+                    V(c.0.simd_gt(wide::#w::ZERO).select(a.0, b.0))
+                }
+            }
+
+            impl core::ops::Index<usize> for V {
+                type Output = #ty;
+                #[inline(always)]
+                fn index(&self, k: usize) -> &#ty {
+                    &self.0.as_array()[k]
+                }
+            }
+
+            impl core::ops::IndexMut<usize> for V {
+                #[inline(always)]
+                fn index_mut(&mut self, k: usize) -> &mut #ty {
+                    &mut self.0.as_mut_array()[k]
                 }
             }
 
@@ -161,7 +195,7 @@ pub(crate) fn lanes_module(
                 type Output = V;
                 #[inline(always)]
                 fn neg(self) -> V {
-                    #neg_lanes
+                    V(-self.0)
                 }
             }
 
@@ -187,11 +221,11 @@ pub(crate) fn lanes_module(
                 type State = #ty;
                 #[inline(always)]
                 fn gather(states: &[#ty; L]) -> V {
-                    V(*states)
+                    V::new(*states)
                 }
                 #[inline(always)]
                 fn scatter(&self) -> [#ty; L] {
-                    self.0
+                    self.to_array()
                 }
             }
 
@@ -437,5 +471,43 @@ pub(crate) fn lane_wrappers(
         }
 
         #par_fn
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{generate, GenerateError, Options};
+
+    /// Lane counts outside `wide`'s widths are refused with the expected ones.
+    #[test]
+    fn lane_counts_follow_the_scalar_type() {
+        let urdf = include_str!("../../tests/golden/double_pendulum.urdf");
+        for (scalar, lanes, expected) in [
+            (ScalarType::F64, 16, "expected 2, 4 or 8 with scalar = f64"),
+            (ScalarType::F64, 3, "expected 2, 4 or 8 with scalar = f64"),
+            (ScalarType::F32, 2, "expected 4, 8 or 16 with scalar = f32"),
+        ] {
+            let options = Options {
+                scalar,
+                lanes: Some(lanes),
+                ..Options::default()
+            };
+            let err = generate(urdf, &options).unwrap_err();
+            assert!(matches!(err, GenerateError::Lanes { .. }), "{err}");
+            assert_eq!(err.to_string(), format!("lanes = {lanes}: {expected}"));
+        }
+        for scalar in ScalarType::ALL {
+            for &lanes in lane_widths(scalar) {
+                let options = Options {
+                    scalar,
+                    lanes: Some(lanes),
+                    ..Options::default()
+                };
+                let text = generate(urdf, &options).unwrap();
+                let ty = format!("wide::{}x{lanes}", scalar.name());
+                assert!(text.contains(&ty), "{ty}");
+            }
+        }
     }
 }

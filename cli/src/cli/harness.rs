@@ -83,9 +83,15 @@ impl Harness {
             .map(|f| f.args(model).iter().map(|(_, d)| d.len(model)).sum())
             .collect();
         let main = main_source(model, &functions, &widths, options);
+        // The lanes' vector type is `wide`'s.
+        let wide = if options.lanes.is_some() {
+            "wide = { version = \"1\", default-features = false }\n"
+        } else {
+            ""
+        };
         let manifest = format!(
             "[package]\nname = \"{package}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nlibm = \"0.2\"\n\n\
+             [dependencies]\nlibm = \"0.2\"\n{wide}\n\
              # Stand-alone even when placed under another workspace.\n[workspace]\n"
         );
         write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
