@@ -21,7 +21,8 @@
 //!
 //! with `[build-dependencies] rbdgen = { version = "0.1", default-features =
 //! false }` (no proc macro) and `[dependencies] libm = "0.2"` (the generated
-//! code's math). [`Config::generate`] writes `$OUT_DIR/NAME.rs` (`NAME`: the
+//! code's math; with [`Config::lanes`] also `wide = { version = "1",
+//! default-features = false }`, the lanes' vector type). [`Config::generate`] writes `$OUT_DIR/NAME.rs` (`NAME`: the
 //! URDF's file stem, or [`Config::module_name`]) and prints
 //! `cargo:rerun-if-changed=URDF`, so that editing the URDF reruns the build
 //! script.
@@ -191,9 +192,10 @@ impl Config {
         self
     }
 
-    /// Also emits every function over `lanes` states at once (2, 4 or 8; any
-    /// other number is an error of [`Config::generate`]): a module `lanes`
-    /// (`--lanes`).
+    /// Also emits every function over `lanes` states at once (2, 4 or 8; with
+    /// `f32` 4, 8 or 16; any other number is an error of
+    /// [`Config::generate`]): a module `lanes` (`--lanes`) whose vector type is
+    /// the `wide` crate's, which the including crate then depends on.
     pub fn lanes(mut self, lanes: usize) -> Config {
         self.options.lanes = Some(lanes);
         self

@@ -57,9 +57,10 @@ pub struct CodeArgs {
     /// it the code is `no_std` and they are a product and a sum
     #[arg(long)]
     pub std: bool,
-    /// Also emit every function over this many states at once (2, 4 or 8): a
-    /// module `lanes` with the lane type `V`, each function's kernel and its
-    /// `NAME_aos` and `NAME_batch` wrappers.
+    /// Also emit every function over this many states at once (2, 4 or 8;
+    /// with `--scalar f32` 4, 8 or 16): a module `lanes` with the lane type `V`
+    /// (a vector of the `wide` crate, which the including crate depends on),
+    /// each function's kernel and its `NAME_aos` and `NAME_batch` wrappers.
     #[arg(long, value_name = "L")]
     pub lanes: Option<usize>,
     /// With --lanes: also emit `lanes::NAME_batch_par`, the batch split across
