@@ -49,3 +49,9 @@ fn humanoid_cmu() {
 fn go2() {
     check("go2");
 }
+
+/// Menagerie's Unitree G1 (compiled by MuJoCo without its mesh geoms, as Go2).
+#[test]
+fn g1() {
+    check("g1");
+}

@@ -1,5 +1,5 @@
 //! The runtime on MJCF models (dm_control's cheetah, walker, humanoid,
-//! Menagerie's Go2) against
+//! Menagerie's Go2 and G1) against
 //! Pinocchio 4.1.0's `buildModelFromMJCF` with MuJoCo's inertias
 //! (`scripts/make_mjcf_reference.py` says what it corrects and why), every
 //! committed state, at the eval format's tolerance.
@@ -50,4 +50,11 @@ fn humanoid() {
 #[test]
 fn go2() {
     check("go2");
+}
+
+/// Menagerie's Unitree G1: `<freejoint>`, 43 dofs (three-finger hands),
+/// `childclass` defaults, armature.
+#[test]
+fn g1() {
+    check("g1");
 }
