@@ -189,7 +189,7 @@ macro_rules! bench_function {
             .map(|g| {
                 (
                     $(Lanes::gather(&std::array::from_fn::<_, L, _>(|j| $x[g * L + j])),)*
-                    $(lanes::V(std::array::from_fn::<_, L, _>(|j| $h[g * L + j])),)?
+                    $(lanes::V::new(std::array::from_fn::<_, L, _>(|j| $h[g * L + j])),)?
                 )
             })
             .collect();
