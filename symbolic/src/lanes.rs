@@ -215,6 +215,8 @@ pub(crate) fn lanes_module(
                 fn gather(states: &[Self::State; L]) -> Self;
                 /// The `L` states of the lanes.
                 fn scatter(&self) -> [Self::State; L];
+                /// Writes lane `k` into one state's value (no intermediate copy).
+                fn write_lane(&self, k: usize, state: &mut Self::State);
             }
 
             impl Lanes for V {
@@ -226,6 +228,10 @@ pub(crate) fn lanes_module(
                 #[inline(always)]
                 fn scatter(&self) -> [#ty; L] {
                     self.to_array()
+                }
+                #[inline(always)]
+                fn write_lane(&self, k: usize, state: &mut #ty) {
+                    *state = self[k];
                 }
             }
 
@@ -239,6 +245,12 @@ pub(crate) fn lanes_module(
                 fn scatter(&self) -> [[T::State; N]; L] {
                     let parts: [[T::State; L]; N] = core::array::from_fn(|i| self[i].scatter());
                     core::array::from_fn(|k| core::array::from_fn(|i| parts[i][k]))
+                }
+                #[inline(always)]
+                fn write_lane(&self, k: usize, state: &mut [T::State; N]) {
+                    for (x, s) in self.iter().zip(state.iter_mut()) {
+                        x.write_lane(k, s);
+                    }
                 }
             }
 
@@ -254,6 +266,10 @@ pub(crate) fn lanes_module(
                     let (a, b) = (self.0.scatter(), self.1.scatter());
                     core::array::from_fn(|k| (a[k], b[k]))
                 }
+                fn write_lane(&self, k: usize, state: &mut Self::State) {
+                    self.0.write_lane(k, &mut state.0);
+                    self.1.write_lane(k, &mut state.1);
+                }
             }
 
             impl<A: Lanes, B: Lanes, C: Lanes> Lanes for (A, B, C) {
@@ -268,6 +284,11 @@ pub(crate) fn lanes_module(
                 fn scatter(&self) -> [Self::State; L] {
                     let (a, b, c) = (self.0.scatter(), self.1.scatter(), self.2.scatter());
                     core::array::from_fn(|k| (a[k], b[k], c[k]))
+                }
+                fn write_lane(&self, k: usize, state: &mut Self::State) {
+                    self.0.write_lane(k, &mut state.0);
+                    self.1.write_lane(k, &mut state.1);
+                    self.2.write_lane(k, &mut state.2);
                 }
             }
 
@@ -285,6 +306,12 @@ pub(crate) fn lanes_module(
                     let (a, b, c, d) =
                         (self.0.scatter(), self.1.scatter(), self.2.scatter(), self.3.scatter());
                     core::array::from_fn(|k| (a[k], b[k], c[k], d[k]))
+                }
+                fn write_lane(&self, k: usize, state: &mut Self::State) {
+                    self.0.write_lane(k, &mut state.0);
+                    self.1.write_lane(k, &mut state.1);
+                    self.2.write_lane(k, &mut state.2);
+                    self.3.write_lane(k, &mut state.3);
                 }
             }
 
@@ -374,9 +401,15 @@ pub(crate) fn lane_wrappers(
         .iter()
         .zip(&by_value)
         .map(|(n, &v)| if v { quote!(#n[k]) } else { quote!(&#n[k]) });
-    let group = names
-        .iter()
-        .map(|n| quote!(&core::array::from_fn(|j| #n[c + j])));
+    // A group of `L` states of each argument, gathered into lanes.
+    let group = names.iter().zip(&by_value).map(|(n, &v)| {
+        let lanes = quote!(Lanes::gather(&core::array::from_fn(|j| #n[c + j])));
+        if v {
+            lanes
+        } else {
+            quote!(&#lanes)
+        }
+    });
     let checks: Vec<TokenStream> = names.iter().map(|n| {
         let text = n.to_string();
         quote! {
@@ -392,8 +425,8 @@ pub(crate) fn lane_wrappers(
     let batch_doc = [
         format!(
             " [`super::{name}`] on every state of the slices, one result per state in `out`: full \
-             groups of `L` states through [`{name}_aos`], the remaining `< L` through the scalar \
-             function. The same numbers as the scalar function, state by state."
+             groups of `L` states gathered into lanes, through the kernel [`{name}`] and written \
+             back lane by lane, the remaining `< L` through the scalar function. The same numbers as the scalar function, state by state."
         ),
         String::new(),
         " # Errors".to_string(),
@@ -461,8 +494,10 @@ pub(crate) fn lane_wrappers(
             let full = out.len() / L * L;
             let mut c = 0;
             while c < full {
-                let r = #aos(#(#group,)* #frame_arg);
-                out[c..c + L].copy_from_slice(&r);
+                let r = #kernel(#(#group,)* #frame_arg);
+                for (k, out) in out[c..c + L].iter_mut().enumerate() {
+                    r.write_lane(k, out);
+                }
                 c += L;
             }
             for k in full..out.len() {
