@@ -29,11 +29,13 @@ fn standing_wbc_loop() {
 #[path = "../examples/mpc_linearization.rs"]
 mod mpc_linearization;
 
-/// The horizon's linearizations through lanes and threads are the scalar
-/// ones, bit for bit.
+/// The horizon's linearizations through lanes match the scalar ones (the
+/// lanes' vectorised sine and cosine are within one unit in the last place),
+/// and the threaded batch equals the single-thread batch bit for bit.
 #[cfg(feature = "rayon")]
 #[test]
 fn mpc_linearization_lanes_and_threads_equal_scalar() {
     let c = mpc_linearization::compare(1);
-    assert_eq!(c.worst_difference, (0.0, 0.0));
+    assert!(c.worst_difference.0 <= 1e-14, "{:e}", c.worst_difference.0);
+    assert_eq!(c.worst_difference.1, 0.0);
 }

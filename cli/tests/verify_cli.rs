@@ -360,9 +360,9 @@ fn verify_lanes_against_the_runtime_and_the_scalar_code() {
             "{}: {lanes_error:e}\n{report}",
             row[0]
         );
-        assert_eq!(
-            vs_scalar, 0.0,
-            "{}: lanes differ from the scalar code\n{report}",
+        assert!(
+            vs_scalar <= 1e-14,
+            "{}: lanes differ from the scalar code by {vs_scalar:e}\n{report}",
             row[0]
         );
     }

@@ -35,7 +35,6 @@ pub(crate) fn lanes_module(
     let l = Literal::usize_unsuffixed(l);
     let f = |name: &str| scalar.math_name(name);
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
-    let zero = scalar.literal(0.0);
     let par_chunk = threads.then(|| {
         quote! {
             /// States per task of the `NAME_batch_par` functions: `n` split evenly over
@@ -89,7 +88,9 @@ pub(crate) fn lanes_module(
     quote! {
         /// Every function on `L` states at once: one state per lane of the values
         /// (structure of arrays). Each kernel performs the scalar function's operations
-        /// lane by lane, so its results equal the scalar function's on each lane; `NAME_aos`
+        /// lane by lane (sines and cosines from `wide`'s vectorised polynomial, within one
+        /// unit in the last place of `libm`'s), so its results match the scalar function's on
+        /// each lane to a few units in the last place; `NAME_aos`
         /// takes `L` states one per entry, `NAME_batch` any number of them.
         pub mod lanes {
             #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
@@ -130,28 +131,24 @@ pub(crate) fn lanes_module(
                     V::new(core::array::from_fn(|k| f(x[k])))
                 }
 
-                /// Sine, lane by lane (`libm`).
+                /// Sine of every lane at once (`wide`'s vectorised polynomial, within one
+                /// unit in the last place of `libm`'s).
                 #[inline(always)]
                 pub fn #sin(x: V) -> V {
-                    x.map(libm::#sin)
+                    V(x.0.sin())
                 }
 
-                /// Cosine, lane by lane (`libm`).
+                /// Cosine of every lane at once (`wide`, as [`V::#sin`]).
                 #[inline(always)]
                 pub fn #cos(x: V) -> V {
-                    x.map(libm::#cos)
+                    V(x.0.cos())
                 }
 
-                /// Sine and cosine, lane by lane (`libm`).
+                /// Sine and cosine of every lane at once (`wide`, as [`V::#sin`]).
                 #[inline(always)]
                 pub fn #sincos(x: V) -> (V, V) {
-                    let x = x.to_array();
-                    let mut s = [#zero; L];
-                    let mut c = [#zero; L];
-                    for k in 0..L {
-                        (s[k], c[k]) = libm::#sincos(x[k]);
-                    }
-                    (V::new(s), V::new(c))
+                    let (s, c) = x.0.sin_cos();
+                    (V(s), V(c))
                 }
 
                 /// Square root, lane by lane.
@@ -426,7 +423,7 @@ pub(crate) fn lane_wrappers(
         format!(
             " [`super::{name}`] on every state of the slices, one result per state in `out`: full \
              groups of `L` states gathered into lanes, through the kernel [`{name}`] and written \
-             back lane by lane, the remaining `< L` through the scalar function. The same numbers as the scalar function, state by state."
+             back lane by lane, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place."
         ),
         String::new(),
         " # Errors".to_string(),
