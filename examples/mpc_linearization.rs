@@ -41,26 +41,37 @@ pub type Linearization = (
     [[f64; NU]; 2 * NV],
 );
 
-/// The horizon's states and controls: a rollout from standing under small
-/// smooth torques.
+/// The horizon's states and controls: a smooth motion around standing, as
+/// the previous MPC solution gives them (the base rising and turning slowly,
+/// every joint swinging by 0.2 rad about its standing angle at 2 rad/s, with
+/// the matching velocities), and smooth torques of up to 2 N·m. (A rollout of
+/// the unconstrained floating base under such torques leaves any realistic
+/// state within a few tenths of a second: the light wrist links spin up.)
 pub fn horizon() -> (Vec<[f64; NQ]>, Vec<[f64; NV]>, Vec<[f64; NU]>) {
-    let mut q = [0.0; NQ];
-    q[2] = 0.32;
-    q[6] = 1.0;
+    let mut standing = [0.0; NQ];
+    standing[2] = 0.32;
     for leg in 0..4 {
-        q[7 + 3 * leg + 1] = 0.8;
-        q[7 + 3 * leg + 2] = -1.5;
+        standing[7 + 3 * leg + 1] = 0.8;
+        standing[7 + 3 * leg + 2] = -1.5;
     }
-    let mut v = [0.0; NV];
     let (mut qs, mut vs, mut us) = (Vec::new(), Vec::new(), Vec::new());
     for k in 0..KNOTS {
         let t = k as f64 * DT;
+        let mut q = standing;
+        let mut v = [0.0; NV];
+        // Base: 2 cm/s up, 0.5 rad/s of yaw (quaternion about z, v in the base frame).
+        q[2] += 0.02 * t;
+        (q[5], q[6]) = ((0.25 * t).sin(), (0.25 * t).cos());
+        (v[2], v[5]) = (0.02, 0.5);
+        for j in 0..NU {
+            let phase = 2.0 * t + j as f64;
+            q[7 + j] += 0.2 * phase.sin();
+            v[6 + j] = 0.4 * phase.cos();
+        }
         let u: [f64; NU] = std::array::from_fn(|j| 2.0 * (3.0 * t + j as f64).sin());
         qs.push(q);
         vs.push(v);
         us.push(u);
-        let (q_next, v_next, _, _) = go2_z1::step_linearization(&q, &v, &u, DT);
-        (q, v) = (q_next, v_next);
     }
     (qs, vs, us)
 }

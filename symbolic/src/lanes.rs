@@ -33,6 +33,12 @@ pub(crate) fn lanes_module(
     // One of `lane_widths(scalar)`, checked by `generate`.
     let w = format_ident!("{}x{l}", scalar.name());
     let l = Literal::usize_unsuffixed(l);
+    // Where `wide`'s range reduction stops matching `libm` to the last place
+    // (measured: f64 to 1e12, f32 to 1e6).
+    let trig_limit = scalar.literal(match scalar {
+        ScalarType::F64 => 1e12,
+        ScalarType::F32 => 1e6,
+    });
     let f = |name: &str| scalar.math_name(name);
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
     let par_chunk = threads.then(|| {
@@ -99,6 +105,11 @@ pub(crate) fn lanes_module(
             /// The number of lanes.
             pub const L: usize = #l;
 
+            /// The largest `|x|` whose `sin`, `cos` and `sincos` come from `wide`'s vectorised
+            /// polynomial (within one unit in the last place of `libm`'s up to here, measured);
+            /// a call with any lane beyond it takes `libm`'s, lane by lane.
+            pub const TRIG_LIMIT: #ty = #trig_limit;
+
             /// `L` values side by side, one per state: a SIMD vector (the `wide` crate's
             /// `#w`, vector registers of the target's widest matching kind); arithmetic acts
             /// lane by lane. Index it (`v[k]`) or convert with [`V::new`] / [`V::to_array`].
@@ -131,24 +142,48 @@ pub(crate) fn lanes_module(
                     V::new(core::array::from_fn(|k| f(x[k])))
                 }
 
-                /// Sine of every lane at once (`wide`'s vectorised polynomial, within one
-                /// unit in the last place of `libm`'s).
+                /// Whether every lane is within [`TRIG_LIMIT`] (NaN counts as within).
+                #[inline(always)]
+                fn trig_in_range(x: V) -> bool {
+                    !x.0.abs().simd_gt(wide::#w::splat(TRIG_LIMIT)).any()
+                }
+
+                /// Sine of every lane at once: `wide`'s vectorised polynomial, within one unit
+                /// in the last place of `libm`'s up to [`TRIG_LIMIT`]; beyond it, `libm`'s
+                /// lane by lane.
                 #[inline(always)]
                 pub fn #sin(x: V) -> V {
-                    V(x.0.sin())
+                    if V::trig_in_range(x) {
+                        V(x.0.sin())
+                    } else {
+                        x.map(libm::#sin)
+                    }
                 }
 
-                /// Cosine of every lane at once (`wide`, as [`V::#sin`]).
+                /// Cosine of every lane at once (as [`V::#sin`]).
                 #[inline(always)]
                 pub fn #cos(x: V) -> V {
-                    V(x.0.cos())
+                    if V::trig_in_range(x) {
+                        V(x.0.cos())
+                    } else {
+                        x.map(libm::#cos)
+                    }
                 }
 
-                /// Sine and cosine of every lane at once (`wide`, as [`V::#sin`]).
+                /// Sine and cosine of every lane at once (as [`V::#sin`]).
                 #[inline(always)]
                 pub fn #sincos(x: V) -> (V, V) {
-                    let (s, c) = x.0.sin_cos();
-                    (V(s), V(c))
+                    if V::trig_in_range(x) {
+                        let (s, c) = x.0.sin_cos();
+                        (V(s), V(c))
+                    } else {
+                        let x = x.to_array();
+                        let (s, c): ([#ty; L], [#ty; L]) = (
+                            core::array::from_fn(|k| libm::#sincos(x[k]).0),
+                            core::array::from_fn(|k| libm::#sincos(x[k]).1),
+                        );
+                        (V::new(s), V::new(c))
+                    }
                 }
 
                 /// Square root, lane by lane.
