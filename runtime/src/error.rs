@@ -150,7 +150,7 @@ pub struct DataMismatch {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum InputError {
     /// A slice whose length is not the one the model needs.
-    #[error("`{argument}` has length {len}, the model needs {expected}")]
+    #[error("`{argument}` has length {len}, expected {expected}")]
     Length {
         /// The argument's name in the function's signature (`q`, `v`, `fext`).
         argument: &'static str,
