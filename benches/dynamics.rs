@@ -168,7 +168,8 @@ fn random_states(model: &Model, frame: usize) -> Vec<State> {
             );
             let fext = [vec![0.0; 6], uniform(6 * (model.njoints() - 1))].concat();
             forward_kinematics(model, &mut data, &q2).unwrap();
-            let target = frame_placement(model, &data, frame).unwrap()
+            let target = frame_placement(model, &data, frame)
+                .unwrap()
                 .to_homogeneous()
                 .concat();
             let lambda = (0..model.nc())
@@ -424,7 +425,9 @@ impl<'c> Robot<'c> {
         let n = spec.args.len();
         for (k, x) in args.iter().enumerate() {
             let ours = generated.call(x).flat();
-            let runtime = function.evaluate(&self.model, &mut self.data, &x[..n], frame).unwrap();
+            let runtime = function
+                .evaluate(&self.model, &mut self.data, &x[..n], frame)
+                .unwrap();
             let what = format!("{} {}, state {k}", self.name, spec.name);
             common::assert_close(&what, &ours, &runtime, TOLERANCE);
         }

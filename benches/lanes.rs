@@ -75,7 +75,8 @@ fn configurations<const NQ: usize>(model: &Model, rng: &mut ChaCha8Rng) -> Vec<[
     (0..BATCH)
         .map(|_| {
             let step: Vec<f64> = (0..model.nv).map(|_| rng.gen_range(-1.0..1.0)).collect();
-            integrate(model, &model.neutral(), &step).unwrap()
+            integrate(model, &model.neutral(), &step)
+                .unwrap()
                 .try_into()
                 .unwrap()
         })
@@ -242,7 +243,9 @@ fn runtime_aba_derivatives(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: 
     *out = aba_derivatives(m, d, &s[0], &s[1], &s[2]).unwrap().d_dq;
 }
 fn runtime_step_linearization(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
-    *out = step_linearization(m, d, &s[0], &s[1], &s[2], s[3][0]).unwrap().2;
+    *out = step_linearization(m, d, &s[0], &s[1], &s[2], s[3][0])
+        .unwrap()
+        .2;
 }
 
 /// A robot's rows: `$m` its module, `$step` the module of its `step_linearization`.

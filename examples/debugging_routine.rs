@@ -199,26 +199,37 @@ impl Runtime {
 impl Dynamics for Runtime {
     fn mass_matrix(&mut self, q: &[f64]) -> DMatrix<f64> {
         let n = self.model.nv;
-        DMatrix::from_row_slice(n, n, rt::crba(&self.model, &mut self.data, q).expect("sized for the model"))
+        DMatrix::from_row_slice(
+            n,
+            n,
+            rt::crba(&self.model, &mut self.data, q).expect("sized for the model"),
+        )
     }
     fn nle(&mut self, q: &[f64], v: &[f64]) -> DVector<f64> {
-        DVector::from_row_slice(rt::nonlinear_effects(&self.model, &mut self.data, q, v).expect("sized for the model"))
+        DVector::from_row_slice(
+            rt::nonlinear_effects(&self.model, &mut self.data, q, v).expect("sized for the model"),
+        )
     }
     fn gravity(&mut self, q: &[f64]) -> DVector<f64> {
-        DVector::from_row_slice(rt::generalized_gravity(&self.model, &mut self.data, q).expect("sized for the model"))
+        DVector::from_row_slice(
+            rt::generalized_gravity(&self.model, &mut self.data, q).expect("sized for the model"),
+        )
     }
     fn com_gravity(&mut self, q: &[f64]) -> DVector<f64> {
         let n = self.model.nv;
         let j = DMatrix::from_row_slice(
             3,
             n,
-            rt::jacobian_center_of_mass(&self.model, &mut self.data, q).expect("sized for the model"),
+            rt::jacobian_center_of_mass(&self.model, &mut self.data, q)
+                .expect("sized for the model"),
         );
         self.mass() * j.transpose() * DVector::from_row_slice(&[0.0, 0.0, G])
     }
     fn free_acceleration(&mut self, q: &[f64], v: &[f64]) -> DVector<f64> {
         let tau = vec![0.0; self.model.nv];
-        DVector::from_row_slice(rt::aba(&self.model, &mut self.data, q, v, &tau).expect("sized for the model"))
+        DVector::from_row_slice(
+            rt::aba(&self.model, &mut self.data, q, v, &tau).expect("sized for the model"),
+        )
     }
     fn integrate(&mut self, q: &[f64], v: &[f64]) -> Vec<f64> {
         rt::integrate(&self.model, q, v).expect("sized for the model")
@@ -236,7 +247,8 @@ impl Dynamics for Runtime {
             &self.data,
             self.gripper,
             ReferenceFrame::LocalWorldAligned,
-        ).expect("sized for the model");
+        )
+        .expect("sized for the model");
         DMatrix::from_row_slice(6, self.model.nv, &j)
     }
     fn placements(&mut self, q: &[f64]) -> Vec<[[f64; 4]; 4]> {
@@ -244,7 +256,8 @@ impl Dynamics for Runtime {
         self.frames
             .iter()
             .map(|&f| {
-                let t = rt::frame_placement(&self.model, &self.data, f).expect("sized for the model");
+                let t =
+                    rt::frame_placement(&self.model, &self.data, f).expect("sized for the model");
                 let (r, p) = (t.rotation.0, t.translation.0);
                 [
                     [r[0][0], r[0][1], r[0][2], p[0]],

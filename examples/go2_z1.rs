@@ -107,9 +107,18 @@ fn report(title: &str, model: &Model, data: &mut Data<f64>, q: &[f64; NQ], v: &[
 
     // The same quantities from the generic runtime.
     let zero = [0.0; NV];
-    let dev_rnea = max_dev(&h, rnea(model, data, q, v, &zero).expect("sized for the model"));
-    let dev_crba = max_dev(m.as_flattened(), crba(model, data, q).expect("sized for the model"));
-    let dev_aba = max_dev(&a, aba(model, data, q, v, &tau).expect("sized for the model"));
+    let dev_rnea = max_dev(
+        &h,
+        rnea(model, data, q, v, &zero).expect("sized for the model"),
+    );
+    let dev_crba = max_dev(
+        m.as_flattened(),
+        crba(model, data, q).expect("sized for the model"),
+    );
+    let dev_aba = max_dev(
+        &a,
+        aba(model, data, q, v, &tau).expect("sized for the model"),
+    );
     forward_kinematics(model, data, q).expect("sized for the model");
     let dev_frames = go2_z1::Frame::ALL
         .iter()
@@ -120,7 +129,8 @@ fn report(title: &str, model: &Model, data: &mut Data<f64>, q: &[f64; NQ], v: &[
             let ours = go2_z1::frame_placement(q, *f);
             max_dev(
                 ours.as_flattened(),
-                frame_placement(model, data, id).expect("sized for the model")
+                frame_placement(model, data, id)
+                    .expect("sized for the model")
                     .to_homogeneous()
                     .as_flattened(),
             )

@@ -225,14 +225,19 @@ fn runtime_zmp(
     let z0 = x::ground();
     let (mut f, mut n_y) = ([0.0; 3], 0.0);
     for (c, l) in model.contacts.iter().zip(lambda.chunks(3)) {
-        let p = frame_placement(model, &data, c.frame).unwrap().translation.0;
+        let p = frame_placement(model, &data, c.frame)
+            .unwrap()
+            .translation
+            .0;
         for k in 0..3 {
             f[k] += l[k];
         }
         n_y += p[2] * l[0] - p[0] * l[2];
     }
     let from_forces = (z0 * f[0] - n_y) / f[2];
-    let hdot = centroidal_momentum_rate(model, &mut data, q, v, a).unwrap().to_array();
+    let hdot = centroidal_momentum_rate(model, &mut data, q, v, a)
+        .unwrap()
+        .to_array();
     let c = center_of_mass(model, &mut data, q).unwrap().0;
     let m = model_mass(model) - x::go2_z1::LINK_PARAMETERS.iter().map(|p| p[0]).sum::<f64>()
         + pi.iter().map(|p| p[0]).sum::<f64>();

@@ -43,7 +43,8 @@ fn step_linearization_matches_runtime_and_central_differences() {
         let v: [f64; NV] = array(&random_vec(NV, 1.0, &mut rng));
         let u: [f64; NU] = array(&random_vec(NU, 5.0, &mut rng));
         let (q1, v1, a, b) = go2_z1::step_linearization(&q, &v, &u, h);
-        let (q_want, v_want, a_want, b_want) = step_linearization(&model, &mut dual, &q, &v, &u, h).unwrap();
+        let (q_want, v_want, a_want, b_want) =
+            step_linearization(&model, &mut dual, &q, &v, &u, h).unwrap();
         assert_close("q+", &q1, &q_want, 1e-10);
         assert_close("v+", &v1, &v_want, 1e-10);
         assert_close("A", a.as_flattened(), &a_want, 1e-10);

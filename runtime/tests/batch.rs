@@ -28,7 +28,11 @@ fn states(model: &Model, n: usize, rng: &mut ChaCha8Rng) -> Vec<State> {
 fn one_by_one(model: &Model, states: &[State]) -> Vec<Vec<f64>> {
     states
         .iter()
-        .map(|(q, v, tau)| aba(model, &mut Data::new(model), q, v, tau).unwrap().to_vec())
+        .map(|(q, v, tau)| {
+            aba(model, &mut Data::new(model), q, v, tau)
+                .unwrap()
+                .to_vec()
+        })
         .collect()
 }
 

@@ -23,7 +23,9 @@ fn check(name: &str) {
         let tag = |what: &str| format!("{name} state {k} {what}");
         let (q, v, a) = (flat(&s["q"]), flat(&s["v"]), flat(&s["a"]));
 
-        let nle = nonlinear_effects(model, &mut data, &q, &v).unwrap().to_vec();
+        let nle = nonlinear_effects(model, &mut data, &q, &v)
+            .unwrap()
+            .to_vec();
         assert_close(&tag("nle"), &nle, &flat(&s["nle"]), TOL);
         let gravity = generalized_gravity(model, &mut data, &q).unwrap().to_vec();
         assert_close(&tag("gravity"), &gravity, &flat(&s["gravity"]), TOL);
@@ -46,7 +48,9 @@ fn check(name: &str) {
 
         let com = center_of_mass(model, &mut data, &q).unwrap();
         assert_close(&tag("com"), &com.0, &flat(&s["com"]), TOL);
-        let jcom = jacobian_center_of_mass(model, &mut data, &q).unwrap().to_vec();
+        let jcom = jacobian_center_of_mass(model, &mut data, &q)
+            .unwrap()
+            .to_vec();
         assert_close(&tag("jcom"), &jcom, &flat(&s["jcom"]), TOL);
         assert_close(&tag("com from jcom"), &data.com.0, &flat(&s["com"]), TOL);
 
@@ -97,10 +101,14 @@ fn check(name: &str) {
             .map(|row| Force::from_slice(&flat(row)))
             .collect();
         assert_eq!(fext.len(), model.njoints(), "{name}: fext rows");
-        let tau = rnea_fext(model, &mut data, &q, &v, &a, &fext).unwrap().to_vec();
+        let tau = rnea_fext(model, &mut data, &q, &v, &a, &fext)
+            .unwrap()
+            .to_vec();
         assert_close(&tag("rnea_fext"), &tau, &flat(&s["rnea_fext"]), TOL);
         let zero = vec![Force::zero(); model.njoints()];
-        let tau0 = rnea_fext(model, &mut data, &q, &v, &a, &zero).unwrap().to_vec();
+        let tau0 = rnea_fext(model, &mut data, &q, &v, &a, &zero)
+            .unwrap()
+            .to_vec();
         assert_eq!(
             tau0,
             rnea(model, &mut data, &q, &v, &a).unwrap(),

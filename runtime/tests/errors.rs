@@ -15,10 +15,10 @@ use rbdgen_runtime::{
     dccrba, difference, forward_kinematics, frame_acceleration_drift, frame_jacobian,
     frame_jacobian_time_variation, frame_placement, generalized_gravity, integrate,
     jacobian_center_of_mass, joint_jacobian, joint_torque_regressor, kinetic_energy, minverse,
-    nonlinear_effects, pose_error, potential_energy, rnea, rnea_derivatives,
-    rnea_derivatives_fext, rnea_fext, set_link_parameters, step, step_jacobians,
-    step_linearization, update_frame_placements, ArgumentPosition, Contact, ContactKind, Data,
-    Force, InputError, Model, Quaternion, ReferenceFrame, Transform,
+    nonlinear_effects, pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext,
+    rnea_fext, set_link_parameters, step, step_jacobians, step_linearization,
+    update_frame_placements, ArgumentPosition, Contact, ContactKind, Data, Force, InputError,
+    Model, Quaternion, ReferenceFrame, Transform,
 };
 
 /// The arguments of every entry point, each of the length `model` needs
@@ -148,11 +148,15 @@ fn cases() -> Vec<Case> {
     use ArgumentPosition::{Arg0, Arg1};
     use ReferenceFrame::Local;
     vec![
-        case("rnea", &["q", "v", "a"], |m, d, x| rnea(m, d, &x.q, &x.v, &x.a).map(drop)),
+        case("rnea", &["q", "v", "a"], |m, d, x| {
+            rnea(m, d, &x.q, &x.v, &x.a).map(drop)
+        }),
         case("rnea_fext", &["q", "v", "a", "fext"], |m, d, x| {
             rnea_fext(m, d, &x.q, &x.v, &x.a, &x.fext).map(drop)
         }),
-        case("aba", &["q", "v", "tau"], |m, d, x| aba(m, d, &x.q, &x.v, &x.tau).map(drop)),
+        case("aba", &["q", "v", "tau"], |m, d, x| {
+            aba(m, d, &x.q, &x.v, &x.tau).map(drop)
+        }),
         case("aba_fext", &["q", "v", "tau", "fext"], |m, d, x| {
             aba_fext(m, d, &x.q, &x.v, &x.tau, &x.fext).map(drop)
         }),
@@ -164,19 +168,33 @@ fn cases() -> Vec<Case> {
         case("generalized_gravity", &["q"], |m, d, x| {
             generalized_gravity(m, d, &x.q).map(drop)
         }),
-        case("forward_kinematics", &["q"], |m, d, x| forward_kinematics(m, d, &x.q)),
+        case("forward_kinematics", &["q"], |m, d, x| {
+            forward_kinematics(m, d, &x.q)
+        }),
         indexed("frame_placement", &[], "frame", |m, d, x| {
             frame_placement(m, d, x.frame).map(drop)
         }),
-        case("update_frame_placements", &[], |m, d, _| update_frame_placements(m, d)),
-        case("kinetic_energy", &["q", "v"], |m, d, x| kinetic_energy(m, d, &x.q, &x.v).map(drop)),
-        case("potential_energy", &["q"], |m, d, x| potential_energy(m, d, &x.q).map(drop)),
-        case("center_of_mass", &["q"], |m, d, x| center_of_mass(m, d, &x.q).map(drop)),
+        case("update_frame_placements", &[], |m, d, _| {
+            update_frame_placements(m, d)
+        }),
+        case("kinetic_energy", &["q", "v"], |m, d, x| {
+            kinetic_energy(m, d, &x.q, &x.v).map(drop)
+        }),
+        case("potential_energy", &["q"], |m, d, x| {
+            potential_energy(m, d, &x.q).map(drop)
+        }),
+        case("center_of_mass", &["q"], |m, d, x| {
+            center_of_mass(m, d, &x.q).map(drop)
+        }),
         case("jacobian_center_of_mass", &["q"], |m, d, x| {
             jacobian_center_of_mass(m, d, &x.q).map(drop)
         }),
-        case("ccrba", &["q", "v"], |m, d, x| ccrba(m, d, &x.q, &x.v).map(drop)),
-        case("dccrba", &["q", "v"], |m, d, x| dccrba(m, d, &x.q, &x.v).map(drop)),
+        case("ccrba", &["q", "v"], |m, d, x| {
+            ccrba(m, d, &x.q, &x.v).map(drop)
+        }),
+        case("dccrba", &["q", "v"], |m, d, x| {
+            dccrba(m, d, &x.q, &x.v).map(drop)
+        }),
         case("centroidal_momentum_rate", &["q", "v", "a"], |m, d, x| {
             centroidal_momentum_rate(m, d, &x.q, &x.v, &x.a).map(drop)
         }),
@@ -189,32 +207,45 @@ fn cases() -> Vec<Case> {
         indexed("frame_jacobian", &[], "frame", |m, d, x| {
             frame_jacobian(m, d, x.frame, Local).map(drop)
         }),
-        case("compute_joint_jacobians_time_variation", &["q", "v"], |m, d, x| {
-            compute_joint_jacobians_time_variation(m, d, &x.q, &x.v).map(drop)
-        }),
+        case(
+            "compute_joint_jacobians_time_variation",
+            &["q", "v"],
+            |m, d, x| compute_joint_jacobians_time_variation(m, d, &x.q, &x.v).map(drop),
+        ),
         indexed("frame_jacobian_time_variation", &[], "frame", |m, d, x| {
             frame_jacobian_time_variation(m, d, x.frame, Local).map(drop)
         }),
-        indexed("frame_acceleration_drift", &["q", "v"], "frame", |m, d, x| {
-            frame_acceleration_drift(m, d, &x.q, &x.v, x.frame).map(drop)
-        }),
+        indexed(
+            "frame_acceleration_drift",
+            &["q", "v"],
+            "frame",
+            |m, d, x| frame_acceleration_drift(m, d, &x.q, &x.v, x.frame).map(drop),
+        ),
         indexed("pose_error", &["q"], "frame", |m, d, x| {
             pose_error(m, d, &x.q, x.frame, &Transform::identity()).map(drop)
         }),
         case("rnea_derivatives", &["q", "v", "a"], |m, d, x| {
             rnea_derivatives(m, d, &x.q, &x.v, &x.a).map(drop)
         }),
-        case("rnea_derivatives_fext", &["q", "v", "a", "fext"], |m, d, x| {
-            rnea_derivatives_fext(m, d, &x.q, &x.v, &x.a, &x.fext).map(drop)
-        }),
+        case(
+            "rnea_derivatives_fext",
+            &["q", "v", "a", "fext"],
+            |m, d, x| rnea_derivatives_fext(m, d, &x.q, &x.v, &x.a, &x.fext).map(drop),
+        ),
         case("aba_derivatives", &["q", "v", "tau"], |m, d, x| {
             aba_derivatives(m, d, &x.q, &x.v, &x.tau).map(drop)
         }),
-        case("aba_derivatives_fext", &["q", "v", "tau", "fext"], |m, d, x| {
-            aba_derivatives_fext(m, d, &x.q, &x.v, &x.tau, &x.fext).map(drop)
+        case(
+            "aba_derivatives_fext",
+            &["q", "v", "tau", "fext"],
+            |m, d, x| aba_derivatives_fext(m, d, &x.q, &x.v, &x.tau, &x.fext).map(drop),
+        ),
+        case("aba_dfext", &["q"], |m, d, x| {
+            aba_dfext(m, d, &x.q).map(drop)
         }),
-        case("aba_dfext", &["q"], |m, d, x| aba_dfext(m, d, &x.q).map(drop)),
-        case("set_link_parameters", &["pi"], |m, d, x| set_link_parameters(m, d, &x.pi)),
+        case("set_link_parameters", &["pi"], |m, d, x| {
+            set_link_parameters(m, d, &x.pi)
+        }),
         case("joint_torque_regressor", &["q", "v", "a"], |m, d, x| {
             joint_torque_regressor(m, d, &x.q, &x.v, &x.a).map(drop)
         }),
@@ -224,9 +255,12 @@ fn cases() -> Vec<Case> {
         indexed("contact_drift", &["q", "v"], "contacts", |m, d, x| {
             contact_drift(m, d, &x.q, &x.v, &x.contacts).map(drop)
         }),
-        indexed("contact_dynamics", &["q", "v", "tau"], "contacts", |m, d, x| {
-            contact_dynamics(m, d, &x.q, &x.v, &x.tau, &x.contacts, 1e-6).map(drop)
-        }),
+        indexed(
+            "contact_dynamics",
+            &["q", "v", "tau"],
+            "contacts",
+            |m, d, x| contact_dynamics(m, d, &x.q, &x.v, &x.tau, &x.contacts, 1e-6).map(drop),
+        ),
         indexed(
             "contact_inverse_dynamics",
             &["q", "v", "ddq", "lambda"],
@@ -235,10 +269,15 @@ fn cases() -> Vec<Case> {
                 contact_inverse_dynamics(m, d, &x.q, &x.v, &x.a, &x.lambda, &x.contacts).map(drop)
             },
         ),
-        indexed("center_of_pressure", &["q", "lambda"], "contacts", |m, d, x| {
-            center_of_pressure(m, d, &x.q, &x.contacts, &x.lambda, 0.0).map(drop)
+        indexed(
+            "center_of_pressure",
+            &["q", "lambda"],
+            "contacts",
+            |m, d, x| center_of_pressure(m, d, &x.q, &x.contacts, &x.lambda, 0.0).map(drop),
+        ),
+        case("step", &["q", "v", "u"], |m, d, x| {
+            step(m, d, &x.q, &x.v, &x.u, 0.01).map(drop)
         }),
-        case("step", &["q", "v", "u"], |m, d, x| step(m, d, &x.q, &x.v, &x.u, 0.01).map(drop)),
         case("step_linearization", &["q", "v", "u"], |m, d, x| {
             step_linearization(m, d, &x.q, &x.v, &x.u, 0.01).map(drop)
         }),
@@ -250,8 +289,12 @@ fn cases() -> Vec<Case> {
                     .map(drop)
             },
         ),
-        pure("integrate", &["q", "v"], |m, _, x| integrate(m, &x.q, &x.v).map(drop)),
-        pure("difference", &["q0", "q1"], |m, _, x| difference(m, &x.q, &x.q1).map(drop)),
+        pure("integrate", &["q", "v"], |m, _, x| {
+            integrate(m, &x.q, &x.v).map(drop)
+        }),
+        pure("difference", &["q0", "q1"], |m, _, x| {
+            difference(m, &x.q, &x.q1).map(drop)
+        }),
         pure("d_integrate", &["q", "v"], |m, _, x| {
             d_integrate(m, &x.q, &x.v, Arg0)?;
             d_integrate(m, &x.q, &x.v, Arg1).map(drop)
@@ -365,8 +408,8 @@ fn a_data_for_another_model_is_an_error_and_is_left_untouched() {
     let model = model();
     // Same sizes as `model` but a heavier body: only the fingerprint differs.
     let text = std::fs::read_to_string(common::root().join("models/go2_z1.urdf")).unwrap();
-    let other = Model::from_urdf_str(&text.replacen("<mass value=\"", "<mass value=\"1", 1), true)
-        .unwrap();
+    let other =
+        Model::from_urdf_str(&text.replacen("<mass value=\"", "<mass value=\"1", 1), true).unwrap();
     assert_eq!((other.nq, other.nv), (model.nq, model.nv));
     let fixed_base = load_model("models/go2_z1.urdf", false);
     let args = Args::new(&model);

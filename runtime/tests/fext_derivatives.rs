@@ -91,8 +91,11 @@ fn tangent_space_central_differences() {
         let fext = random_wrenches(&model, &mut rng);
         let d = rnea_derivatives_fext(&model, &mut ws, &q, &v, &a, &fext).unwrap();
         let h = 1e-6;
-        let mut tau =
-            |q: &[f64], v: &[f64], a: &[f64]| rnea_fext(&model, &mut data, q, v, a, &fext).unwrap().to_vec();
+        let mut tau = |q: &[f64], v: &[f64], a: &[f64]| {
+            rnea_fext(&model, &mut data, q, v, a, &fext)
+                .unwrap()
+                .to_vec()
+        };
         for k in 0..nv {
             let step = |x: &[f64], s: f64| -> Vec<f64> {
                 let mut y = x.to_vec();

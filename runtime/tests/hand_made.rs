@@ -135,9 +135,15 @@ fn rotated_inertia_torque_and_mass_matrix_are_two() {
     );
 
     let tau = rnea(&model, &mut data, &[0.0], &[0.0], &[1.0]).unwrap()[0];
-    assert!((tau - 2.0).abs() <= 1e-12, "rnea(0, 0, 1).unwrap() = {tau}, want 2");
+    assert!(
+        (tau - 2.0).abs() <= 1e-12,
+        "rnea(0, 0, 1).unwrap() = {tau}, want 2"
+    );
     let m = crba(&model, &mut data, &[0.0]).unwrap().to_vec();
-    assert!((m[0] - 2.0).abs() <= 1e-12, "crba(0).unwrap() = {m:?}, want [[2]]");
+    assert!(
+        (m[0] - 2.0).abs() <= 1e-12,
+        "crba(0).unwrap() = {m:?}, want [[2]]"
+    );
 
     // The axis is the link's x axis, a principal axis through the centre of mass:
     // M stays 2 at any angle, and neither gravity nor speed makes a torque.
@@ -155,7 +161,10 @@ fn rotated_inertia_torque_and_mass_matrix_are_two() {
             "rnea({q}, 3, -0.5).unwrap() = {tau}, want -1"
         );
         let a = aba(&model, &mut data, &[q], &[3.0], &[1.0]).unwrap()[0];
-        assert!((a - 0.5).abs() <= 1e-12, "aba({q}, 3, 1).unwrap() = {a}, want 0.5");
+        assert!(
+            (a - 0.5).abs() <= 1e-12,
+            "aba({q}, 3, 1).unwrap() = {a}, want 0.5"
+        );
     }
 }
 
@@ -283,7 +292,9 @@ fn massless_link_has_zero_inertia_and_consistent_dynamics() {
         let q = random_q(&model, &mut rng);
         let (v, a) = (random_vec(nv, 2.0, &mut rng), random_vec(nv, 2.0, &mut rng));
         let tau = rnea(&model, &mut data, &q, &v, &a).unwrap().to_vec();
-        let nle = rnea(&model, &mut data, &q, &v, &vec![0.0; nv]).unwrap().to_vec();
+        let nle = rnea(&model, &mut data, &q, &v, &vec![0.0; nv])
+            .unwrap()
+            .to_vec();
         let m = crba(&model, &mut data, &q).unwrap().to_vec();
         let ddq = aba(&model, &mut data, &q, &v, &tau).unwrap().to_vec();
         for x in tau.iter().chain(&nle).chain(&m).chain(&ddq) {

@@ -306,12 +306,14 @@ fn nan_inputs_do_not_panic() {
         let mut q = model.neutral();
         q[2] = f64::NAN;
         let v = vec![0.1; model.nv];
-        assert!(rnea(&model, &mut data, &q, &v, &v).unwrap()
+        assert!(rnea(&model, &mut data, &q, &v, &v)
+            .unwrap()
             .iter()
             .any(|x| x.is_nan()));
         // M does not depend on the root joint's configuration: no NaN needed there.
         let _ = crba(&model, &mut data, &q).unwrap();
-        assert!(aba(&model, &mut data, &q, &v, &v).unwrap()
+        assert!(aba(&model, &mut data, &q, &v, &v)
+            .unwrap()
             .iter()
             .any(|x| x.is_nan()));
         let _ = difference(&model, &q, &model.neutral()).unwrap();

@@ -335,8 +335,12 @@ fn results_are_the_full_models_reduced_by_g() {
             let fext: Vec<Force<f64>> = (0..model.njoints())
                 .map(|_| Force::from_slice(&common::random_vec(6, 1.0, &mut rng)))
                 .collect();
-            let acc = aba_fext(model, &mut d, &q, &v, &tau, &fext).unwrap().to_vec();
-            let back = rnea_fext(model, &mut d, &q, &v, &acc, &fext).unwrap().to_vec();
+            let acc = aba_fext(model, &mut d, &q, &v, &tau, &fext)
+                .unwrap()
+                .to_vec();
+            let back = rnea_fext(model, &mut d, &q, &v, &acc, &fext)
+                .unwrap()
+                .to_vec();
             assert_close(&tag("rnea_fext(aba_fext).unwrap()"), &back, &tau, 1e-10);
             assert_close(
                 &tag("aba(rnea).unwrap()"),
@@ -368,7 +372,12 @@ fn results_are_the_full_models_reduced_by_g() {
             assert_close(&tag("dag"), &dag, &g.right(&dag_full, 6), 1e-12);
             // The Lie-group operations act on the independent coordinates only.
             let q2 = integrate(model, &q, &v).unwrap();
-            assert_close(&tag("difference"), &difference(model, &q, &q2).unwrap(), &v, 1e-12);
+            assert_close(
+                &tag("difference"),
+                &difference(model, &q, &q2).unwrap(),
+                &v,
+                1e-12,
+            );
         }
     }
 }
@@ -503,16 +512,21 @@ fn derivatives_match_central_differences_and_the_full_model() {
                 .collect();
             let data = std::cell::RefCell::new(Data::<f64>::new(model));
             let rnea_at = |q: &[f64], v: &[f64], a: &[f64]| {
-                rnea_fext(model, &mut data.borrow_mut(), q, v, a, &fext).unwrap().to_vec()
+                rnea_fext(model, &mut data.borrow_mut(), q, v, a, &fext)
+                    .unwrap()
+                    .to_vec()
             };
             let aba_at = |q: &[f64], v: &[f64], tau: &[f64]| {
-                aba_fext(model, &mut data.borrow_mut(), q, v, tau, &fext).unwrap().to_vec()
+                aba_fext(model, &mut data.borrow_mut(), q, v, tau, &fext)
+                    .unwrap()
+                    .to_vec()
             };
             let plus =
                 |x: &[f64], dx: &[f64]| x.iter().zip(dx).map(|(a, b)| a + b).collect::<Vec<_>>();
 
             let ours = rnea_derivatives_fext(model, &mut d, &q, &v, &a, &fext).unwrap();
-            let fd_q = central_difference(nv, |dq| rnea_at(&integrate(model, &q, dq).unwrap(), &v, &a));
+            let fd_q =
+                central_difference(nv, |dq| rnea_at(&integrate(model, &q, dq).unwrap(), &v, &a));
             let fd_v = central_difference(nv, |dv| rnea_at(&q, &plus(&v, dv), &a));
             let fd_a = central_difference(nv, |da| rnea_at(&q, &v, &plus(&a, da)));
             assert_close(&tag("dtau_dq"), &ours.d_dq, &fd_q, 1e-7);
@@ -520,7 +534,9 @@ fn derivatives_match_central_differences_and_the_full_model() {
             assert_close(&tag("dtau_da"), &ours.d_du, &fd_a, 1e-7);
 
             let ours = aba_derivatives_fext(model, &mut d, &q, &v, &tau, &fext).unwrap();
-            let fd_q = central_difference(nv, |dq| aba_at(&integrate(model, &q, dq).unwrap(), &v, &tau));
+            let fd_q = central_difference(nv, |dq| {
+                aba_at(&integrate(model, &q, dq).unwrap(), &v, &tau)
+            });
             let fd_v = central_difference(nv, |dv| aba_at(&q, &plus(&v, dv), &tau));
             let fd_tau = central_difference(nv, |dt| aba_at(&q, &v, &plus(&tau, dt)));
             assert_close(&tag("ddq_dq"), &ours.d_dq, &fd_q, 1e-6);
@@ -534,7 +550,9 @@ fn derivatives_match_central_differences_and_the_full_model() {
                     .chunks(6)
                     .map(Force::from_slice)
                     .collect();
-                aba_fext(model, &mut data.borrow_mut(), &q, &v, &tau, &f).unwrap().to_vec()
+                aba_fext(model, &mut data.borrow_mut(), &q, &v, &tau, &f)
+                    .unwrap()
+                    .to_vec()
             });
             // The universe's wrench (entry 0) is ignored: zero columns on both sides.
             assert_close(&tag("aba_dfext"), &dfext, &fd_fext, 1e-6);
@@ -542,7 +560,8 @@ fn derivatives_match_central_differences_and_the_full_model() {
             // Without fext, the full model's derivatives reduced by G.
             let ours = rnea_derivatives(model, &mut d, &q, &v, &a).unwrap();
             let qf = g.q_full(model, full, &q);
-            let theirs = rnea_derivatives(full, &mut df, &qf, &g.expand(&v), &g.expand(&a)).unwrap();
+            let theirs =
+                rnea_derivatives(full, &mut df, &qf, &g.expand(&v), &g.expand(&a)).unwrap();
             let reduce = |m: &[f64]| g.right(&g.left(m, g.nv_full), g.nv);
             assert_close(
                 &tag("dtau_dq = G' full G"),
@@ -570,7 +589,8 @@ fn derivatives_match_central_differences_and_the_full_model() {
                     &integrate(model, &q, dq).unwrap(),
                     &v,
                     &tau,
-                ).unwrap()
+                )
+                .unwrap()
                 .to_vec()
             });
             assert_close(&tag("ddq_dq without fext"), &ours.d_dq, &fd_q, 1e-6);
@@ -607,7 +627,8 @@ fn the_regressor_reproduces_rnea() {
             1e-12,
         );
         let qf = g.q_full(model, full, &q);
-        let y_full = joint_torque_regressor(full, &mut df, &qf, &g.expand(&v), &g.expand(&a)).unwrap();
+        let y_full =
+            joint_torque_regressor(full, &mut df, &qf, &g.expand(&v), &g.expand(&a)).unwrap();
         assert_close(
             &format!("{urdf} Y = G' Y_full"),
             &y,
@@ -641,7 +662,8 @@ fn jacobian_time_variations_and_drifts() {
                 let fd = central_difference(1, |t| {
                     let dq: Vec<f64> = v.iter().map(|x| x * t[0]).collect();
                     let mut data = data.borrow_mut();
-                    compute_joint_jacobians(model, &mut data, &integrate(model, &q, &dq).unwrap()).unwrap();
+                    compute_joint_jacobians(model, &mut data, &integrate(model, &q, &dq).unwrap())
+                        .unwrap();
                     frame_jacobian(model, &data, id, rf).unwrap()
                 });
                 assert_close(
@@ -658,13 +680,15 @@ fn jacobian_time_variations_and_drifts() {
                     1e-12,
                 );
             }
-            let drift = frame_acceleration_drift(model, &mut data.borrow_mut(), &q, &v, id).unwrap();
+            let drift =
+                frame_acceleration_drift(model, &mut data.borrow_mut(), &q, &v, id).unwrap();
             let times_v = |m: &[f64]| -> Vec<f64> {
                 (0..6)
                     .map(|r| (0..model.nv).map(|c| m[r * model.nv + c] * v[c]).sum())
                     .collect()
             };
-            let local = frame_jacobian_time_variation(model, &d, id, ReferenceFrame::Local).unwrap();
+            let local =
+                frame_jacobian_time_variation(model, &d, id, ReferenceFrame::Local).unwrap();
             assert_close(
                 &tag("local drift"),
                 &drift.local.to_array(),
@@ -672,7 +696,8 @@ fn jacobian_time_variations_and_drifts() {
                 1e-12,
             );
             let lwa =
-                frame_jacobian_time_variation(model, &d, id, ReferenceFrame::LocalWorldAligned).unwrap();
+                frame_jacobian_time_variation(model, &d, id, ReferenceFrame::LocalWorldAligned)
+                    .unwrap();
             let classical = drift.classical_local_world_aligned.to_array();
             assert_close(&tag("classical drift"), &classical, &times_v(&lwa), 1e-12);
         }
@@ -699,7 +724,8 @@ fn contact_dynamics_on_a_mimic_model() {
         let q = common::random_q(model, &mut rng);
         let v = common::random_vec(model.nv, 1.0, &mut rng);
         let tau = common::random_vec(model.nv, 1.0, &mut rng);
-        let (ddq, lambda) = contact_dynamics(model, &mut d, &q, &v, &tau, &model.contacts, 0.0).unwrap();
+        let (ddq, lambda) =
+            contact_dynamics(model, &mut d, &q, &v, &tau, &model.contacts, 0.0).unwrap();
         let jc = contact_jacobian(model, &mut d, &q, &model.contacts).unwrap();
         let gamma = contact_drift(model, &mut d, &q, &v, &model.contacts).unwrap();
         let nc = gamma.len();
@@ -712,7 +738,8 @@ fn contact_dynamics_on_a_mimic_model() {
             })
             .collect();
         assert_close(&format!("{urdf} J v̇ + γ"), &residual, &vec![0.0; nc], 1e-10);
-        let lhs = contact_inverse_dynamics(model, &mut d, &q, &v, &ddq, &lambda, &model.contacts).unwrap();
+        let lhs = contact_inverse_dynamics(model, &mut d, &q, &v, &ddq, &lambda, &model.contacts)
+            .unwrap();
         assert_close(&format!("{urdf} rnea - J'λ"), &lhs, &tau, 1e-10);
     }
 }

@@ -74,7 +74,9 @@ fn non_unit_configurations_match_pinocchio() {
                 .sqrt();
             normalised[range].iter_mut().for_each(|x| *x /= norm);
         }
-        let tau_unit = rnea(&model, &mut data, &normalised, &v, &a).unwrap().to_vec();
+        let tau_unit = rnea(&model, &mut data, &normalised, &v, &a)
+            .unwrap()
+            .to_vec();
         let gap = tau_ours
             .iter()
             .zip(&tau_unit)

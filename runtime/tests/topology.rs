@@ -145,5 +145,9 @@ fn an_algorithm_refuses_a_data_built_for_another_model() {
     let (q, zero) = (heavier.neutral(), vec![0.0; heavier.nv]);
     let e = rnea(&heavier, &mut data, &q, &zero, &zero).unwrap_err();
     assert_eq!(e, InputError::Data(data.check(&heavier).unwrap_err()));
-    assert!(e.to_string().starts_with("the Data was built for another model"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("the Data was built for another model"),
+        "{e}"
+    );
 }

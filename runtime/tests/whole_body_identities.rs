@@ -69,7 +69,9 @@ fn jacobian_time_variation_is_the_derivative_of_j_along_the_motion() {
         for _ in 0..5 {
             let q = random_q(&model, &mut rng);
             let v = random_vec(model.nv, 1.0, &mut rng);
-            let at = |t: f64| integrate(&model, &q, &v.iter().map(|x| t * x).collect::<Vec<_>>()).unwrap();
+            let at = |t: f64| {
+                integrate(&model, &q, &v.iter().map(|x| t * x).collect::<Vec<_>>()).unwrap()
+            };
             let (q_plus, q_minus) = (at(h), at(-h));
             compute_joint_jacobians_time_variation(&model, &mut data, &q, &v).unwrap();
             for (id, frame) in model.body_frames() {
@@ -96,7 +98,8 @@ fn jacobian_time_variation_is_the_derivative_of_j_along_the_motion() {
                 };
                 let mut dd = Data::new(&model);
                 let drift = frame_acceleration_drift(&model, &mut dd, &q, &v, id).unwrap();
-                let local = frame_jacobian_time_variation(&model, &data, id, ReferenceFrame::Local).unwrap();
+                let local = frame_jacobian_time_variation(&model, &data, id, ReferenceFrame::Local)
+                    .unwrap();
                 assert_close(
                     "J̇_local v",
                     &drift.local.to_array(),
@@ -108,7 +111,8 @@ fn jacobian_time_variation_is_the_derivative_of_j_along_the_motion() {
                     &data,
                     id,
                     ReferenceFrame::LocalWorldAligned,
-                ).unwrap();
+                )
+                .unwrap();
                 assert_close(
                     "J̇_lwa v",
                     &drift.classical_local_world_aligned.to_array(),
@@ -131,7 +135,8 @@ fn contact_dynamics_satisfies_its_constraints_and_the_equation_of_motion() {
             let q = random_q(&model, &mut rng);
             let v = random_vec(nv, 1.0, &mut rng);
             let tau = random_vec(nv, 10.0, &mut rng);
-            let (ddq, lambda) = contact_dynamics(&model, &mut data, &q, &v, &tau, &contacts, 0.0).unwrap();
+            let (ddq, lambda) =
+                contact_dynamics(&model, &mut data, &q, &v, &tau, &contacts, 0.0).unwrap();
             let j = contact_jacobian(&model, &mut data, &q, &contacts).unwrap();
             let gamma = contact_drift(&model, &mut data, &q, &v, &contacts).unwrap();
             let constraint: Vec<f64> = (0..nc)
@@ -139,7 +144,9 @@ fn contact_dynamics_satisfies_its_constraints_and_the_equation_of_motion() {
                 .collect();
             assert_close("J a + γ", &constraint, &vec![0.0; nc], 1e-9);
             let m = crba(&model, &mut data, &q).unwrap().to_vec();
-            let h = nonlinear_effects(&model, &mut data, &q, &v).unwrap().to_vec();
+            let h = nonlinear_effects(&model, &mut data, &q, &v)
+                .unwrap()
+                .to_vec();
             let lhs: Vec<f64> = (0..nv)
                 .map(|r| (0..nv).map(|k| m[r * nv + k] * ddq[k]).sum::<f64>() + h[r])
                 .collect();
@@ -148,11 +155,13 @@ fn contact_dynamics_satisfies_its_constraints_and_the_equation_of_motion() {
                 .collect();
             assert_close("M a + h = τ + Jᵀλ", &lhs, &rhs, 1e-9);
             let residual =
-                contact_inverse_dynamics(&model, &mut data, &q, &v, &ddq, &lambda, &contacts).unwrap();
+                contact_inverse_dynamics(&model, &mut data, &q, &v, &ddq, &lambda, &contacts)
+                    .unwrap();
             assert_close("contact inverse dynamics", &residual, &tau, 1e-9);
             // Damping: J a + γ = -μ λ.
             let mu = 1e-3;
-            let (ddq, lambda) = contact_dynamics(&model, &mut data, &q, &v, &tau, &contacts, mu).unwrap();
+            let (ddq, lambda) =
+                contact_dynamics(&model, &mut data, &q, &v, &tau, &contacts, mu).unwrap();
             let constraint: Vec<f64> = (0..nc)
                 .map(|r| {
                     (0..nv).map(|k| j[r * nv + k] * ddq[k]).sum::<f64>() + gamma[r] + mu * lambda[r]
@@ -234,8 +243,12 @@ fn aba_dfext_is_the_derivative_of_aba_fext() {
             let mut w = f[i].to_array();
             w[k] += 1.0;
             f[i] = Force::from_slice(&w);
-            let plus = aba_fext(&model, &mut data, &q, &v, &tau, &f).unwrap().to_vec();
-            let base = aba_fext(&model, &mut data, &q, &v, &tau, &fext).unwrap().to_vec();
+            let plus = aba_fext(&model, &mut data, &q, &v, &tau, &f)
+                .unwrap()
+                .to_vec();
+            let base = aba_fext(&model, &mut data, &q, &v, &tau, &fext)
+                .unwrap()
+                .to_vec();
             let col: Vec<f64> = (0..nv).map(|r| d[r * cols + 6 * i + k]).collect();
             let diff: Vec<f64> = plus.iter().zip(&base).map(|(p, b)| p - b).collect();
             assert_close(&format!("∂a/∂fext[{i}][{k}]"), &col, &diff, 1e-9);

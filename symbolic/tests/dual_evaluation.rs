@@ -134,7 +134,9 @@ fn dual_derivatives_equal_the_tables_derivative_functions() {
             let state = State::random(&model, &mut rng);
             for (f, arg, g, k) in CHECKS {
                 let ours = dual_jacobian(&model, f, &state.arguments(f), arg);
-                let out = g.evaluate(&model, &mut data, &state.arguments(g), None).unwrap();
+                let out = g
+                    .evaluate(&model, &mut data, &state.arguments(g), None)
+                    .unwrap();
                 let reference = member(&model, g, &out, k);
                 assert_eq!(ours.len(), reference.len(), "{name}: d{}/dx{arg}", f.name());
                 let scale = reference.iter().fold(1.0f64, |m, x| m.max(x.abs()));

@@ -55,7 +55,9 @@ fn constants(x: &[f64]) -> Vec<Expr> {
 fn trace_constant(model: &Model, function: Function, a: &[f64], b: &[f64]) -> Traced {
     trace(&[], |_| {
         let mut data = Data::<Expr>::new(model);
-        function.evaluate(model, &mut data, &[constants(a), constants(b)], None).unwrap()
+        function
+            .evaluate(model, &mut data, &[constants(a), constants(b)], None)
+            .unwrap()
     })
 }
 

@@ -3,8 +3,8 @@
 use super::kinematics::{body_velocity, joint_placement};
 use super::linalg::invert_spd;
 use super::{check_data, check_len, check_q, check_v};
-use crate::spatial::{Force, Matrix6, Motion, Vector3};
 use crate::error::InputError;
+use crate::spatial::{Force, Matrix6, Motion, Vector3};
 use crate::{Data, Model, Scalar};
 
 /// Forward dynamics `a = M(q)⁻¹ (τ - C(q, v) v - g(q))` by the articulated-body
@@ -64,7 +64,13 @@ pub fn aba_fext<'d, S: Scalar>(
 }
 
 /// The checks of [`aba`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `tau: [nv]`.
-fn check<S: Scalar>(model: &Model, data: &Data<S>, q: &[S], v: &[S], tau: &[S]) -> Result<(), InputError> {
+fn check<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+) -> Result<(), InputError> {
     check_data(model, data)?;
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;

@@ -18,7 +18,11 @@ use crate::{Data, Inertia, Model, Scalar};
 /// # Errors
 /// [`InputError`] when `q` does not have length `nq`, or `data` was built for
 /// another model; checked before anything is written.
-pub fn center_of_mass<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Result<Vector3<S>, InputError> {
+pub fn center_of_mass<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+) -> Result<Vector3<S>, InputError> {
     forward_kinematics(model, data, q)?;
     let (mass, first_moment) = mass_and_first_moment(model, data);
     data.com = first_moment.scale(S::one() / mass);
@@ -120,7 +124,12 @@ pub fn ccrba<'d, S: Scalar>(
 /// # Errors
 /// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
 /// built for another model; checked before anything is written.
-pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S]) -> Result<&'d [S], InputError> {
+pub fn dccrba<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+) -> Result<&'d [S], InputError> {
     check_data(model, data)?;
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;

@@ -188,7 +188,11 @@ pub fn aba_derivatives_fext<S: Scalar>(
 /// # Errors
 /// [`InputError`] when `q` does not have length `nq`, or `data` was built for
 /// another model; checked before anything is written.
-pub fn aba_dfext<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Result<Vec<S>, InputError> {
+pub fn aba_dfext<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+) -> Result<Vec<S>, InputError> {
     check_data(model, data)?;
     check_q(model, q.len())?;
     let (nv, cols) = (model.nv, 6 * model.njoints());

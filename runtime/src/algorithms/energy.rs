@@ -3,8 +3,8 @@
 use super::centroidal::mass_and_first_moment;
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
 use super::{check_data, check_q, check_v};
-use crate::spatial::Vector3;
 use crate::error::InputError;
+use crate::spatial::Vector3;
 use crate::{Data, Model, Scalar};
 
 /// The kinetic energy `T = ½ Σ_i v_iᵀ I_i v_i + ½ Σ_k armature_k v_k² = ½ vᵀ M(q) v`
@@ -50,7 +50,11 @@ pub fn kinetic_energy<S: Scalar>(
 /// # Errors
 /// [`InputError`] when `q` does not have length `nq`, or `data` was built for
 /// another model; checked before anything is written.
-pub fn potential_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Result<S, InputError> {
+pub fn potential_energy<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+) -> Result<S, InputError> {
     forward_kinematics(model, data, q)?;
     let (_, first_moment) = mass_and_first_moment(model, data);
     Ok(-Vector3::constant(model.gravity.0).dot(&first_moment))

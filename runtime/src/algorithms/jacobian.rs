@@ -105,7 +105,13 @@ pub fn joint_jacobian<S: Scalar>(
 ) -> Result<Vec<S>, InputError> {
     check_data(model, data)?;
     check_index("joint", joint, model.njoints())?;
-    Ok(jacobian_at(model, data, joint, &data.o_mi[joint], reference))
+    Ok(jacobian_at(
+        model,
+        data,
+        joint,
+        &data.o_mi[joint],
+        reference,
+    ))
 }
 
 /// The Jacobian of frame `frame`, `v = J v̇` with `v` the frame's twist in

@@ -1,8 +1,8 @@
 //! Forward kinematics: joint and frame placements.
 
 use super::{check_data, check_index, check_q};
-use crate::spatial::{Motion, Transform};
 use crate::error::InputError;
+use crate::spatial::{Motion, Transform};
 use crate::{Data, Model, Scalar};
 
 /// One forward step: the joint's placement in its parent at `q` and in the world.
@@ -75,7 +75,10 @@ pub(crate) fn placement<S: Scalar>(model: &Model, data: &Data<S>, frame: usize) 
 /// # Errors
 /// [`InputError::Data`] when `data` was built for another model; nothing is
 /// written then.
-pub fn update_frame_placements<S: Scalar>(model: &Model, data: &mut Data<S>) -> Result<(), InputError> {
+pub fn update_frame_placements<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+) -> Result<(), InputError> {
     check_data(model, data)?;
     for k in 0..model.frames.len() {
         data.o_mf[k] = placement(model, data, k);

@@ -137,7 +137,12 @@ pub fn difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S]) -> Result<Vec<S>
 /// # Errors
 /// [`InputError`] when `q` does not have length `nq` or `v` length `nv`;
 /// checked before anything is written.
-pub fn d_integrate<S: Scalar>(model: &Model, q: &[S], v: &[S], arg: ArgumentPosition) -> Result<Vec<S>, InputError> {
+pub fn d_integrate<S: Scalar>(
+    model: &Model,
+    q: &[S],
+    v: &[S],
+    arg: ArgumentPosition,
+) -> Result<Vec<S>, InputError> {
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
     let mut out = vec![S::zero(); model.nv * model.nv];
@@ -198,7 +203,12 @@ pub fn d_integrate<S: Scalar>(model: &Model, q: &[S], v: &[S], arg: ArgumentPosi
 /// # Errors
 /// [`InputError`] when `q0` or `q1` does not have length `nq`; checked before
 /// anything is written.
-pub fn d_difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S], arg: ArgumentPosition) -> Result<Vec<S>, InputError> {
+pub fn d_difference<S: Scalar>(
+    model: &Model,
+    q0: &[S],
+    q1: &[S],
+    arg: ArgumentPosition,
+) -> Result<Vec<S>, InputError> {
     check_len("q0", q0.len(), model.nq)?;
     check_len("q1", q1.len(), model.nq)?;
     let sign = match arg {

@@ -52,7 +52,11 @@ use crate::{Data, Model, Scalar};
 
 /// `Ok` when a slice `argument` has the length `expected`, else the
 /// [`InputError::Length`] naming it and both lengths.
-pub(crate) fn check_len(argument: &'static str, len: usize, expected: usize) -> Result<(), InputError> {
+pub(crate) fn check_len(
+    argument: &'static str,
+    len: usize,
+    expected: usize,
+) -> Result<(), InputError> {
     if len == expected {
         Ok(())
     } else {
@@ -75,7 +79,11 @@ pub(crate) fn check_v(model: &Model, argument: &'static str, len: usize) -> Resu
 }
 
 /// `Ok` when `index < count`, else the [`InputError::Index`] naming it.
-pub(crate) fn check_index(argument: &'static str, index: usize, count: usize) -> Result<(), InputError> {
+pub(crate) fn check_index(
+    argument: &'static str,
+    index: usize,
+    count: usize,
+) -> Result<(), InputError> {
     if index < count {
         Ok(())
     } else {

@@ -1,9 +1,9 @@
 //! The error between a frame's placement and a target placement, and its
 //! Jacobian in the tangent space: the residual of inverse kinematics.
 
-use super::{check_data, check_index, check_q};
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
 use super::kinematics::placement;
+use super::{check_data, check_index, check_q};
 use crate::error::InputError;
 use crate::spatial::exp_log::jlog6_from_log;
 use crate::spatial::{log3, log6};

@@ -23,7 +23,11 @@ use crate::{Data, Inertia, Model, Scalar};
 /// # Errors
 /// [`InputError`] when `pi` does not have length `10 · model.parameters.len()`,
 /// or `data` was built for another model; checked before anything is written.
-pub fn set_link_parameters<S: Scalar>(model: &Model, data: &mut Data<S>, pi: &[S]) -> Result<(), InputError> {
+pub fn set_link_parameters<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    pi: &[S],
+) -> Result<(), InputError> {
     check_data(model, data)?;
     check_len("pi", pi.len(), 10 * model.parameters.len())?;
     let mut fixed: Vec<Option<Inertia<f64>>> = vec![None; model.njoints()];
@@ -42,7 +46,8 @@ pub fn set_link_parameters<S: Scalar>(model: &Model, data: &mut Data<S>, pi: &[S
         let link = Inertia::from_parameters(&pi[10 * k..10 * k + 10]);
         let share = link.transformed(&Transform::constant(&f.placement));
         data.inertias[f.parent_joint] += share;
-    }    Ok(())
+    }
+    Ok(())
 }
 
 /// The URDF's inertial parameters of the links of `model.parameters`, in the

@@ -2,8 +2,8 @@
 
 use super::kinematics::{body_velocity, joint_placement};
 use super::{check_data, check_len, check_q, check_v};
-use crate::spatial::{Force, Motion, Vector3};
 use crate::error::InputError;
+use crate::spatial::{Force, Motion, Vector3};
 use crate::{Data, Model, Scalar};
 
 /// Inverse dynamics `τ = M(q) a + C(q, v) v + g(q)` by the recursive
@@ -61,7 +61,13 @@ pub fn rnea_fext<'d, S: Scalar>(
 }
 
 /// The checks of [`rnea`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `a: [nv]`.
-fn check<S: Scalar>(model: &Model, data: &Data<S>, q: &[S], v: &[S], a: &[S]) -> Result<(), InputError> {
+fn check<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+) -> Result<(), InputError> {
     check_data(model, data)?;
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;

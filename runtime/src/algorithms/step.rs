@@ -19,13 +19,18 @@ pub fn actuated_dofs(model: &Model) -> Vec<usize> {
 }
 
 /// The checks of [`step`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `u: [nu]`.
-fn check<S: Scalar>(model: &Model, data: &Data<S>, q: &[S], v: &[S], u: &[S]) -> Result<(), InputError> {
+fn check<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    q: &[S],
+    v: &[S],
+    u: &[S],
+) -> Result<(), InputError> {
     check_data(model, data)?;
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
     check_len("u", u.len(), actuated_dofs(model).len())
 }
-
 
 /// `tau = S u`: the joint torques of the actuation `u: [nu]`, zero on the
 /// free-flyer's dofs; returns `[nv]`.

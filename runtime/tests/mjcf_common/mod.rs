@@ -276,7 +276,8 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
                         "jacobian_local_world_aligned",
                     ),
                 ] {
-                    let ours = columns(&frame_jacobian(model, &data, id, reference).unwrap(), nv, n);
+                    let ours =
+                        columns(&frame_jacobian(model, &data, id, reference).unwrap(), nv, n);
                     errors.record(&format!("frame {key}"), &ours, &flat(&value[key]), TOL);
                 }
             }
@@ -314,7 +315,9 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
         if !prefix {
             let com = center_of_mass(model, &mut data, &q).unwrap();
             errors.record("com", &com.0, &flat(&s["com"]), TOL);
-            let jcom = jacobian_center_of_mass(model, &mut data, &q).unwrap().to_vec();
+            let jcom = jacobian_center_of_mass(model, &mut data, &q)
+                .unwrap()
+                .to_vec();
             errors.record("jcom", &jcom, &flat(&s["jcom"]), TOL);
             let (ag, hg) = ccrba(model, &mut data, &q, &v).unwrap();
             let ag = ag.to_vec();
@@ -325,10 +328,12 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
                 let h = 1e-6;
                 let plus: Vec<f64> = v.iter().map(|x| x * h).collect();
                 let minus: Vec<f64> = v.iter().map(|x| -x * h).collect();
-                let ag_plus = ccrba(model, &mut data, &integrate(model, &q, &plus).unwrap(), &v).unwrap()
+                let ag_plus = ccrba(model, &mut data, &integrate(model, &q, &plus).unwrap(), &v)
+                    .unwrap()
                     .0
                     .to_vec();
-                let ag_minus = ccrba(model, &mut data, &integrate(model, &q, &minus).unwrap(), &v).unwrap()
+                let ag_minus = ccrba(model, &mut data, &integrate(model, &q, &minus).unwrap(), &v)
+                    .unwrap()
                     .0
                     .to_vec();
                 let fd: Vec<f64> = ag_plus
@@ -373,7 +378,9 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
         for (i, row) in s["fext"].as_array().unwrap().iter().enumerate().skip(1) {
             fext[joints[i]] = Force::from_slice(&flat(row));
         }
-        let ours = rnea_fext(model, &mut data, &q, &v, &a, &fext).unwrap().to_vec();
+        let ours = rnea_fext(model, &mut data, &q, &v, &a, &fext)
+            .unwrap()
+            .to_vec();
         errors.record("rnea_fext", &ours[..n], &flat(&s["rnea_fext"]), TOL);
 
         let rd = rnea_derivatives(model, &mut data, &q, &v, &a).unwrap();
@@ -393,13 +400,21 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
         );
         if composite {
             let mut d = Data::<f64>::new(model);
-            let fd = central_q(model, &q, &mut |x| rnea(model, &mut d, x, &v, &a).unwrap().to_vec());
+            let fd = central_q(model, &q, &mut |x| {
+                rnea(model, &mut d, x, &v, &a).unwrap().to_vec()
+            });
             errors.record("dtau_dq (central differences)", &rd.d_dq, &fd, FD_TOL);
-            let fd = central_v(&v, &mut |x| rnea(model, &mut d, &q, x, &a).unwrap().to_vec());
+            let fd = central_v(&v, &mut |x| {
+                rnea(model, &mut d, &q, x, &a).unwrap().to_vec()
+            });
             errors.record("dtau_dv (central differences)", &rd.d_dv, &fd, FD_TOL);
-            let fd = central_q(model, &q, &mut |x| aba(model, &mut d, x, &v, &tau).unwrap().to_vec());
+            let fd = central_q(model, &q, &mut |x| {
+                aba(model, &mut d, x, &v, &tau).unwrap().to_vec()
+            });
             errors.record("ddq_dq (central differences)", &ad.d_dq, &fd, FD_TOL);
-            let fd = central_v(&v, &mut |x| aba(model, &mut d, &q, x, &tau).unwrap().to_vec());
+            let fd = central_v(&v, &mut |x| {
+                aba(model, &mut d, &q, x, &tau).unwrap().to_vec()
+            });
             errors.record("ddq_dv (central differences)", &ad.d_dv, &fd, FD_TOL);
             let wrong = "(Pinocchio's, wrong on composite joints)";
             errors.record(
@@ -515,8 +530,15 @@ pub fn against_mujoco(json: &Value, model: &Model) -> Errors {
                 );
             }
         }
-        errors.record("crba", crba(model, &mut data, &q).unwrap(), &flat(&s["crba"]), 1e-9);
-        let nle = nonlinear_effects(model, &mut data, &q, &v).unwrap().to_vec();
+        errors.record(
+            "crba",
+            crba(model, &mut data, &q).unwrap(),
+            &flat(&s["crba"]),
+            1e-9,
+        );
+        let nle = nonlinear_effects(model, &mut data, &q, &v)
+            .unwrap()
+            .to_vec();
         errors.record("nle", &nle, &flat(&s["nle"]), 1e-9);
     }
     errors
