@@ -233,8 +233,9 @@ fn solve_ldlt<S: Scalar>(a: &mut [S], b: &mut [S], n: usize) {
 /// [`contact_jacobian`]; returns `[nv]` (N·m, N).
 ///
 /// # Errors
-/// [`InputError`] when a slice length does not match `nq` / `nv` / `nc`, or
-/// `data` was built for another model; checked before anything is written.
+/// [`InputError`] when a slice length does not match `nq` / `nv` / `nc`, a
+/// contact's frame is not a frame index, or `data` was built for another
+/// model; checked before anything is written.
 pub fn contact_inverse_dynamics<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -273,8 +274,9 @@ pub fn contact_inverse_dynamics<S: Scalar>(
 /// the world. Non-finite when the total vertical force is zero.
 ///
 /// # Errors
-/// [`InputError`] when a slice length does not match `nq` / `nc`, or `data` was
-/// built for another model; checked before anything is written.
+/// [`InputError`] when a slice length does not match `nq` / `nc`, a contact's
+/// frame is not a frame index, or `data` was built for another model; checked
+/// before anything is written.
 pub fn center_of_pressure<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,

@@ -807,7 +807,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `[NQ]`. `integrate(q, difference(q, q1)) = q1`.",
                 ],
-                evaluate: |m, _, x, _| Ok(integrate(m, &x[0], &x[1])?),
+                evaluate: |m, _, x, _| integrate(m, &x[0], &x[1]),
             },
             Function::Difference => Spec {
                 name: "difference",
@@ -821,7 +821,7 @@ impl Function {
                     "",
                     "`q0, q1: [NQ]`; returns `[NV]`.",
                 ],
-                evaluate: |m, _, x, _| Ok(difference(m, &x[0], &x[1])?),
+                evaluate: |m, _, x, _| difference(m, &x[0], &x[1]),
             },
             Function::DIntegrateDq => Spec {
                 name: "d_integrate_dq",
@@ -836,7 +836,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `[NV x NV]`.",
                 ],
-                evaluate: |m, _, x, _| Ok(d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg0)?),
+                evaluate: |m, _, x, _| d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg0),
             },
             Function::DIntegrateDv => Spec {
                 name: "d_integrate_dv",
@@ -851,7 +851,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `[NV x NV]`.",
                 ],
-                evaluate: |m, _, x, _| Ok(d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg1)?),
+                evaluate: |m, _, x, _| d_integrate(m, &x[0], &x[1], ArgumentPosition::Arg1),
             },
             Function::DDifferenceDq0 => Spec {
                 name: "d_difference_dq0",
@@ -866,7 +866,7 @@ impl Function {
                     "",
                     "`q0, q1: [NQ]`; returns `[NV x NV]`.",
                 ],
-                evaluate: |m, _, x, _| Ok(d_difference(m, &x[0], &x[1], ArgumentPosition::Arg0)?),
+                evaluate: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg0),
             },
             Function::DDifferenceDq1 => Spec {
                 name: "d_difference_dq1",
@@ -881,7 +881,7 @@ impl Function {
                     "",
                     "`q0, q1: [NQ]`; returns `[NV x NV]`.",
                 ],
-                evaluate: |m, _, x, _| Ok(d_difference(m, &x[0], &x[1], ArgumentPosition::Arg1)?),
+                evaluate: |m, _, x, _| d_difference(m, &x[0], &x[1], ArgumentPosition::Arg1),
             },
             Function::AbaFext => Spec {
                 name: "aba_fext",
@@ -942,7 +942,7 @@ impl Function {
                     "`q: [NQ]`; returns `[NV x 6 NJOINTS]`: columns `6 i .. 6 i + 6` for the wrench",
                     "`[linear; angular]` on joint i's body in its frame, zero for the universe (i = 0).",
                 ],
-                evaluate: |m, d, x, _| Ok(aba_dfext(m, d, &x[0])?),
+                evaluate: |m, d, x, _| aba_dfext(m, d, &x[0]),
             },
             Function::FrameJacobianTimeVariationLocal => Spec {
                 name: "frame_jacobian_time_variation_local",
@@ -1044,7 +1044,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `Y: [NV x 10 (NJOINTS - 1)]`.",
                 ],
-                evaluate: |m, d, x, _| Ok(joint_torque_regressor(m, d, &x[0], &x[1], &x[2])?),
+                evaluate: |m, d, x, _| joint_torque_regressor(m, d, &x[0], &x[1], &x[2]),
             },
             Function::ContactJacobian => Spec {
                 name: "contact_jacobian",
@@ -1059,7 +1059,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `J_c: [NC x NV]`.",
                 ],
-                evaluate: |m, d, x, _| Ok(contact_jacobian(m, d, &x[0], &m.contacts)?),
+                evaluate: |m, d, x, _| contact_jacobian(m, d, &x[0], &m.contacts),
             },
             Function::ContactDrift => Spec {
                 name: "contact_drift",
@@ -1074,7 +1074,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `γ: [NC]` (m/s², rad/s²).",
                 ],
-                evaluate: |m, d, x, _| Ok(contact_drift(m, d, &x[0], &x[1], &m.contacts)?),
+                evaluate: |m, d, x, _| contact_drift(m, d, &x[0], &x[1], &m.contacts),
             },
             Function::ContactDynamics => Spec {
                 name: "contact_dynamics",
@@ -1110,7 +1110,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`, `lambda: [NC]`; returns `[NV]` (N·m, N).",
                 ],
-                evaluate: |m, d, x, _| Ok(contact_inverse_dynamics(m, d, &x[0], &x[1], &x[2], &x[3], &m.contacts)?),
+                evaluate: |m, d, x, _| contact_inverse_dynamics(m, d, &x[0], &x[1], &x[2], &x[3], &m.contacts),
             },
             Function::CenterOfPressure => Spec {
                 name: "center_of_pressure",
