@@ -7,7 +7,7 @@
 //! functions that Pinocchio's published figures cover.
 //!
 //! Method, as the Pinocchio harness of `benches/pinocchio/`: one `Data` reused,
-//! 100 random states cycled, `q = integrate(neutral, U[-1,1]^nv)`, `v`, `a`,
+//! 100 random states cycled, `q = integrate(neutral, U[-1,1]^nv).unwrap()`, `v`, `a`,
 //! `tau` in U[-1,1]^nv; the second configuration `q2` (of `difference`,
 //! `d_difference_*`) drawn as `q`; `fext`: one wrench in U[-1,1]^6 per joint
 //! (the universe's zero); `u`: U[-1,1] per actuated dof and a step `h` of
@@ -108,7 +108,7 @@ const TOLERANCE: f64 = 1e-10;
 struct State {
     /// Configuration.
     q: Vec<f64>,
-    /// A second configuration (`difference(q, q2)`; `pose_error`'s target is the frame there).
+    /// A second configuration (`difference(q, q2).unwrap()`; `pose_error`'s target is the frame there).
     q2: Vec<f64>,
     v: Vec<f64>,
     a: Vec<f64>,
@@ -143,10 +143,10 @@ impl State {
     }
 }
 
-/// `integrate(neutral, U[-1,1]^nv)`, as the Pinocchio harness draws `q`.
+/// `integrate(neutral, U[-1,1]^nv).unwrap()`, as the Pinocchio harness draws `q`.
 fn random_q(model: &Model, rng: &mut impl Rng) -> Vec<f64> {
     let step: Vec<f64> = (0..model.nv).map(|_| rng.gen_range(-1.0..1.0)).collect();
-    integrate(model, &model.neutral(), &step)
+    integrate(model, &model.neutral(), &step).unwrap()
 }
 
 /// The bench's states; `frame`: the frame whose placement at `q2` is the target.
@@ -167,8 +167,9 @@ fn random_states(model: &Model, frame: usize) -> Vec<State> {
                 uniform(nu),
             );
             let fext = [vec![0.0; 6], uniform(6 * (model.njoints() - 1))].concat();
-            forward_kinematics(model, &mut data, &q2);
+            forward_kinematics(model, &mut data, &q2).unwrap();
             let target = frame_placement(model, &data, frame)
+                .unwrap()
                 .to_homogeneous()
                 .concat();
             let lambda = (0..model.nc())
@@ -424,7 +425,9 @@ impl<'c> Robot<'c> {
         let n = spec.args.len();
         for (k, x) in args.iter().enumerate() {
             let ours = generated.call(x).flat();
-            let runtime = function.evaluate(&self.model, &mut self.data, &x[..n], frame);
+            let runtime = function
+                .evaluate(&self.model, &mut self.data, &x[..n], frame)
+                .unwrap();
             let what = format!("{} {}, state {k}", self.name, spec.name);
             common::assert_close(&what, &ours, &runtime, TOLERANCE);
         }
@@ -444,7 +447,7 @@ impl<'c> Robot<'c> {
                 b.iter(|| {
                     let x = black_box(&args[k % STATES]);
                     k += 1;
-                    black_box(function.evaluate(model, data, &x[..n], frame))
+                    black_box(function.evaluate(model, data, &x[..n], frame).unwrap())
                 })
             });
     }

@@ -70,12 +70,13 @@ fn model(urdf: &str) -> Model {
     Model::from_urdf_file(path, true).expect("the bench's URDF loads")
 }
 
-/// `BATCH` configurations `integrate(neutral, U[-1,1]^nv)`, as `scripts/bench` draws them.
+/// `BATCH` configurations `integrate(neutral, U[-1,1]^nv).unwrap()`, as `scripts/bench` draws them.
 fn configurations<const NQ: usize>(model: &Model, rng: &mut ChaCha8Rng) -> Vec<[f64; NQ]> {
     (0..BATCH)
         .map(|_| {
             let step: Vec<f64> = (0..model.nv).map(|_| rng.gen_range(-1.0..1.0)).collect();
             integrate(model, &model.neutral(), &step)
+                .unwrap()
                 .try_into()
                 .unwrap()
         })
@@ -221,28 +222,30 @@ macro_rules! bench_function {
 /// state's arguments in order, the result copied or moved into `out`.
 fn runtime_rnea(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
     out.clear();
-    out.extend_from_slice(rnea(m, d, &s[0], &s[1], &s[2]));
+    out.extend_from_slice(rnea(m, d, &s[0], &s[1], &s[2]).unwrap());
 }
 fn runtime_crba(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
     out.clear();
-    out.extend_from_slice(crba(m, d, &s[0]));
+    out.extend_from_slice(crba(m, d, &s[0]).unwrap());
 }
 fn runtime_aba(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
     out.clear();
-    out.extend_from_slice(aba(m, d, &s[0], &s[1], &s[2]));
+    out.extend_from_slice(aba(m, d, &s[0], &s[1], &s[2]).unwrap());
 }
 fn runtime_minverse(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
     out.clear();
-    out.extend_from_slice(minverse(m, d, &s[0]));
+    out.extend_from_slice(minverse(m, d, &s[0]).unwrap());
 }
 fn runtime_rnea_derivatives(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
-    *out = rnea_derivatives(m, d, &s[0], &s[1], &s[2]).d_dq;
+    *out = rnea_derivatives(m, d, &s[0], &s[1], &s[2]).unwrap().d_dq;
 }
 fn runtime_aba_derivatives(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
-    *out = aba_derivatives(m, d, &s[0], &s[1], &s[2]).d_dq;
+    *out = aba_derivatives(m, d, &s[0], &s[1], &s[2]).unwrap().d_dq;
 }
 fn runtime_step_linearization(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
-    *out = step_linearization(m, d, &s[0], &s[1], &s[2], s[3][0]).2;
+    *out = step_linearization(m, d, &s[0], &s[1], &s[2], s[3][0])
+        .unwrap()
+        .2;
 }
 
 /// A robot's rows: `$m` its module, `$step` the module of its `step_linearization`.

@@ -199,52 +199,65 @@ impl Runtime {
 impl Dynamics for Runtime {
     fn mass_matrix(&mut self, q: &[f64]) -> DMatrix<f64> {
         let n = self.model.nv;
-        DMatrix::from_row_slice(n, n, rt::crba(&self.model, &mut self.data, q))
+        DMatrix::from_row_slice(
+            n,
+            n,
+            rt::crba(&self.model, &mut self.data, q).expect("sized for the model"),
+        )
     }
     fn nle(&mut self, q: &[f64], v: &[f64]) -> DVector<f64> {
-        DVector::from_row_slice(rt::nonlinear_effects(&self.model, &mut self.data, q, v))
+        DVector::from_row_slice(
+            rt::nonlinear_effects(&self.model, &mut self.data, q, v).expect("sized for the model"),
+        )
     }
     fn gravity(&mut self, q: &[f64]) -> DVector<f64> {
-        DVector::from_row_slice(rt::generalized_gravity(&self.model, &mut self.data, q))
+        DVector::from_row_slice(
+            rt::generalized_gravity(&self.model, &mut self.data, q).expect("sized for the model"),
+        )
     }
     fn com_gravity(&mut self, q: &[f64]) -> DVector<f64> {
         let n = self.model.nv;
         let j = DMatrix::from_row_slice(
             3,
             n,
-            rt::jacobian_center_of_mass(&self.model, &mut self.data, q),
+            rt::jacobian_center_of_mass(&self.model, &mut self.data, q)
+                .expect("sized for the model"),
         );
         self.mass() * j.transpose() * DVector::from_row_slice(&[0.0, 0.0, G])
     }
     fn free_acceleration(&mut self, q: &[f64], v: &[f64]) -> DVector<f64> {
         let tau = vec![0.0; self.model.nv];
-        DVector::from_row_slice(rt::aba(&self.model, &mut self.data, q, v, &tau))
+        DVector::from_row_slice(
+            rt::aba(&self.model, &mut self.data, q, v, &tau).expect("sized for the model"),
+        )
     }
     fn integrate(&mut self, q: &[f64], v: &[f64]) -> Vec<f64> {
-        rt::integrate(&self.model, q, v)
+        rt::integrate(&self.model, q, v).expect("sized for the model")
     }
     fn energy(&mut self, q: &[f64], v: &[f64]) -> (f64, f64) {
         (
-            rt::kinetic_energy(&self.model, &mut self.data, q, v),
-            rt::potential_energy(&self.model, &mut self.data, q),
+            rt::kinetic_energy(&self.model, &mut self.data, q, v).expect("sized for the model"),
+            rt::potential_energy(&self.model, &mut self.data, q).expect("sized for the model"),
         )
     }
     fn gripper_jacobian(&mut self, q: &[f64]) -> DMatrix<f64> {
-        rt::compute_joint_jacobians(&self.model, &mut self.data, q);
+        rt::compute_joint_jacobians(&self.model, &mut self.data, q).expect("sized for the model");
         let j = rt::frame_jacobian(
             &self.model,
             &self.data,
             self.gripper,
             ReferenceFrame::LocalWorldAligned,
-        );
+        )
+        .expect("sized for the model");
         DMatrix::from_row_slice(6, self.model.nv, &j)
     }
     fn placements(&mut self, q: &[f64]) -> Vec<[[f64; 4]; 4]> {
-        rt::forward_kinematics(&self.model, &mut self.data, q);
+        rt::forward_kinematics(&self.model, &mut self.data, q).expect("sized for the model");
         self.frames
             .iter()
             .map(|&f| {
-                let t = rt::frame_placement(&self.model, &self.data, f);
+                let t =
+                    rt::frame_placement(&self.model, &self.data, f).expect("sized for the model");
                 let (r, p) = (t.rotation.0, t.translation.0);
                 [
                     [r[0][0], r[0][1], r[0][2], p[0]],

@@ -87,7 +87,7 @@ fn report(title: &str, model: &Model, data: &mut Data<f64>, q: &[f64; NQ], v: &[
     );
 
     let h = go2_z1::rnea(q, v, &[0.0; NV]);
-    println!("h = rnea(q, v, 0):");
+    println!("h = rnea(q, v, 0)?:");
     for (name, range) in &BLOCKS {
         println!("  {name:>5}: {}", fmt(&h[range.clone()]));
     }
@@ -107,10 +107,19 @@ fn report(title: &str, model: &Model, data: &mut Data<f64>, q: &[f64; NQ], v: &[
 
     // The same quantities from the generic runtime.
     let zero = [0.0; NV];
-    let dev_rnea = max_dev(&h, rnea(model, data, q, v, &zero));
-    let dev_crba = max_dev(m.as_flattened(), crba(model, data, q));
-    let dev_aba = max_dev(&a, aba(model, data, q, v, &tau));
-    forward_kinematics(model, data, q);
+    let dev_rnea = max_dev(
+        &h,
+        rnea(model, data, q, v, &zero).expect("sized for the model"),
+    );
+    let dev_crba = max_dev(
+        m.as_flattened(),
+        crba(model, data, q).expect("sized for the model"),
+    );
+    let dev_aba = max_dev(
+        &a,
+        aba(model, data, q, v, &tau).expect("sized for the model"),
+    );
+    forward_kinematics(model, data, q).expect("sized for the model");
     let dev_frames = go2_z1::Frame::ALL
         .iter()
         .map(|f| {
@@ -121,6 +130,7 @@ fn report(title: &str, model: &Model, data: &mut Data<f64>, q: &[f64; NQ], v: &[
             max_dev(
                 ours.as_flattened(),
                 frame_placement(model, data, id)
+                    .expect("sized for the model")
                     .to_homogeneous()
                     .as_flattened(),
             )

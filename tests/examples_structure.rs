@@ -60,13 +60,13 @@ fn mass_matrix_structure_matches_the_runtime() {
     for map in &s.maps {
         let pi = x::payload_parameters(map.payload);
         let mut data = Data::new(&model);
-        set_link_parameters(&model, &mut data, pi.as_flattened());
+        set_link_parameters(&model, &mut data, pi.as_flattened()).unwrap();
         let mass = x::go2_z1::TOTAL_MASS + map.payload;
         for (e_k, &e) in s.elbow.iter().enumerate() {
             for (s_k, &sh) in s.shoulder.iter().enumerate() {
                 let q = x::with_arm(sh, e);
                 let ours = x::go2_z1::crba(&q, &pi);
-                let theirs = crba(&model, &mut data, &q).to_vec();
+                let theirs = crba(&model, &mut data, &q).unwrap().to_vec();
                 let scale = theirs.iter().fold(1.0f64, |w, v| w.max(v.abs()));
                 let err = max_abs_diff(ours.as_flattened(), &theirs) / scale;
                 assert!(
@@ -137,10 +137,10 @@ fn zmp_table_matches_the_runtime() {
     // Support polygon from the runtime.
     let mut data = Data::new(&model);
     let q0 = x::standing(0.0, 0.0);
-    forward_kinematics(&model, &mut data, &q0);
+    forward_kinematics(&model, &mut data, &q0).unwrap();
     let foot_x = |name: &str| {
         let id = model.frame_id(name, FrameKind::Body).unwrap();
-        frame_placement(&model, &data, id).translation.0[0]
+        frame_placement(&model, &data, id).unwrap().translation.0[0]
     };
     let front = foot_x("FL_foot").min(foot_x("FR_foot"));
     let rear = foot_x("RL_foot").max(foot_x("RR_foot"));
@@ -152,11 +152,11 @@ fn zmp_table_matches_the_runtime() {
         let pi = x::arm_parameters(r.payload);
         let q = x::standing(r.arm.0, r.arm.1);
         let mut with = Data::new(&model);
-        set_link_parameters(&model, &mut with, pi.as_flattened());
+        set_link_parameters(&model, &mut with, pi.as_flattened()).unwrap();
         let mut without = Data::new(&model);
-        set_link_parameters(&model, &mut without, &no_arm);
-        let tau = -(generalized_gravity(&model, &mut with, &q)[4]
-            - generalized_gravity(&model, &mut without, &q)[4]);
+        set_link_parameters(&model, &mut without, &no_arm).unwrap();
+        let tau = -(generalized_gravity(&model, &mut with, &q).unwrap()[4]
+            - generalized_gravity(&model, &mut without, &q).unwrap()[4]);
         let mass = total + r.payload;
         let dx = tau / (mass * g);
         let tag = format!("{} {} kg", r.pose, r.payload);
@@ -166,8 +166,8 @@ fn zmp_table_matches_the_runtime() {
         assert!((r.fraction - dx / half).abs() < TOL, "{tag}: fraction");
         assert_eq!(r.risk, x::risk(dx / half));
         // Δx_ZMP is the arm's share of the centre of mass ahead of the base origin.
-        let c = center_of_mass(&model, &mut with, &q).0;
-        let c0 = center_of_mass(&model, &mut without, &q).0;
+        let c = center_of_mass(&model, &mut with, &q).unwrap().0;
+        let c0 = center_of_mass(&model, &mut without, &q).unwrap().0;
         let arm_mass: f64 = pi.iter().map(|p| p[0]).sum();
         let share = c[0] - (mass - arm_mass) / mass * c0[0];
         assert!((dx - share).abs() < TOL, "{tag}: Δx = arm's com share");
@@ -218,22 +218,27 @@ fn runtime_zmp(
 ) -> (f64, f64) {
     use zmp_shift as x;
     let mut data = Data::new(model);
-    set_link_parameters(model, &mut data, pi.as_flattened());
+    set_link_parameters(model, &mut data, pi.as_flattened()).unwrap();
     let tau = controller_torques(model, &mut data, q, v, a);
-    let (_, lambda) = contact_dynamics(model, &mut data, q, v, &tau, &model.contacts, 0.0);
-    forward_kinematics(model, &mut data, q);
+    let (_, lambda) = contact_dynamics(model, &mut data, q, v, &tau, &model.contacts, 0.0).unwrap();
+    forward_kinematics(model, &mut data, q).unwrap();
     let z0 = x::ground();
     let (mut f, mut n_y) = ([0.0; 3], 0.0);
     for (c, l) in model.contacts.iter().zip(lambda.chunks(3)) {
-        let p = frame_placement(model, &data, c.frame).translation.0;
+        let p = frame_placement(model, &data, c.frame)
+            .unwrap()
+            .translation
+            .0;
         for k in 0..3 {
             f[k] += l[k];
         }
         n_y += p[2] * l[0] - p[0] * l[2];
     }
     let from_forces = (z0 * f[0] - n_y) / f[2];
-    let hdot = centroidal_momentum_rate(model, &mut data, q, v, a).to_array();
-    let c = center_of_mass(model, &mut data, q).0;
+    let hdot = centroidal_momentum_rate(model, &mut data, q, v, a)
+        .unwrap()
+        .to_array();
+    let c = center_of_mass(model, &mut data, q).unwrap().0;
     let m = model_mass(model) - x::go2_z1::LINK_PARAMETERS.iter().map(|p| p[0]).sum::<f64>()
         + pi.iter().map(|p| p[0]).sum::<f64>();
     let from_momentum = c[0] - ((c[2] - z0) * hdot[0] + hdot[4]) / (m * 9.81 + hdot[2]);
@@ -251,12 +256,12 @@ fn controller_torques(
 ) -> Vec<f64> {
     use nalgebra::{DMatrix, DVector};
     let nv = model.nv;
-    let rhs = DVector::from_column_slice(rbdgen::runtime::rnea(model, data, q, v, a));
+    let rhs = DVector::from_column_slice(rbdgen::runtime::rnea(model, data, q, v, a).unwrap());
     let nc = model.nc();
     let j = DMatrix::from_row_slice(
         nc,
         nv,
-        &rbdgen::runtime::contact_jacobian(model, data, q, &model.contacts),
+        &rbdgen::runtime::contact_jacobian(model, data, q, &model.contacts).unwrap(),
     );
     let jb_t = j.columns(0, 6).transpose();
     let lambda = jb_t.pseudo_inverse(1e-12).unwrap() * rhs.rows(0, 6);
@@ -300,7 +305,7 @@ fn centroidal_split_matches_the_runtime() {
             robot.name,
             robot.identity_error
         );
-        let (ag, _) = ccrba(&model, &mut data, &q, &vec![0.0; nv]);
+        let (ag, _) = ccrba(&model, &mut data, &q, &vec![0.0; nv]).unwrap();
         let ag = ag.to_vec();
         let scale = ag.iter().fold(1.0f64, |w, v| w.max(v.abs()));
         assert!(
@@ -309,11 +314,11 @@ fn centroidal_split_matches_the_runtime() {
             robot.name
         );
         // A_G = X_G* M[0..6, :] on the runtime's M, placement and com.
-        let m = crba(&model, &mut data, &q).to_vec();
-        let c = center_of_mass(&model, &mut data, &q).0;
-        forward_kinematics(&model, &mut data, &q);
+        let m = crba(&model, &mut data, &q).unwrap().to_vec();
+        let c = center_of_mass(&model, &mut data, &q).unwrap().0;
+        forward_kinematics(&model, &mut data, &q).unwrap();
         let id = model.frame_id(base, FrameKind::Body).unwrap();
-        let placement = frame_placement(&model, &data, id);
+        let placement = frame_placement(&model, &data, id).unwrap();
         let (r, p) = (placement.rotation.0, placement.translation.0);
         for col in 0..nv {
             let rot = |o: usize| -> [f64; 3] {
@@ -346,7 +351,7 @@ fn centroidal_split_matches_the_runtime() {
         }
         assert!((robot.mass_from_ag - model_mass(&model)).abs() < TOL);
         for (name, v, h, hg) in &robot.swings {
-            let (_, theirs) = ccrba(&model, &mut data, &q, v);
+            let (_, theirs) = ccrba(&model, &mut data, &q, v).unwrap();
             let theirs = theirs.to_array();
             assert!(max_abs_diff(h, &theirs) < TOL, "{name}");
             assert!(max_abs_diff(hg, &theirs) < TOL, "{name}");

@@ -58,23 +58,35 @@ fn runtime_values(model: &Model, s: &State) -> Values {
     let (q, v) = (&s.q[..], &s.v[..]);
     let mut out = Values::new();
     let mut put = |k: &str, x: &[f64]| out.insert(k.to_string(), x.to_vec());
-    put("nle", nonlinear_effects(model, &mut data, q, v));
-    put("gravity", generalized_gravity(model, &mut data, q));
-    put("minv", minverse(model, &mut data, q));
-    put("com", &center_of_mass(model, &mut data, q).0);
-    put("jcom", jacobian_center_of_mass(model, &mut data, q));
-    let (ag, hg) = ccrba(model, &mut data, q, v);
+    put("nle", nonlinear_effects(model, &mut data, q, v).unwrap());
+    put("gravity", generalized_gravity(model, &mut data, q).unwrap());
+    put("minv", minverse(model, &mut data, q).unwrap());
+    put("com", &center_of_mass(model, &mut data, q).unwrap().0);
+    put(
+        "jcom",
+        jacobian_center_of_mass(model, &mut data, q).unwrap(),
+    );
+    let (ag, hg) = ccrba(model, &mut data, q, v).unwrap();
     put("ag", ag);
     put("hg", &hg.to_array());
-    put("dag", dccrba(model, &mut data, q, v));
-    put("kinetic_energy", &[kinetic_energy(model, &mut data, q, v)]);
-    put("potential_energy", &[potential_energy(model, &mut data, q)]);
+    put("dag", dccrba(model, &mut data, q, v).unwrap());
+    put(
+        "kinetic_energy",
+        &[kinetic_energy(model, &mut data, q, v).unwrap()],
+    );
+    put(
+        "potential_energy",
+        &[potential_energy(model, &mut data, q).unwrap()],
+    );
     let fext: Vec<Force<f64>> = s.fext.iter().map(|f| Force::from_slice(f)).collect();
-    put("rnea_fext", rnea_fext(model, &mut data, q, v, &s.a, &fext));
-    compute_joint_jacobians(model, &mut data, q);
+    put(
+        "rnea_fext",
+        rnea_fext(model, &mut data, q, v, &s.a, &fext).unwrap(),
+    );
+    compute_joint_jacobians(model, &mut data, q).unwrap();
     for (id, frame) in model.body_frames() {
         for (reference, key) in JACOBIANS {
-            let j = frame_jacobian(model, &data, id, reference);
+            let j = frame_jacobian(model, &data, id, reference).unwrap();
             put(&format!("frames.{}.{key}", frame.name), &j);
         }
     }

@@ -46,26 +46,26 @@ fn compare(
     assert_close(
         "rnea",
         &go2_z1::rnea(qa, va, aa),
-        rnea(model, data, q, v, a),
+        rnea(model, data, q, v, a).unwrap(),
         tol,
     );
     assert_close(
         "crba",
         go2_z1::crba(qa).as_flattened(),
-        crba(model, data, q),
+        crba(model, data, q).unwrap(),
         tol,
     );
     assert_close(
         "aba",
         &go2_z1::aba(qa, va, ta),
-        aba(model, data, q, v, tau),
+        aba(model, data, q, v, tau).unwrap(),
         tol,
     );
-    forward_kinematics(model, data, q);
+    forward_kinematics(model, data, q).unwrap();
     for frame in go2_z1::Frame::ALL {
         let id = model.frame_id(frame.name(), FrameKind::Body).unwrap();
         let ours = go2_z1::frame_placement(qa, frame);
-        let reference = frame_placement(model, data, id).to_homogeneous();
+        let reference = frame_placement(model, data, id).unwrap().to_homogeneous();
         assert_close(
             frame.name(),
             ours.as_flattened(),

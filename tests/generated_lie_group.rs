@@ -80,26 +80,26 @@ fn compare(tag: &str, model: &Model, g: &Generated, q: &[f64], v: &[f64], q1: &[
     assert_close(
         &format!("{tag} integrate"),
         &(g.integrate)(q, v),
-        &integrate(model, q, v),
+        &integrate(model, q, v).unwrap(),
         tol,
     );
     assert_close(
         &format!("{tag} difference"),
         &(g.difference)(q, q1),
-        &difference(model, q, q1),
+        &difference(model, q, q1).unwrap(),
         tol,
     );
     for (k, arg) in ARGS.into_iter().enumerate() {
         assert_close(
             &format!("{tag} d_integrate {arg:?}"),
             &(g.d_integrate[k])(q, v),
-            &d_integrate(model, q, v, arg),
+            &d_integrate(model, q, v, arg).unwrap(),
             tol,
         );
         assert_close(
             &format!("{tag} d_difference {arg:?}"),
             &(g.d_difference[k])(q, q1),
-            &d_difference(model, q, q1, arg),
+            &d_difference(model, q, q1, arg).unwrap(),
             tol,
         );
     }
@@ -114,7 +114,7 @@ fn check_random_states(model: &Model, g: &Generated, seed: u64) {
         let scale = if k % 10 == 9 { 1e-6 } else { 2.0 };
         let v = random_vec(model.nv, scale, &mut rng);
         let q1 = if k % 10 == 9 {
-            integrate(model, &q, &random_vec(model.nv, 1e-6, &mut rng))
+            integrate(model, &q, &random_vec(model.nv, 1e-6, &mut rng)).unwrap()
         } else {
             random_q(model, &mut rng)
         };

@@ -27,19 +27,19 @@ macro_rules! check {
             assert_close(
                 "rnea",
                 &$m::rnea(&q, &v, &a),
-                rnea(&model, &mut data, &q, &v, &a),
+                rnea(&model, &mut data, &q, &v, &a).unwrap(),
                 1e-10,
             );
             assert_close(
                 "crba",
                 $m::crba(&q).as_flattened(),
-                crba(&model, &mut data, &q),
+                crba(&model, &mut data, &q).unwrap(),
                 1e-10,
             );
             assert_close(
                 "aba",
                 &$m::aba(&q, &v, &a),
-                aba(&model, &mut data, &q, &v, &a),
+                aba(&model, &mut data, &q, &v, &a).unwrap(),
                 1e-10,
             );
         }

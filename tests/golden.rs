@@ -183,8 +183,8 @@ macro_rules! check_module {
         let a: [f64; NV] = std::array::from_fn(|k| 1.0 - 0.3 * k as f64);
         let tau = $module::rnea(&q, &v, &a);
         let m = $module::crba(&q);
-        let tau_runtime = rnea(&model, &mut data, &q, &v, &a).to_vec();
-        let m_runtime = crba(&model, &mut data, &q).to_vec();
+        let tau_runtime = rnea(&model, &mut data, &q, &v, &a).unwrap().to_vec();
+        let m_runtime = crba(&model, &mut data, &q).unwrap().to_vec();
         assert_eq!(model.nq, NQ);
         for (k, (x, y)) in tau.iter().zip(&tau_runtime).enumerate() {
             assert!((x - y).abs() < 1e-12, "{}: rnea[{k}]", $name);

@@ -854,7 +854,12 @@ pub fn runtime_outputs(
     Some(
         frames
             .into_iter()
-            .map(|frame| function.evaluate(model, data, &args, frame))
+            // The state's lengths are checked against `model` (`State::check_lengths`).
+            .map(|frame| {
+                function
+                    .evaluate(model, data, &args, frame)
+                    .expect("arguments sized for the model")
+            })
             .collect(),
     )
 }
@@ -943,7 +948,8 @@ fn object(value: &mut Value) -> &mut Map<String, Value> {
 /// `omi`: `world_from_joint` (Pinocchio's `data.oMi`) of the joints 1 .. njoints-1
 /// as 4 x 4 homogeneous matrices, a key of the reference files beside the spec's.
 pub fn omi(model: &Model, data: &mut Data<f64>, state: &State) -> Value {
-    forward_kinematics(model, data, &state.q);
+    // A state's q is checked against `model` when it is read (`State::check_lengths`).
+    forward_kinematics(model, data, &state.q).expect("q sized for the model");
     Value::Array(
         data.o_mi[1..]
             .iter()

@@ -51,15 +51,15 @@ fn f32_code_is_within_the_documented_bound() {
         let errors = [
             relative_error(
                 &widen(&go2_z1_f32::rnea(&q32, &v32, &a32)),
-                rnea(&model, &mut data, &q, &v, &a),
+                rnea(&model, &mut data, &q, &v, &a).unwrap(),
             ),
             relative_error(
                 &widen(go2_z1_f32::crba(&q32).as_flattened()),
-                crba(&model, &mut data, &q),
+                crba(&model, &mut data, &q).unwrap(),
             ),
             relative_error(
                 &widen(&go2_z1_f32::aba(&q32, &v32, &tau32)),
-                aba(&model, &mut data, &q, &v, &tau),
+                aba(&model, &mut data, &q, &v, &tau).unwrap(),
             ),
         ];
         for (w, e) in worst.iter_mut().zip(errors) {

@@ -28,8 +28,8 @@ fuzz_target!(|bytes: &[u8]| {
         let q = model.neutral();
         let v = vec![0.5; model.nv];
         let mut data = Data::new(&model);
-        let tau = rnea(&model, &mut data, &q, &v, &v).to_vec();
-        crba(&model, &mut data, &q);
-        aba(&model, &mut data, &q, &v, &tau);
+        let tau = rnea(&model, &mut data, &q, &v, &v).unwrap().to_vec();
+        crba(&model, &mut data, &q).unwrap();
+        aba(&model, &mut data, &q, &v, &tau).unwrap();
     }
 });

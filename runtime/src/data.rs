@@ -160,8 +160,8 @@ impl<S: Scalar> Data<S> {
     /// same description (or a clone of it) with the same sizes, tree and body
     /// inertias ([`crate::Topology::fingerprint`]). Settings read at every
     /// call (armature, contacts, limits) may differ. Every algorithm taking a
-    /// `Data` makes this check first (a few integer comparisons) and panics
-    /// with the error's message when it fails.
+    /// `Data` makes this check first (a few integer comparisons) and returns
+    /// it as [`crate::InputError::Data`] when it fails.
     ///
     /// # Errors
     /// [`DataMismatch`] giving both sizes and fingerprints.

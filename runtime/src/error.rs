@@ -141,3 +141,35 @@ pub struct DataMismatch {
     /// The same for the model it is used with.
     pub model: String,
 }
+
+/// Bad input to a run-time algorithm: a slice of the wrong length, an index
+/// out of range, or a [`crate::Data`] built for another model. Every algorithm
+/// taking slices or a `Data` checks all its inputs before it writes anything
+/// and returns this error for the first one at fault; it never panics on
+/// them.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum InputError {
+    /// A slice whose length is not the one the model needs.
+    #[error("`{argument}` has length {len}, expected {expected}")]
+    Length {
+        /// The argument's name in the function's signature (`q`, `v`, `fext`).
+        argument: &'static str,
+        /// Its length.
+        len: usize,
+        /// The length the model needs (`nq`, `nv`, `njoints`, ...).
+        expected: usize,
+    },
+    /// An index (a joint id, a frame index) the model does not have.
+    #[error("`{argument}` is {index}, the model has {count} (valid: 0..{count})")]
+    Index {
+        /// The argument's name in the function's signature (`joint`, `frame`).
+        argument: &'static str,
+        /// The index given.
+        index: usize,
+        /// How many the model has.
+        count: usize,
+    },
+    /// The workspace was built for another model ([`crate::Data::check`]).
+    #[error(transparent)]
+    Data(#[from] DataMismatch),
+}

@@ -41,8 +41,10 @@
 //! - Forward dynamics ([`aba`]) on a model with a moving joint that carries no
 //!   mass ([`Model::check_massless_subtrees`]) divides by zero and returns
 //!   non-finite accelerations.
-//! - Only a slice of the wrong length, or a [`Data`] built for another model
-//!   ([`Data::check`]), panics: a caller bug, not a value.
+//! - A slice of the wrong length, an index the model does not have, or a
+//!   [`Data`] built for another model ([`Data::check`]) is an [`InputError`]
+//!   naming the argument (and both lengths), returned before anything is
+//!   written; no algorithm panics on its inputs.
 
 pub mod algorithms;
 pub mod batch;
@@ -68,7 +70,7 @@ pub use algorithms::{
 };
 pub use data::Data;
 pub use dual::Dual;
-pub use error::{DataMismatch, ModelError};
+pub use error::{DataMismatch, InputError, ModelError};
 pub use model::{Contact, ContactKind, Frame, FrameKind, Joint, JointKind, Model, Topology};
 pub use scalar::Scalar;
 pub use spatial::{Force, Inertia, Matrix3, Matrix6, Motion, Quaternion, Transform, Vector3};

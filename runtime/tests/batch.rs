@@ -6,7 +6,8 @@ mod common;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rbdgen_runtime::batch::{batch, LengthMismatch};
+use rbdgen_runtime::batch::batch;
+use rbdgen_runtime::InputError;
 use rbdgen_runtime::{aba, aba_derivatives, Data, Model};
 
 type State = (Vec<f64>, Vec<f64>, Vec<f64>);
@@ -27,7 +28,11 @@ fn states(model: &Model, n: usize, rng: &mut ChaCha8Rng) -> Vec<State> {
 fn one_by_one(model: &Model, states: &[State]) -> Vec<Vec<f64>> {
     states
         .iter()
-        .map(|(q, v, tau)| aba(model, &mut Data::new(model), q, v, tau).to_vec())
+        .map(|(q, v, tau)| {
+            aba(model, &mut Data::new(model), q, v, tau)
+                .unwrap()
+                .to_vec()
+        })
         .collect()
 }
 
@@ -44,7 +49,10 @@ fn batch_equals_calls_one_by_one() {
             &mut data,
             &states,
             &mut out,
-            |m, d, (q, v, tau), o| o.copy_from_slice(aba(m, d, q, v, tau)),
+            |m, d, (q, v, tau), o| {
+                o.copy_from_slice(aba(m, d, q, v, tau)?);
+                Ok(())
+            },
         )
         .unwrap();
         assert_eq!(out, one_by_one(&model, &states), "{n} states");
@@ -58,13 +66,14 @@ fn batch_equals_calls_one_by_one() {
         &states,
         &mut out,
         |m, d, (q, v, tau), o| {
-            let r = aba_derivatives(m, d, q, v, tau);
+            let r = aba_derivatives(m, d, q, v, tau)?;
             *o = [r.d_dq, r.d_dv, r.d_du].concat();
+            Ok(())
         },
     )
     .unwrap();
     for (k, (q, v, tau)) in states.iter().enumerate() {
-        let r = aba_derivatives(&model, &mut Data::new(&model), q, v, tau);
+        let r = aba_derivatives(&model, &mut Data::new(&model), q, v, tau).unwrap();
         assert_eq!(out[k], [r.d_dq, r.d_dv, r.d_du].concat(), "state {k}");
     }
 }
@@ -83,8 +92,15 @@ fn batch_length_mismatch_is_an_error() {
         |_, _, _, _| panic!("called despite the mismatch"),
     )
     .unwrap_err();
-    assert_eq!(err, LengthMismatch { states: 4, out: 3 });
-    assert_eq!(err.to_string(), "batch: 4 states but 3 outputs");
+    assert_eq!(
+        err,
+        InputError::Length {
+            argument: "out",
+            len: 3,
+            expected: 4
+        }
+    );
+    assert_eq!(err.to_string(), "`out` has length 3, expected 4");
 }
 
 #[cfg(feature = "rayon")]
@@ -100,7 +116,10 @@ fn batch_par_equals_batch() {
             &model,
             &states,
             &mut out,
-            |m, d: &mut Data<f64>, (q, v, tau), o| o.copy_from_slice(aba(m, d, q, v, tau)),
+            |m, d: &mut Data<f64>, (q, v, tau), o| {
+                o.copy_from_slice(aba(m, d, q, v, tau)?);
+                Ok(())
+            },
         )
         .unwrap();
         assert_eq!(out, one_by_one(&model, &states), "{n} states");
@@ -111,5 +130,12 @@ fn batch_par_equals_batch() {
         panic!("called despite the mismatch")
     })
     .unwrap_err();
-    assert_eq!(err, LengthMismatch { states: 2, out: 1 });
+    assert_eq!(
+        err,
+        InputError::Length {
+            argument: "out",
+            len: 1,
+            expected: 2
+        }
+    );
 }

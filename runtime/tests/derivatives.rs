@@ -22,12 +22,12 @@ fn check(name: &str) {
     for (k, s) in r.states().iter().enumerate() {
         let tag = |what: &str| format!("{name} state {k} {what}");
         let (q, v, a, tau) = (flat(&s["q"]), flat(&s["v"]), flat(&s["a"]), flat(&s["tau"]));
-        let d = rnea_derivatives(model, &mut data, &q, &v, &a);
+        let d = rnea_derivatives(model, &mut data, &q, &v, &a).unwrap();
         let want = &s["rnea_derivatives"];
         assert_close(&tag("dtau_dq"), &d.d_dq, &flat(&want["dtau_dq"]), TOL);
         assert_close(&tag("dtau_dv"), &d.d_dv, &flat(&want["dtau_dv"]), TOL);
         assert_close(&tag("dtau_da"), &d.d_du, &flat(&want["dtau_da"]), TOL);
-        let d = aba_derivatives(model, &mut data, &q, &v, &tau);
+        let d = aba_derivatives(model, &mut data, &q, &v, &tau).unwrap();
         let want = &s["aba_derivatives"];
         assert_close(&tag("ddq_dq"), &d.d_dq, &flat(&want["ddq_dq"]), TOL);
         assert_close(&tag("ddq_dv"), &d.d_dv, &flat(&want["ddq_dv"]), TOL);
@@ -77,23 +77,23 @@ fn tangent_space_central_differences() {
         let q = random_q(&model, &mut rng);
         let v = random_vec(nv, 1.0, &mut rng);
         let u = random_vec(nv, 1.0, &mut rng);
-        let dr = rnea_derivatives(&model, &mut ws, &q, &v, &u);
-        let da = aba_derivatives(&model, &mut ws, &q, &v, &u);
+        let dr = rnea_derivatives(&model, &mut ws, &q, &v, &u).unwrap();
+        let da = aba_derivatives(&model, &mut ws, &q, &v, &u).unwrap();
         let h = 1e-6;
         for k in 0..nv {
             let mut e = vec![0.0; nv];
             e[k] = h;
-            let qp = integrate(&model, &q, &e);
+            let qp = integrate(&model, &q, &e).unwrap();
             e[k] = -h;
-            let qm = integrate(&model, &q, &e);
+            let qm = integrate(&model, &q, &e).unwrap();
             let fd = |f: &mut dyn FnMut(&[f64]) -> Vec<f64>| -> Vec<f64> {
                 let (p, m) = (f(&qp), f(&qm));
                 p.iter().zip(&m).map(|(p, m)| (p - m) / (2.0 * h)).collect()
             };
             let col = |m: &[f64]| (0..nv).map(|i| m[i * nv + k]).collect::<Vec<_>>();
-            let rnea_fd = fd(&mut |q| rnea(&model, &mut data, q, &v, &u).to_vec());
+            let rnea_fd = fd(&mut |q| rnea(&model, &mut data, q, &v, &u).unwrap().to_vec());
             assert_close(&format!("dtau_dq col {k}"), &col(&dr.d_dq), &rnea_fd, 1e-5);
-            let aba_fd = fd(&mut |q| aba(&model, &mut data, q, &v, &u).to_vec());
+            let aba_fd = fd(&mut |q| aba(&model, &mut data, q, &v, &u).unwrap().to_vec());
             assert_close(&format!("ddq_dq col {k}"), &col(&da.d_dq), &aba_fd, 1e-5);
         }
     }
@@ -124,7 +124,7 @@ fn dual_jacobians(
                     .collect::<Vec<_>>()
             };
             let y = match block {
-                0 => f(&mut data, &integrate(model, &q0, &seed), &v0, &u0),
+                0 => f(&mut data, &integrate(model, &q0, &seed).unwrap(), &v0, &u0),
                 1 => f(&mut data, &q0, &add(&v0), &u0),
                 _ => f(&mut data, &q0, &v0, &add(&u0)),
             };
@@ -166,23 +166,23 @@ fn analytical_equals_dual_numbers() {
         let checks = [
             (
                 "rnea",
-                rnea_derivatives(&model, &mut data, &q, &v, &u),
+                rnea_derivatives(&model, &mut data, &q, &v, &u).unwrap(),
                 dual_jacobians(&model, &q, &v, &u, |d, q, v, a| {
-                    rnea(&model, d, q, v, a).to_vec()
+                    rnea(&model, d, q, v, a).unwrap().to_vec()
                 }),
             ),
             (
                 "rnea_fext",
-                rnea_derivatives_fext(&model, &mut data, &q, &v, &u, &fext),
+                rnea_derivatives_fext(&model, &mut data, &q, &v, &u, &fext).unwrap(),
                 dual_jacobians(&model, &q, &v, &u, |d, q, v, a| {
-                    rnea_fext(&model, d, q, v, a, &lifted).to_vec()
+                    rnea_fext(&model, d, q, v, a, &lifted).unwrap().to_vec()
                 }),
             ),
             (
                 "aba",
-                aba_derivatives(&model, &mut data, &q, &v, &u),
+                aba_derivatives(&model, &mut data, &q, &v, &u).unwrap(),
                 dual_jacobians(&model, &q, &v, &u, |d, q, v, tau| {
-                    aba(&model, d, q, v, tau).to_vec()
+                    aba(&model, d, q, v, tau).unwrap().to_vec()
                 }),
             ),
         ];

@@ -31,12 +31,12 @@ fn check_pinocchio(name: &str) {
         let tag = |what: &str| format!("{name} state {k} {what}");
         let (q, v, a) = (flat(&s["q"]), flat(&s["v"]), flat(&s["a"]));
         let fext = wrenches(&flat(&s["fext"]));
-        let d = rnea_derivatives_fext(model, &mut data, &q, &v, &a, &fext);
+        let d = rnea_derivatives_fext(model, &mut data, &q, &v, &a, &fext).unwrap();
         assert_close(&tag("dtau_dq"), &d.d_dq, &flat(&s["dtau_dq"]), 1e-8);
         assert_close(&tag("dtau_dv"), &d.d_dv, &flat(&s["dtau_dv"]), 1e-8);
         assert_close(&tag("dtau_da"), &d.d_du, &flat(&s["dtau_da"]), 1e-8);
         // The forces matter: without them dtau_dq differs.
-        let plain = rnea_derivatives(model, &mut data, &q, &v, &a);
+        let plain = rnea_derivatives(model, &mut data, &q, &v, &a).unwrap();
         let gap = plain
             .d_dq
             .iter()
@@ -67,15 +67,15 @@ fn zero_fext_is_rnea_derivatives() {
         let q = random_q(&model, &mut rng);
         let v = random_vec(model.nv, 1.0, &mut rng);
         let a = random_vec(model.nv, 1.0, &mut rng);
-        let want = rnea_derivatives(&model, &mut data, &q, &v, &a);
-        let got = rnea_derivatives_fext(&model, &mut data, &q, &v, &a, &zero);
+        let want = rnea_derivatives(&model, &mut data, &q, &v, &a).unwrap();
+        let got = rnea_derivatives_fext(&model, &mut data, &q, &v, &a, &zero).unwrap();
         assert_close("dtau_dq", &got.d_dq, &want.d_dq, 1e-14);
         assert_close("dtau_dv", &got.d_dv, &want.d_dv, 1e-14);
         assert_close("dtau_da", &got.d_du, &want.d_du, 1e-14);
     }
 }
 
-/// Central differences of `rnea_fext(q ⊕ h e_k, v, a, fext)`, `(q, v + h e_k,
+/// Central differences of `rnea_fext(q ⊕ h e_k, v, a, fext).unwrap()`, `(q, v + h e_k,
 /// a)` and `(q, v, a + h e_k)` against column k of each Jacobian.
 #[test]
 fn tangent_space_central_differences() {
@@ -89,10 +89,13 @@ fn tangent_space_central_differences() {
         let v = random_vec(nv, 1.0, &mut rng);
         let a = random_vec(nv, 1.0, &mut rng);
         let fext = random_wrenches(&model, &mut rng);
-        let d = rnea_derivatives_fext(&model, &mut ws, &q, &v, &a, &fext);
+        let d = rnea_derivatives_fext(&model, &mut ws, &q, &v, &a, &fext).unwrap();
         let h = 1e-6;
-        let mut tau =
-            |q: &[f64], v: &[f64], a: &[f64]| rnea_fext(&model, &mut data, q, v, a, &fext).to_vec();
+        let mut tau = |q: &[f64], v: &[f64], a: &[f64]| {
+            rnea_fext(&model, &mut data, q, v, a, &fext)
+                .unwrap()
+                .to_vec()
+        };
         for k in 0..nv {
             let step = |x: &[f64], s: f64| -> Vec<f64> {
                 let mut y = x.to_vec();
@@ -101,9 +104,9 @@ fn tangent_space_central_differences() {
             };
             let mut e = vec![0.0; nv];
             e[k] = h;
-            let qp = integrate(&model, &q, &e);
+            let qp = integrate(&model, &q, &e).unwrap();
             e[k] = -h;
-            let qm = integrate(&model, &q, &e);
+            let qm = integrate(&model, &q, &e).unwrap();
             let central = |p: Vec<f64>, m: Vec<f64>| -> Vec<f64> {
                 p.iter().zip(&m).map(|(p, m)| (p - m) / (2.0 * h)).collect()
             };

@@ -14,16 +14,16 @@ const TOL: f64 = 1e-9;
 /// Random states per robot.
 const STATES: usize = 8;
 
-/// M column by column from RNEA: `M e_k = rnea(q, 0, e_k) - rnea(q, 0, 0)`, row-major.
+/// M column by column from RNEA: `M e_k = rnea(q, 0, e_k).unwrap() - rnea(q, 0, 0).unwrap()`, row-major.
 fn mass_matrix_from_rnea(model: &Model, data: &mut Data<f64>, q: &[f64]) -> Vec<f64> {
     let nv = model.nv;
     let zero = vec![0.0; nv];
-    let gravity = rnea(model, data, q, &zero, &zero).to_vec();
+    let gravity = rnea(model, data, q, &zero, &zero).unwrap().to_vec();
     let mut m = vec![0.0; nv * nv];
     for k in 0..nv {
         let mut e = zero.clone();
         e[k] = 1.0;
-        let tau = rnea(model, data, q, &zero, &e);
+        let tau = rnea(model, data, q, &zero, &e).unwrap();
         for r in 0..nv {
             m[r * nv + k] = tau[r] - gravity[r];
         }
@@ -48,7 +48,7 @@ fn check(name: &str, urdf: &str, floating_base: bool, seed: u64) {
         let tau = random_vec(nv, 20.0, &mut rng);
 
         // M from CRBA against M from RNEA, and both symmetric.
-        let m = crba(&model, &mut data, &q).to_vec();
+        let m = crba(&model, &mut data, &q).unwrap().to_vec();
         let m_rnea = mass_matrix_from_rnea(&model, &mut data, &q);
         assert_close(&tag("crba vs columns of rnea"), &m, &m_rnea, TOL);
         let transpose =
@@ -64,17 +64,17 @@ fn check(name: &str, urdf: &str, floating_base: bool, seed: u64) {
             .unwrap_or_else(|k| panic!("{}", tag(&format!("Cholesky of M fails at pivot {k}"))));
 
         // ABA inverts RNEA, both ways.
-        let ddq = aba(&model, &mut data, &q, &v, &tau).to_vec();
+        let ddq = aba(&model, &mut data, &q, &v, &tau).unwrap().to_vec();
         assert_close(
-            &tag("rnea(q, v, aba(q, v, tau))"),
-            rnea(&model, &mut data, &q, &v, &ddq),
+            &tag("rnea(q, v, aba(q, v, tau).unwrap()).unwrap()"),
+            rnea(&model, &mut data, &q, &v, &ddq).unwrap(),
             &tau,
             TOL,
         );
-        let tau_a = rnea(&model, &mut data, &q, &v, &a).to_vec();
+        let tau_a = rnea(&model, &mut data, &q, &v, &a).unwrap().to_vec();
         assert_close(
-            &tag("aba(q, v, rnea(q, v, a))"),
-            aba(&model, &mut data, &q, &v, &tau_a),
+            &tag("aba(q, v, rnea(q, v, a).unwrap()).unwrap()"),
+            aba(&model, &mut data, &q, &v, &tau_a).unwrap(),
             &a,
             TOL,
         );
@@ -85,7 +85,7 @@ fn check(name: &str, urdf: &str, floating_base: bool, seed: u64) {
                 .zip(mat_vec(&m, &v))
                 .map(|(x, y)| x * y)
                 .sum::<f64>();
-        rnea(&model, &mut data, &q, &v, &a);
+        rnea(&model, &mut data, &q, &v, &a).unwrap();
         let from_bodies: f64 = (1..model.njoints())
             .map(|i| Inertia::constant(&model.joints[i].inertia).kinetic_energy(&data.v[i]))
             .sum();

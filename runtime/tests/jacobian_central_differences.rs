@@ -10,7 +10,7 @@
 //!   velocity, both in world axes: linear `(p(q ⊕ h e_k) − p(q ⊕ −h e_k)) / 2h`
 //!   with `p` the translation of `oMf`, angular as WORLD's.
 //!
-//! `q ⊕ δ = integrate(q, δ)`, the tangent-space perturbation of Pinocchio. On
+//! `q ⊕ δ = integrate(q, δ).unwrap()`, the tangent-space perturbation of Pinocchio. On
 //! Go2+Z1 with a floating base and Panda with a fixed base, several random
 //! states, every link frame; tolerance `1e-6 · max(1, max|J|)` (the central
 //! difference with `h = 1e-5` is accurate to about 1e-9 here).
@@ -37,10 +37,10 @@ const STATES: usize = 4;
 
 /// `oMf` of every link frame at `q`.
 fn placements(model: &Model, data: &mut Data<f64>, q: &[f64]) -> Vec<Transform<f64>> {
-    forward_kinematics(model, data, q);
+    forward_kinematics(model, data, q).unwrap();
     model
         .body_frames()
-        .map(|(id, _)| frame_placement(model, data, id))
+        .map(|(id, _)| frame_placement(model, data, id).unwrap())
         .collect()
 }
 
@@ -55,7 +55,7 @@ fn central_differences(model: &Model, q: &[f64]) -> Vec<[Vec<f64>; 3]> {
         let step = |h: f64, data: &mut Data<f64>| {
             let mut delta = vec![0.0; nv];
             delta[k] = h;
-            placements(model, data, &integrate(model, q, &delta))
+            placements(model, data, &integrate(model, q, &delta).unwrap())
         };
         let (plus, minus) = (step(H, &mut data), step(-H, &mut data));
         for (f, [local, world, aligned]) in out.iter_mut().enumerate() {
@@ -102,7 +102,7 @@ fn check(reference: &str, seed: u64) -> (f64, f64) {
     for state in 0..STATES {
         let q = random_q(&model, &mut rng);
         let expected = central_differences(&model, &q);
-        compute_joint_jacobians(&model, &mut data, &q);
+        compute_joint_jacobians(&model, &mut data, &q).unwrap();
         for ((id, frame), fd) in model.body_frames().zip(&expected) {
             let rfs = [
                 ReferenceFrame::Local,
@@ -110,7 +110,7 @@ fn check(reference: &str, seed: u64) -> (f64, f64) {
                 ReferenceFrame::LocalWorldAligned,
             ];
             for (rf, want) in rfs.into_iter().zip(fd) {
-                let ours = frame_jacobian(&model, &data, id, rf);
+                let ours = frame_jacobian(&model, &data, id, rf).unwrap();
                 let error = relative_error(&ours, want);
                 assert!(
                     error <= TOLERANCE,

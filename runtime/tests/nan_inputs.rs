@@ -14,9 +14,15 @@ use rbdgen_runtime::{aba, crba, rnea, Data, Model};
 fn outputs(model: &Model, q: &[f64], v: &[f64], a: &[f64], tau: &[f64]) -> Vec<(String, Vec<f64>)> {
     let mut data = Data::new(model);
     vec![
-        ("rnea".into(), rnea(model, &mut data, q, v, a).to_vec()),
-        ("crba".into(), crba(model, &mut data, q).to_vec()),
-        ("aba".into(), aba(model, &mut data, q, v, tau).to_vec()),
+        (
+            "rnea".into(),
+            rnea(model, &mut data, q, v, a).unwrap().to_vec(),
+        ),
+        ("crba".into(), crba(model, &mut data, q).unwrap().to_vec()),
+        (
+            "aba".into(),
+            aba(model, &mut data, q, v, tau).unwrap().to_vec(),
+        ),
     ]
 }
 

@@ -19,12 +19,12 @@ fn check(urdf: &str, floating: bool, frame_name: &str) {
     let mut rng = ChaCha8Rng::seed_from_u64(41);
     for _ in 0..4 {
         let q_target = random_q(&model, &mut rng);
-        forward_kinematics(&model, &mut data, &q_target);
-        let target: Transform<f64> = frame_placement(&model, &data, frame);
-        let (e, _) = pose_error(&model, &mut data, &q_target, frame, &target);
+        forward_kinematics(&model, &mut data, &q_target).unwrap();
+        let target: Transform<f64> = frame_placement(&model, &data, frame).unwrap();
+        let (e, _) = pose_error(&model, &mut data, &q_target, frame, &target).unwrap();
         assert_close("e at the target", &e, &[0.0; 6], 1e-12);
         let q = random_q(&model, &mut rng);
-        let (e, j_e) = pose_error(&model, &mut data, &q, frame, &target);
+        let (e, j_e) = pose_error(&model, &mut data, &q, frame, &target).unwrap();
         assert!(
             e.iter().map(|x| x * x).sum::<f64>() > 1e-4,
             "a distinct pose"
@@ -33,11 +33,11 @@ fn check(urdf: &str, floating: bool, frame_name: &str) {
         for k in 0..nv {
             let mut d = vec![0.0; nv];
             d[k] = h;
-            let qp = integrate(&model, &q, &d);
+            let qp = integrate(&model, &q, &d).unwrap();
             d[k] = -h;
-            let qm = integrate(&model, &q, &d);
-            let (ep, _) = pose_error(&model, &mut data, &qp, frame, &target);
-            let (em, _) = pose_error(&model, &mut data, &qm, frame, &target);
+            let qm = integrate(&model, &q, &d).unwrap();
+            let (ep, _) = pose_error(&model, &mut data, &qp, frame, &target).unwrap();
+            let (em, _) = pose_error(&model, &mut data, &qm, frame, &target).unwrap();
             let fd: Vec<f64> = ep
                 .iter()
                 .zip(&em)

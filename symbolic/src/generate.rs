@@ -222,6 +222,15 @@ pub enum GenerateError {
         /// [`Options::max_ops`].
         limit: usize,
     },
+    /// The runtime refused the traced arguments (an internal error: the
+    /// generator builds them from the model's sizes).
+    #[error("{function}: {source}")]
+    Input {
+        /// The function being traced.
+        function: &'static str,
+        /// What the runtime refused.
+        source: rbdgen_runtime::InputError,
+    },
     /// The token stream did not parse as a Rust file (an internal error).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
@@ -427,10 +436,22 @@ fn emit_function(
     let mut traced_counts = OpCounts::default();
     let mut schedules = Vec::with_capacity(frames.len());
     for frame in &frames {
+        let mut refused = None;
         let mut traced = trace(&lens, |x| {
             let mut data = Data::<Expr>::new(model);
-            function.evaluate(model, &mut data, x, frame.as_ref().map(|f| f.0))
+            function
+                .evaluate(model, &mut data, x, frame.as_ref().map(|f| f.0))
+                .unwrap_or_else(|e| {
+                    refused = Some(e);
+                    Vec::new()
+                })
         });
+        if let Some(source) = refused {
+            return Err(GenerateError::Input {
+                function: spec.name,
+                source,
+            });
+        }
         check(model, &traced, spec.name, scalar)?;
         traced_counts += traced.graph.op_counts(&traced.outputs);
         if options.simplify {

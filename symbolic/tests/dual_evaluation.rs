@@ -2,7 +2,7 @@
 //! the derivatives of a function, column by column, equal the function of
 //! the table that returns them (evaluated on `f64`), on a floating-base
 //! quadruped and a fixed-base arm. Derivatives with respect to a
-//! configuration are taken in the tangent space (`integrate(q, δ)`).
+//! configuration are taken in the tangent space (`integrate(q, δ).unwrap()`).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -55,8 +55,8 @@ impl State {
         let (dq, dq2) = (uniform(model.nv), uniform(model.nv));
         let fext = [vec![0.0; 6], uniform(6 * (model.njoints() - 1))].concat();
         State {
-            q: integrate(model, &model.neutral(), &dq),
-            q2: integrate(model, &model.neutral(), &dq2),
+            q: integrate(model, &model.neutral(), &dq).unwrap(),
+            q2: integrate(model, &model.neutral(), &dq2).unwrap(),
             v: uniform(model.nv),
             a: uniform(model.nv),
             tau: uniform(model.nv),
@@ -84,7 +84,7 @@ impl State {
 
 /// `∂ f(x) / ∂ x[arg]`, row-major `[outputs x columns]`, by evaluating `f`
 /// on dual numbers once per column; a configuration is perturbed in the
-/// tangent space, `integrate(q, δ)`, so its columns are the `nv` of `δ`.
+/// tangent space, `integrate(q, δ).unwrap()`, so its columns are the `nv` of `δ`.
 fn dual_jacobian(model: &Model, f: Function, x: &[Vec<f64>], arg: usize) -> Vec<f64> {
     let tangent = f.spec().args[arg].1 == Dim::Nq;
     let columns = if tangent { model.nv } else { x[arg].len() };
@@ -98,11 +98,11 @@ fn dual_jacobian(model: &Model, f: Function, x: &[Vec<f64>], arg: usize) -> Vec<
         if tangent {
             let mut delta = vec![Dual::new(0.0); model.nv];
             delta[k] = Dual::variable(0.0, 0);
-            xd[arg] = integrate(model, &xd[arg], &delta);
+            xd[arg] = integrate(model, &xd[arg], &delta).unwrap();
         } else {
             xd[arg][k] = Dual::variable(x[arg][k], 0);
         }
-        let out = f.evaluate(model, &mut data, &xd, None);
+        let out = f.evaluate(model, &mut data, &xd, None).unwrap();
         by_column.push(out.iter().map(|d| d.eps[0]).collect());
     }
     let rows = by_column.first().map_or(0, Vec::len);
@@ -134,7 +134,9 @@ fn dual_derivatives_equal_the_tables_derivative_functions() {
             let state = State::random(&model, &mut rng);
             for (f, arg, g, k) in CHECKS {
                 let ours = dual_jacobian(&model, f, &state.arguments(f), arg);
-                let out = g.evaluate(&model, &mut data, &state.arguments(g), None);
+                let out = g
+                    .evaluate(&model, &mut data, &state.arguments(g), None)
+                    .unwrap();
                 let reference = member(&model, g, &out, k);
                 assert_eq!(ours.len(), reference.len(), "{name}: d{}/dx{arg}", f.name());
                 let scale = reference.iter().fold(1.0f64, |m, x| m.max(x.abs()));

@@ -29,12 +29,12 @@ const LIE_FUNCTIONS: [Function; 6] = [
 /// The runtime's value of a Lie-group function of the table.
 fn runtime(model: &Model, function: Function, a: &[f64], b: &[f64]) -> Vec<f64> {
     match function {
-        Function::Integrate => integrate(model, a, b),
-        Function::Difference => difference(model, a, b),
-        Function::DIntegrateDq => d_integrate(model, a, b, ArgumentPosition::Arg0),
-        Function::DIntegrateDv => d_integrate(model, a, b, ArgumentPosition::Arg1),
-        Function::DDifferenceDq0 => d_difference(model, a, b, ArgumentPosition::Arg0),
-        Function::DDifferenceDq1 => d_difference(model, a, b, ArgumentPosition::Arg1),
+        Function::Integrate => integrate(model, a, b).unwrap(),
+        Function::Difference => difference(model, a, b).unwrap(),
+        Function::DIntegrateDq => d_integrate(model, a, b, ArgumentPosition::Arg0).unwrap(),
+        Function::DIntegrateDv => d_integrate(model, a, b, ArgumentPosition::Arg1).unwrap(),
+        Function::DDifferenceDq0 => d_difference(model, a, b, ArgumentPosition::Arg0).unwrap(),
+        Function::DDifferenceDq1 => d_difference(model, a, b, ArgumentPosition::Arg1).unwrap(),
         other => panic!("{other:?} is not a Lie-group function"),
     }
 }
@@ -55,7 +55,9 @@ fn constants(x: &[f64]) -> Vec<Expr> {
 fn trace_constant(model: &Model, function: Function, a: &[f64], b: &[f64]) -> Traced {
     trace(&[], |_| {
         let mut data = Data::<Expr>::new(model);
-        function.evaluate(model, &mut data, &[constants(a), constants(b)], None)
+        function
+            .evaluate(model, &mut data, &[constants(a), constants(b)], None)
+            .unwrap()
     })
 }
 
@@ -113,7 +115,7 @@ fn constant_inputs_fold_to_finite_runtime_values() {
                 "tiny step",
                 q.clone(),
                 tiny.clone(),
-                integrate(&model, &q, &tiny),
+                integrate(&model, &q, &tiny).unwrap(),
             ),
         ];
         for function in LIE_FUNCTIONS {
@@ -141,7 +143,7 @@ fn symbolic_trace_evaluates_to_runtime_values() {
             let lens: Vec<usize> = spec.args.iter().map(|(_, d)| d.len(&model)).collect();
             let traced = trace(&lens, |x| {
                 let mut data = Data::<Expr>::new(&model);
-                function.evaluate(&model, &mut data, x, None)
+                function.evaluate(&model, &mut data, x, None).unwrap()
             });
             assert_eq!(traced.graph.non_finite(), None);
             for k in 0..20 {
@@ -150,7 +152,7 @@ fn symbolic_trace_evaluates_to_runtime_values() {
                     0 => (vec![0.0; model.nv], q.clone()),
                     1 => {
                         let step = random_vec(model.nv, 1e-6, &mut rng);
-                        let q1 = integrate(&model, &q, &step);
+                        let q1 = integrate(&model, &q, &step).unwrap();
                         (step, q1)
                     }
                     _ => (

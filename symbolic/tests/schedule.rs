@@ -135,7 +135,7 @@ fn trace_function(model: &Model, function: Function) -> Traced {
         .collect();
     trace(&lens, |x| {
         let mut data = Data::<Expr>::new(model);
-        function.evaluate(model, &mut data, x, None)
+        function.evaluate(model, &mut data, x, None).unwrap()
     })
 }
 

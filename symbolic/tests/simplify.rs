@@ -23,7 +23,7 @@ fn trace_function(model: &Model, function: Function) -> Traced {
         .then(|| model.body_frames().map(|(id, _)| id).last().unwrap());
     trace(&lens, |x| {
         let mut data = Data::<Expr>::new(model);
-        function.evaluate(model, &mut data, x, frame)
+        function.evaluate(model, &mut data, x, frame).unwrap()
     })
 }
 

@@ -89,7 +89,7 @@ fn inputs(function: Function, s: &Value) -> Vec<f64> {
         .iter()
         .flat_map(|(name, dim)| match (function, *name, dim) {
             (_, _, Dim::Wrenches) => flat(&s["fext"]),
-            // The reference's Lie-group inputs: integrate(q, w), difference(q, q2).
+            // The reference's Lie-group inputs: integrate(q, w).unwrap(), difference(q, q2).unwrap().
             (Function::Integrate | Function::DIntegrateDq | Function::DIntegrateDv, "v", _) => {
                 flat(&s["w"])
             }
@@ -142,7 +142,7 @@ fn check(name: &str) {
         for (id, frame) in frames {
             let traced = trace(&lens, |x| {
                 let mut data = Data::<Expr>::new(model);
-                function.evaluate(model, &mut data, x, id)
+                function.evaluate(model, &mut data, x, id).unwrap()
             });
             assert!(traced.graph.non_finite().is_none(), "{name} {}", spec.name);
             assert_eq!(

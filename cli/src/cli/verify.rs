@@ -145,7 +145,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
             for (outputs, state) in outputs.iter().zip(per_state) {
                 let chunk = outputs.len() / frame_list.len();
                 for (ours, &frame) in outputs.chunks(chunk.max(1)).zip(&frame_list) {
-                    let reference = run.function.evaluate(&model, &mut data, state, frame);
+                    // The states are drawn for `model`, `data` built for it.
+                    let reference = run
+                        .function
+                        .evaluate(&model, &mut data, state, frame)
+                        .expect("states drawn for the model");
                     error = error.max(relative_error(ours, &reference));
                 }
             }
@@ -327,7 +331,8 @@ fn random_contact_forces(
     q: &[f64],
     rng: &mut ChaCha8Rng,
 ) -> Vec<f64> {
-    forward_kinematics(model, data, q);
+    // `q` is drawn for `model`, and contact frames are the model's own.
+    forward_kinematics(model, data, q).expect("q drawn for the model");
     let mut out = Vec::with_capacity(model.nc());
     for contact in &model.contacts {
         let force = [
@@ -338,7 +343,10 @@ fn random_contact_forces(
         match contact.kind {
             ContactKind::Point => out.extend(force),
             ContactKind::Frame6d => {
-                let r = frame_placement(model, data, contact.frame).rotation.0;
+                let r = frame_placement(model, data, contact.frame)
+                    .expect("a frame of the model")
+                    .rotation
+                    .0;
                 // Rᵀ f: the world force in the frame's axes.
                 out.extend((0..3).map(|i| (0..3).map(|k| r[k][i] * force[k]).sum::<f64>()));
                 out.extend((0..3).map(|_| rng.gen_range(-1.0..1.0)));
@@ -379,7 +387,9 @@ fn time_runtime(
     loop {
         for state in states {
             for &frame in frames {
-                std::hint::black_box(function.evaluate(model, data, state, frame));
+                // The states are drawn for `model`, `data` built for it.
+                let out = function.evaluate(model, data, state, frame);
+                std::hint::black_box(out.expect("states drawn for the model"));
                 calls += 1;
             }
         }

@@ -3,6 +3,7 @@
 use super::kinematics::{body_velocity, joint_placement};
 use super::linalg::invert_spd;
 use super::{check_data, check_len, check_q, check_v};
+use crate::error::InputError;
 use crate::spatial::{Force, Matrix6, Motion, Vector3};
 use crate::{Data, Model, Scalar};
 
@@ -22,16 +23,17 @@ use crate::{Data, Model, Scalar};
 /// there). On a model with a moving joint whose subtree has no mass
 /// ([`Model::check_massless_subtrees`]) the accelerations are non-finite.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data`
+/// was built for another model.
 pub fn aba<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
     q: &[S],
     v: &[S],
     tau: &[S],
-) -> &'d [S] {
-    check_data(model, data);
+) -> Result<&'d [S], InputError> {
+    check(model, data, q, v, tau)?;
     run(model, data, q, v, tau, None)
 }
 
@@ -45,8 +47,9 @@ pub fn aba<'d, S: Scalar>(
 /// in that joint's frame, `fext[0]` (the universe) ignored. Returns `a: [nv]`,
 /// also left in `data.ddq`. `rnea_fext(q, v, aba_fext(q, v, tau, fext), fext) = tau`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv` / `njoints`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` /
+/// `njoints`, or `data` was built for another model.
 pub fn aba_fext<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
@@ -54,10 +57,24 @@ pub fn aba_fext<'d, S: Scalar>(
     v: &[S],
     tau: &[S],
     fext: &[Force<S>],
-) -> &'d [S] {
-    check_data(model, data);
-    check_len("fext", fext.len(), model.njoints());
+) -> Result<&'d [S], InputError> {
+    check(model, data, q, v, tau)?;
+    check_len("fext", fext.len(), model.njoints())?;
     run(model, data, q, v, tau, Some(fext))
+}
+
+/// The checks of [`aba`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `tau: [nv]`.
+fn check<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+) -> Result<(), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "tau", tau.len())
 }
 
 /// The one ABA: three passes, `fext` taken from the bias forces when given.
@@ -68,10 +85,7 @@ fn run<'d, S: Scalar>(
     v: &[S],
     tau: &[S],
     fext: Option<&[Force<S>]>,
-) -> &'d [S] {
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
-    check_v(model, "tau", tau.len());
+) -> Result<&'d [S], InputError> {
     if model.has_mimic() {
         return through_minverse(model, data, q, v, tau, fext);
     }
@@ -91,7 +105,7 @@ fn run<'d, S: Scalar>(
     for i in 1..model.njoints() {
         forward_step_2(model, data, i, &gravity);
     }
-    &data.ddq
+    Ok(&data.ddq)
 }
 
 /// `a = M⁻¹ (τ - rnea_fext(q, v, 0, fext))` with the dense factors of `M`: on a
@@ -104,20 +118,20 @@ fn through_minverse<'d, S: Scalar>(
     v: &[S],
     tau: &[S],
     fext: Option<&[Force<S>]>,
-) -> &'d [S] {
+) -> Result<&'d [S], InputError> {
     let zero = vec![S::zero(); model.nv];
     let h = match fext {
         Some(fext) => super::rnea_fext(model, data, q, v, &zero, fext),
         None => super::rnea(model, data, q, v, &zero),
-    }
+    }?
     .to_vec();
-    let minv = super::minverse(model, data, q);
+    let minv = super::minverse(model, data, q)?;
     let nv = model.nv;
     let ddq: Vec<S> = (0..nv)
         .map(|r| (0..nv).fold(S::zero(), |acc, c| acc + minv[r * nv + c] * (tau[c] - h[c])))
         .collect();
     data.ddq.copy_from_slice(&ddq);
-    &data.ddq
+    Ok(&data.ddq)
 }
 
 /// Placements, velocities, bias accelerations and rigid-body inertias.

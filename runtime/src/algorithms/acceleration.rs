@@ -16,8 +16,9 @@
 //! its body turns.
 
 use super::jacobian::{jacobian_columns, joint_column, update_joint_jacobian, ReferenceFrame};
-use super::kinematics::{body_velocity, frame_placement, joint_placement};
-use super::{check_data, check_v};
+use super::kinematics::{body_velocity, joint_placement, placement};
+use super::{check_data, check_index, check_q, check_v};
+use crate::error::InputError;
 use crate::spatial::Motion;
 use crate::{Data, Model, Scalar};
 
@@ -34,17 +35,18 @@ use crate::{Data, Model, Scalar};
 /// `data.dj`, with `J` in `data.j`, the world twists in `data.ov` and the body
 /// twists in `data.v`. [`frame_jacobian_time_variation`] reads them.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
 pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
     q: &[S],
     v: &[S],
-) -> &'d [Motion<S>] {
-    check_data(model, data);
-    super::check_q(model, q.len());
-    check_v(model, "v", v.len());
+) -> Result<&'d [Motion<S>], InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
         update_joint_jacobian(model, data, i);
@@ -58,7 +60,7 @@ pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
             }
         }
     }
-    &data.dj
+    Ok(&data.dj)
 }
 
 /// The time variation `J̇` of a frame's Jacobian in `reference`, so that the
@@ -75,16 +77,18 @@ pub fn compute_joint_jacobians_time_variation<'d, S: Scalar>(
 /// Returns `J̇: [6 x nv]` row-major, rows `[linear; angular]`; zero outside the
 /// chain from the frame's joint to the root.
 ///
-/// # Panics
-/// When `frame` is not a frame index of the model.
+/// # Errors
+/// [`InputError`] when `frame` is not a frame index of the model, or `data` was
+/// built for another model; checked before anything is written.
 pub fn frame_jacobian_time_variation<S: Scalar>(
     model: &Model,
     data: &Data<S>,
     frame: usize,
     reference: ReferenceFrame,
-) -> Vec<S> {
-    check_data(model, data);
-    let placement = frame_placement(model, data, frame);
+) -> Result<Vec<S>, InputError> {
+    check_data(model, data)?;
+    check_index("frame", frame, model.frames.len())?;
+    let placement = placement(model, data, frame);
     let joint = model.frames[frame].parent_joint;
     let twist = if joint > 0 {
         data.ov[joint]
@@ -93,7 +97,7 @@ pub fn frame_jacobian_time_variation<S: Scalar>(
     };
     let p = placement.translation;
     let p_dot = twist.linear + twist.angular.cross(&p);
-    jacobian_columns(model, joint, |i, k| {
+    Ok(jacobian_columns(model, joint, |i, k| {
         let j = &joint_column(model, data, i, k);
         let dj = &match model.joints[i].mimic {
             None => data.dj[model.joints[i].idx_v + k],
@@ -107,7 +111,7 @@ pub fn frame_jacobian_time_variation<S: Scalar>(
             },
             ReferenceFrame::Local => placement.act_inv_motion(&(*dj - twist.cross(j))),
         }
-    })
+    }))
 }
 
 /// The acceleration of a frame at zero joint acceleration, `J̇ v`, in the three
@@ -139,27 +143,29 @@ pub struct AccelerationDrift<S> {
 /// `[linear; angular]`. Body twists are left in `data.v`, the drift of each
 /// body in `data.a`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`, or `frame` is not a frame
-/// index of the model.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `frame` is
+/// not a frame index of the model, or `data` was built for another model;
+/// checked before anything is written.
 pub fn frame_acceleration_drift<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     v: &[S],
     frame: usize,
-) -> AccelerationDrift<S> {
-    check_data(model, data);
+) -> Result<AccelerationDrift<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_index("frame", frame, model.frames.len())?;
     drift_pass(model, data, q, v);
-    frame_drift(model, data, frame)
+    Ok(frame_drift(model, data, frame))
 }
 
 /// Placements, body twists and velocity-product accelerations of every body
 /// (`data.o_mi`, `data.v`, `data.a`), at zero joint acceleration and without
 /// gravity.
 pub(crate) fn drift_pass<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: &[S]) {
-    super::check_q(model, q.len());
-    check_v(model, "v", v.len());
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
         let (vi, vj) = body_velocity(model, data, i, v);
@@ -192,7 +198,7 @@ pub(crate) fn frame_drift<S: Scalar>(
     let joint_from_frame = crate::Transform::constant(&f.placement);
     let a = joint_from_frame.act_inv_motion(&data.a[f.parent_joint]);
     let v = joint_from_frame.act_inv_motion(&data.v[f.parent_joint]);
-    let r = frame_placement(model, data, frame).rotation;
+    let r = placement(model, data, frame).rotation;
     let classical = a.linear + v.angular.cross(&v.linear);
     AccelerationDrift {
         local: a,

@@ -4,6 +4,7 @@
 use super::jacobian::{joint_column, update_joint_jacobian};
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
 use super::{check_data, check_q, check_v};
+use crate::error::InputError;
 use crate::spatial::{Force, Motion, Vector3};
 use crate::{Data, Inertia, Model, Scalar};
 
@@ -14,14 +15,18 @@ use crate::{Data, Inertia, Model, Scalar};
 /// `q: [nq]`; returns `c` (m), also left in `data.com`. A robot without mass
 /// gives NaN.
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
-pub fn center_of_mass<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vector3<S> {
-    check_data(model, data);
-    forward_kinematics(model, data, q);
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
+pub fn center_of_mass<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+) -> Result<Vector3<S>, InputError> {
+    forward_kinematics(model, data, q)?;
     let (mass, first_moment) = mass_and_first_moment(model, data);
     data.com = first_moment.scale(S::one() / mass);
-    data.com
+    Ok(data.com)
 }
 
 /// The total mass of the moving bodies and their first moment `Σ_i m_i c_i` in
@@ -49,14 +54,16 @@ pub(crate) fn mass_and_first_moment<S: Scalar>(model: &Model, data: &Data<S>) ->
 /// `q: [nq]`; returns `Jcom: [3 x nv]` row-major (m per unit of v), also left in
 /// `data.jcom`, with the centre of mass in `data.com`.
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
 pub fn jacobian_center_of_mass<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
     q: &[S],
-) -> &'d [S] {
-    check_data(model, data);
+) -> Result<&'d [S], InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
     composite_inertias(model, data, q, None);
     let nv = model.nv;
     let mass_inv = S::one() / data.oycrb[0].mass;
@@ -72,7 +79,7 @@ pub fn jacobian_center_of_mass<'d, S: Scalar>(
             }
         }
     }
-    &data.jcom
+    Ok(&data.jcom)
 }
 
 /// The centroidal momentum matrix `Ag(q)` and the centroidal momentum
@@ -86,19 +93,21 @@ pub fn jacobian_center_of_mass<'d, S: Scalar>(
 /// kg·m²/s per unit of v), also left in `data.ag` and `data.hg`, with c in
 /// `data.com`. `hg.linear = m ċ` and `Ag`'s linear rows are `m Jcom`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
 pub fn ccrba<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
     q: &[S],
     v: &[S],
-) -> (&'d [S], Force<S>) {
-    check_data(model, data);
-    check_v(model, "v", v.len());
+) -> Result<(&'d [S], Force<S>), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
     composite_inertias(model, data, q, None);
     centroidal_map(model, data, v);
-    (&data.ag, data.hg)
+    Ok((&data.ag, data.hg))
 }
 
 /// The time derivative `dAg/dt` of the centroidal momentum matrix along `v`
@@ -112,11 +121,18 @@ pub fn ccrba<'d, S: Scalar>(
 /// `q: [nq]`, `v: [nv]`; returns `dAg: [6 x nv]` row-major, also left in
 /// `data.dag`, with `Ag`, `hg` and c as [`ccrba`] leaves them.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
-pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &[S]) -> &'d [S] {
-    check_data(model, data);
-    check_v(model, "v", v.len());
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
+pub fn dccrba<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+    v: &[S],
+) -> Result<&'d [S], InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
     composite_inertias(model, data, q, Some(v));
     centroidal_map(model, data, v);
     let nv = model.nv;
@@ -140,7 +156,7 @@ pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &
             }
         }
     }
-    &data.dag
+    Ok(&data.dag)
 }
 
 /// The rate of change of the centroidal momentum, `ḣg = Ag a + dAg v`
@@ -153,19 +169,20 @@ pub fn dccrba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S], v: &
 /// `q: [nq]`, `v: [nv]`, `a: [nv]`; returns `ḣg` `[linear; angular]` (N, N·m:
 /// the net external wrench about c minus gravity's), with c in `data.com`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
 pub fn centroidal_momentum_rate<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     v: &[S],
     a: &[S],
-) -> Force<S> {
-    check_data(model, data);
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
-    check_v(model, "a", a.len());
+) -> Result<Force<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "a", a.len())?;
     let mut total = Force::zero();
     for i in 1..model.njoints() {
         let joint = &model.joints[i];
@@ -185,10 +202,10 @@ pub fn centroidal_momentum_rate<S: Scalar>(
     }
     let (mass, first_moment) = mass_and_first_moment(model, data);
     data.com = first_moment.scale(S::one() / mass);
-    Force {
+    Ok(Force {
         linear: total.linear,
         angular: total.angular - data.com.cross(&total.linear),
-    }
+    })
 }
 
 /// `data.ag`, `data.hg` and `data.com` from the composite inertias.
@@ -222,7 +239,6 @@ fn centroidal_map<S: Scalar>(model: &Model, data: &mut Data<S>, v: &[S]) {
 /// (with `v`: their world velocities and inertia rates); backward: subtree sums
 /// into `data.oycrb` (and `data.doycrb`), entry 0 holding the whole robot.
 fn composite_inertias<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: Option<&[S]>) {
-    check_q(model, q.len());
     data.oycrb[0] = Inertia::zero();
     data.doycrb[0] = Inertia::zero();
     for i in 1..model.njoints() {

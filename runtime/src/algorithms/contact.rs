@@ -14,15 +14,26 @@ use super::acceleration::{drift_pass, frame_drift};
 use super::crba::crba;
 use super::derivatives::{solve_mass, Rows};
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
-use super::kinematics::frame_placement;
+use super::kinematics::placement;
 use super::minverse::factor_mass_matrix;
-use super::{check_data, check_len, check_v, forward_kinematics, nonlinear_effects, rnea};
+use super::{
+    check_data, check_index, check_len, check_q, check_v, forward_kinematics, nonlinear_effects,
+    rnea,
+};
+use crate::error::InputError;
 use crate::spatial::Vector3;
 use crate::{Contact, ContactKind, Data, Model, Scalar};
 
 /// The number of constraint rows of `contacts`: 3 per point, 6 per 6-D contact.
 pub fn contact_rows(contacts: &[Contact]) -> usize {
     contacts.iter().map(|c| c.kind.rows()).sum()
+}
+
+/// `Ok` when every contact's frame is a frame index of `model`.
+fn check_contacts(model: &Model, contacts: &[Contact]) -> Result<(), InputError> {
+    contacts
+        .iter()
+        .try_for_each(|c| check_index("contacts", c.frame, model.frames.len()))
 }
 
 /// The stacked contact Jacobian `J_c(q)`: for each contact in order, the 3
@@ -33,16 +44,20 @@ pub fn contact_rows(contacts: &[Contact]) -> usize {
 ///
 /// `q: [nq]`; returns `J_c: [nc x nv]` row-major, `nc =` [`contact_rows`].
 ///
-/// # Panics
-/// When `q` does not have length `nq` or a contact's frame is not a frame index.
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq` or a contact's frame is
+/// not a frame index, or `data` was built for another model; checked before
+/// anything is written.
 pub fn contact_jacobian<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     contacts: &[Contact],
-) -> Vec<S> {
-    check_data(model, data);
-    compute_joint_jacobians(model, data, q);
+) -> Result<Vec<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_contacts(model, contacts)?;
+    compute_joint_jacobians(model, data, q)?;
     let nv = model.nv;
     let mut out = Vec::with_capacity(contact_rows(contacts) * nv);
     for c in contacts {
@@ -50,9 +65,9 @@ pub fn contact_jacobian<S: Scalar>(
             ContactKind::Point => (ReferenceFrame::LocalWorldAligned, 3),
             ContactKind::Frame6d => (ReferenceFrame::Local, 6),
         };
-        out.extend_from_slice(&frame_jacobian(model, data, c.frame, reference)[..rows * nv]);
+        out.extend_from_slice(&frame_jacobian(model, data, c.frame, reference)?[..rows * nv]);
     }
-    out
+    Ok(out)
 }
 
 /// The stacked contact drift `γ = J̇_c v`: for each contact in order, the
@@ -64,17 +79,21 @@ pub fn contact_jacobian<S: Scalar>(
 ///
 /// `q: [nq]`, `v: [nv]`; returns `γ: [nc]` (m/s², rad/s²).
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`, or a contact's frame is
-/// not a frame index.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or a
+/// contact's frame is not a frame index, or `data` was built for another model;
+/// checked before anything is written.
 pub fn contact_drift<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     v: &[S],
     contacts: &[Contact],
-) -> Vec<S> {
-    check_data(model, data);
+) -> Result<Vec<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_contacts(model, contacts)?;
     drift_pass(model, data, q, v);
     let mut out = Vec::with_capacity(contact_rows(contacts));
     for c in contacts {
@@ -86,7 +105,7 @@ pub fn contact_drift<S: Scalar>(
             ContactKind::Frame6d => out.extend_from_slice(&drift.local.to_array()),
         }
     }
-    out
+    Ok(out)
 }
 
 /// Forward dynamics under rigid contacts: `(v̇, λ)` solving
@@ -117,9 +136,10 @@ pub fn contact_drift<S: Scalar>(
 /// 1/kg for a point contact); returns `(v̇: [nv], λ: [nc])` (N for point rows,
 /// N and N·m for 6-D rows in the contact frame). `data.mass_matrix` holds `M`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`, or a contact's frame is
-/// not a frame index.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or a
+/// contact's frame is not a frame index, or `data` was built for another model;
+/// checked before anything is written.
 pub fn contact_dynamics<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -128,14 +148,17 @@ pub fn contact_dynamics<S: Scalar>(
     tau: &[S],
     contacts: &[Contact],
     damping: S,
-) -> (Vec<S>, Vec<S>) {
-    check_data(model, data);
-    check_v(model, "tau", tau.len());
+) -> Result<(Vec<S>, Vec<S>), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "tau", tau.len())?;
+    check_contacts(model, contacts)?;
     let (nv, nc) = (model.nv, contact_rows(contacts));
-    let jc = contact_jacobian(model, data, q, contacts);
-    let gamma = contact_drift(model, data, q, v, contacts);
-    let h = nonlinear_effects(model, data, q, v).to_vec();
-    crba(model, data, q);
+    let jc = contact_jacobian(model, data, q, contacts)?;
+    let gamma = contact_drift(model, data, q, v, contacts)?;
+    let h = nonlinear_effects(model, data, q, v)?.to_vec();
+    crba(model, data, q)?;
     factor_mass_matrix(model, data);
     let rhs: Vec<S> = tau.iter().zip(&h).map(|(&t, &h)| t - h).collect();
     let mut ddq = solve_mass(model, data, &rhs, 1, Rows::All);
@@ -164,7 +187,7 @@ pub fn contact_dynamics<S: Scalar>(
     for (k, a) in ddq.iter_mut().enumerate() {
         *a = (0..nc).fold(*a, |s, c| s + x[k * nc + c] * lambda[c]);
     }
-    (ddq, lambda)
+    Ok((ddq, lambda))
 }
 
 /// Solves `A x = b` in place for a symmetric positive definite `A: [n x n]`
@@ -209,8 +232,10 @@ fn solve_ldlt<S: Scalar>(a: &mut [S], b: &mut [S], n: usize) {
 /// `q: [nq]`, `v: [nv]`, `ddq: [nv]`, `lambda: [nc]` in the rows of
 /// [`contact_jacobian`]; returns `[nv]` (N·m, N).
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv` / `nc`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` / `nc`, a
+/// contact's frame is not a frame index, or `data` was built for another
+/// model; checked before anything is written.
 pub fn contact_inverse_dynamics<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -219,17 +244,21 @@ pub fn contact_inverse_dynamics<S: Scalar>(
     ddq: &[S],
     lambda: &[S],
     contacts: &[Contact],
-) -> Vec<S> {
-    check_data(model, data);
+) -> Result<Vec<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "ddq", ddq.len())?;
+    check_contacts(model, contacts)?;
     let nv = model.nv;
     let nc = contact_rows(contacts);
-    check_len("lambda", lambda.len(), nc);
-    let jc = contact_jacobian(model, data, q, contacts);
-    let mut tau = rnea(model, data, q, v, ddq).to_vec();
+    check_len("lambda", lambda.len(), nc)?;
+    let jc = contact_jacobian(model, data, q, contacts)?;
+    let mut tau = rnea(model, data, q, v, ddq)?.to_vec();
     for (k, t) in tau.iter_mut().enumerate() {
         *t = (0..nc).fold(*t, |s, r| s - jc[r * nv + k] * lambda[r]);
     }
-    tau
+    Ok(tau)
 }
 
 /// The centre of pressure (the zero-moment point) of the contact forces on
@@ -244,8 +273,10 @@ pub fn contact_inverse_dynamics<S: Scalar>(
 /// contact, moment about its origin); `height` (m). Returns `[x, y]` (m) in
 /// the world. Non-finite when the total vertical force is zero.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nc`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nc`, a contact's
+/// frame is not a frame index, or `data` was built for another model; checked
+/// before anything is written.
 pub fn center_of_pressure<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -253,15 +284,17 @@ pub fn center_of_pressure<S: Scalar>(
     contacts: &[Contact],
     lambda: &[S],
     height: S,
-) -> [S; 2] {
-    check_data(model, data);
-    check_len("lambda", lambda.len(), contact_rows(contacts));
-    forward_kinematics(model, data, q);
+) -> Result<[S; 2], InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_contacts(model, contacts)?;
+    check_len("lambda", lambda.len(), contact_rows(contacts))?;
+    forward_kinematics(model, data, q)?;
     let mut f = Vector3::zeros();
     let mut n = Vector3::zeros();
     let mut row = 0;
     for c in contacts {
-        let placement = frame_placement(model, data, c.frame);
+        let placement = placement(model, data, c.frame);
         let l = &lambda[row..row + c.kind.rows()];
         let (force, moment) = match c.kind {
             ContactKind::Point => (Vector3([l[0], l[1], l[2]]), Vector3::zeros()),
@@ -275,5 +308,5 @@ pub fn center_of_pressure<S: Scalar>(
         row += c.kind.rows();
     }
     let [fx, fy, fz] = f.0;
-    [(height * fx - n.0[1]) / fz, (height * fy + n.0[0]) / fz]
+    Ok([(height * fx - n.0[1]) / fz, (height * fy + n.0[0]) / fz])
 }

@@ -2,6 +2,7 @@
 
 use super::kinematics::joint_placement;
 use super::{check_data, check_q};
+use crate::error::InputError;
 use crate::{Data, Model, Scalar};
 
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
@@ -15,11 +16,16 @@ use crate::{Data, Model, Scalar};
 /// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
 /// out (see the crate documentation, "Inputs are used as given").
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
-pub fn crba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d [S] {
-    check_data(model, data);
-    check_q(model, q.len());
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
+pub fn crba<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+) -> Result<&'d [S], InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
         data.ycrb[i] = data.inertias[i];
@@ -31,7 +37,7 @@ pub fn crba<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d
         backward_step(model, data, i);
     }
     add_armature_diagonal(model, &mut data.mass_matrix);
-    &data.mass_matrix
+    Ok(&data.mass_matrix)
 }
 
 /// `M += diag(armature)` (Pinocchio's `crba` with `model.armature`).

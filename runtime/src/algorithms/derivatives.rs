@@ -19,6 +19,7 @@
 
 use super::minverse::invert_mass_matrix;
 use super::{aba, check_data, check_len, check_q, check_v};
+use crate::error::InputError;
 use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::{Data, Model, Scalar};
 
@@ -43,20 +44,21 @@ pub struct Jacobians<S = f64> {
 /// `q: [nq]`, `v: [nv]`, `a: [nv]`. Fields of the result: `d_dq`, `d_dv`, `d_du`
 /// (= `dtau_da`).
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
 pub fn rnea_derivatives<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     v: &[S],
     a: &[S],
-) -> Jacobians<S> {
-    check_data(model, data);
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
-    check_v(model, "a", a.len());
-    run(model, data, q, v, a, None)
+) -> Result<Jacobians<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "a", a.len())?;
+    Ok(run(model, data, q, v, a, None))
 }
 
 /// The derivatives of inverse dynamics with external forces held fixed,
@@ -71,8 +73,9 @@ pub fn rnea_derivatives<S: Scalar>(
 /// frame, `fext[0]` (the universe) ignored. With `fext = 0` equal to
 /// [`rnea_derivatives`]. Fields of the result: `d_dq`, `d_dv`, `d_du` (= `dtau_da`).
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv` / `njoints`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` / `njoints`,
+/// or `data` was built for another model; checked before anything is written.
 pub fn rnea_derivatives_fext<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -80,13 +83,13 @@ pub fn rnea_derivatives_fext<S: Scalar>(
     v: &[S],
     a: &[S],
     fext: &[Force<S>],
-) -> Jacobians<S> {
-    check_data(model, data);
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
-    check_v(model, "a", a.len());
-    check_len("fext", fext.len(), model.njoints());
-    run(model, data, q, v, a, Some(fext))
+) -> Result<Jacobians<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "a", a.len())?;
+    check_len("fext", fext.len(), model.njoints())?;
+    Ok(run(model, data, q, v, a, Some(fext)))
 }
 
 /// The derivatives of forward dynamics `a = aba(q, v, tau)`: `ddq_dq`,
@@ -101,21 +104,22 @@ pub fn rnea_derivatives_fext<S: Scalar>(
 /// `q: [nq]`, `v: [nv]`, `tau: [nv]`. Fields of the result: `d_dq`, `d_dv`,
 /// `d_du` (= `ddq_dtau`).
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
 pub fn aba_derivatives<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     v: &[S],
     tau: &[S],
-) -> Jacobians<S> {
-    check_data(model, data);
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
-    check_v(model, "tau", tau.len());
-    let ddq = aba(model, data, q, v, tau).to_vec();
-    forward_derivatives(model, data, q, v, &ddq, None)
+) -> Result<Jacobians<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "tau", tau.len())?;
+    let ddq = aba(model, data, q, v, tau)?.to_vec();
+    Ok(forward_derivatives(model, data, q, v, &ddq, None))
 }
 
 /// `-M⁻¹ ∂τ` at `a = ddq`, with `M⁻¹` by the tree-sparse factors, skipping the
@@ -151,8 +155,9 @@ fn forward_derivatives<S: Scalar>(
 /// `q: [nq]`, `v: [nv]`, `tau: [nv]`; `fext: [njoints]` as in
 /// [`super::aba_fext`]. Fields of the result: `d_dq`, `d_dv`, `d_du` (= `ddq_dtau`).
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv` / `njoints`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` / `njoints`,
+/// or `data` was built for another model; checked before anything is written.
 pub fn aba_derivatives_fext<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -160,14 +165,14 @@ pub fn aba_derivatives_fext<S: Scalar>(
     v: &[S],
     tau: &[S],
     fext: &[Force<S>],
-) -> Jacobians<S> {
-    check_data(model, data);
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
-    check_v(model, "tau", tau.len());
-    check_len("fext", fext.len(), model.njoints());
-    let ddq = super::aba_fext(model, data, q, v, tau, fext).to_vec();
-    forward_derivatives(model, data, q, v, &ddq, Some(fext))
+) -> Result<Jacobians<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "tau", tau.len())?;
+    check_len("fext", fext.len(), model.njoints())?;
+    let ddq = super::aba_fext(model, data, q, v, tau, fext)?.to_vec();
+    Ok(forward_derivatives(model, data, q, v, &ddq, Some(fext)))
 }
 
 /// The derivative of forward dynamics with respect to the external forces,
@@ -180,24 +185,30 @@ pub fn aba_derivatives_fext<S: Scalar>(
 /// are the wrench `[linear; angular]` on the body of joint i in its frame (N,
 /// N·m), those of the universe (i = 0) zero. `data.mass_matrix` holds `M`.
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
-pub fn aba_dfext<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> Vec<S> {
-    check_data(model, data);
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
+pub fn aba_dfext<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+) -> Result<Vec<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
     let (nv, cols) = (model.nv, 6 * model.njoints());
-    super::compute_joint_jacobians(model, data, q);
+    super::compute_joint_jacobians(model, data, q)?;
     let mut b = vec![S::zero(); nv * cols];
     for i in 1..model.njoints() {
-        let j = super::joint_jacobian(model, data, i, super::ReferenceFrame::Local);
+        let j = super::joint_jacobian(model, data, i, super::ReferenceFrame::Local)?;
         for r in 0..6 {
             for k in 0..nv {
                 b[k * cols + 6 * i + r] = j[r * nv + k];
             }
         }
     }
-    super::crba(model, data, q);
+    super::crba(model, data, q)?;
     super::minverse::factor_mass_matrix(model, data);
-    solve_mass(model, data, &b, cols, Rows::All)
+    Ok(solve_mass(model, data, &b, cols, Rows::All))
 }
 
 /// The rows of a right-hand side that [`solve_mass`] reads.

@@ -1,7 +1,7 @@
 //! The bias terms of the equation of motion, as special cases of RNEA.
 
-use super::check_data;
 use super::rnea::rnea;
+use crate::error::InputError;
 use crate::{Data, Model, Scalar};
 
 /// The nonlinear effects `h(q, v) = C(q, v) v + g(q)`: Coriolis, centrifugal and
@@ -11,15 +11,15 @@ use crate::{Data, Model, Scalar};
 /// `q: [nq]`, `v: [nv]`; returns `h: [nv]` (N·m, N), also left in `data.tau`.
 /// `nonlinear_effects(q, v) == rnea(q, v, 0)`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
 pub fn nonlinear_effects<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
     q: &[S],
     v: &[S],
-) -> &'d [S] {
-    check_data(model, data);
+) -> Result<&'d [S], InputError> {
     let zero = vec![S::zero(); model.nv];
     rnea(model, data, q, v, &zero)
 }
@@ -31,14 +31,14 @@ pub fn nonlinear_effects<'d, S: Scalar>(
 /// `q: [nq]`; returns `g: [nv]` (N·m, N), also left in `data.tau`.
 /// `generalized_gravity(q) == rnea(q, 0, 0)`.
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
 pub fn generalized_gravity<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
     q: &[S],
-) -> &'d [S] {
-    check_data(model, data);
+) -> Result<&'d [S], InputError> {
     let zero = vec![S::zero(); model.nv];
     rnea(model, data, q, &zero, &zero)
 }

@@ -3,6 +3,7 @@
 use super::centroidal::mass_and_first_moment;
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
 use super::{check_data, check_q, check_v};
+use crate::error::InputError;
 use crate::spatial::Vector3;
 use crate::{Data, Model, Scalar};
 
@@ -12,12 +13,18 @@ use crate::{Data, Model, Scalar};
 ///
 /// `q: [nq]`, `v: [nv]`; returns T (J). Body velocities are left in `data.v`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
-pub fn kinetic_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: &[S]) -> S {
-    check_data(model, data);
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
+pub fn kinetic_energy<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+) -> Result<S, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
     let mut energy = S::zero();
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
@@ -30,7 +37,7 @@ pub fn kinetic_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: 
             energy = energy + S::constant(0.5 * arm) * x * x;
         }
     }
-    energy
+    Ok(energy)
 }
 
 /// The potential energy of gravity `V = -Σ_i m_i gᵀ c_i = -m gᵀ c` of the moving
@@ -40,11 +47,15 @@ pub fn kinetic_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: 
 /// `q: [nq]`; returns V (J). Links welded to the universe in a fixed-base model
 /// count nowhere.
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
-pub fn potential_energy<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) -> S {
-    check_data(model, data);
-    forward_kinematics(model, data, q);
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
+pub fn potential_energy<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+) -> Result<S, InputError> {
+    forward_kinematics(model, data, q)?;
     let (_, first_moment) = mass_and_first_moment(model, data);
-    -Vector3::constant(model.gravity.0).dot(&first_moment)
+    Ok(-Vector3::constant(model.gravity.0).dot(&first_moment))
 }

@@ -1,8 +1,9 @@
 //! Joint and frame Jacobians (Pinocchio's `computeJointJacobians`,
 //! `getJointJacobian`, `getFrameJacobian`).
 
-use super::kinematics::{frame_placement, joint_placement};
-use super::{check_data, check_q};
+use super::kinematics::{joint_placement, placement};
+use super::{check_data, check_index, check_q};
+use crate::error::InputError;
 use crate::spatial::{Motion, Transform};
 use crate::{Data, Model, Scalar};
 
@@ -69,20 +70,21 @@ pub(crate) fn joint_column<S: Scalar>(
 /// joint there instead); the joint and frame Jacobians add the mimicking
 /// joints' shares.
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
 pub fn compute_joint_jacobians<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
     q: &[S],
-) -> &'d [Motion<S>] {
-    check_data(model, data);
-    check_q(model, q.len());
+) -> Result<&'d [Motion<S>], InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
         update_joint_jacobian(model, data, i);
     }
-    &data.j
+    Ok(&data.j)
 }
 
 /// The Jacobian of joint `joint`'s frame, `v = J v̇` with `v` the frame's twist
@@ -92,16 +94,24 @@ pub fn compute_joint_jacobians<'d, S: Scalar>(
 /// Returns `J: [6 x nv]` row-major, rows `[linear; angular]` (m/s and rad/s per
 /// unit of v); columns outside the joint's chain to the root are zero.
 ///
-/// # Panics
-/// When `joint` is not a joint id of the model.
+/// # Errors
+/// [`InputError`] when `joint` is not a joint id of the model, or `data` was
+/// built for another model; checked before anything is written.
 pub fn joint_jacobian<S: Scalar>(
     model: &Model,
     data: &Data<S>,
     joint: usize,
     reference: ReferenceFrame,
-) -> Vec<S> {
-    check_data(model, data);
-    jacobian_at(model, data, joint, &data.o_mi[joint], reference)
+) -> Result<Vec<S>, InputError> {
+    check_data(model, data)?;
+    check_index("joint", joint, model.njoints())?;
+    Ok(jacobian_at(
+        model,
+        data,
+        joint,
+        &data.o_mi[joint],
+        reference,
+    ))
 }
 
 /// The Jacobian of frame `frame`, `v = J v̇` with `v` the frame's twist in
@@ -112,23 +122,25 @@ pub fn joint_jacobian<S: Scalar>(
 /// the chain from the frame's joint to the root are zero, and so is the whole
 /// matrix of a frame welded to the universe.
 ///
-/// # Panics
-/// When `frame` is not a frame index of the model.
+/// # Errors
+/// [`InputError`] when `frame` is not a frame index of the model, or `data` was
+/// built for another model; checked before anything is written.
 pub fn frame_jacobian<S: Scalar>(
     model: &Model,
     data: &Data<S>,
     frame: usize,
     reference: ReferenceFrame,
-) -> Vec<S> {
-    check_data(model, data);
-    let placement = frame_placement(model, data, frame);
-    jacobian_at(
+) -> Result<Vec<S>, InputError> {
+    check_data(model, data)?;
+    check_index("frame", frame, model.frames.len())?;
+    let placement = placement(model, data, frame);
+    Ok(jacobian_at(
         model,
         data,
         model.frames[frame].parent_joint,
         &placement,
         reference,
-    )
+    ))
 }
 
 /// The columns of the chain of `joint` from `data.j`, expressed in `reference`

@@ -1,6 +1,7 @@
 //! Forward kinematics: joint and frame placements.
 
-use super::{check_data, check_q};
+use super::{check_data, check_index, check_q};
+use crate::error::InputError;
 use crate::spatial::{Motion, Transform};
 use crate::{Data, Model, Scalar};
 
@@ -25,20 +26,40 @@ pub(crate) fn joint_placement<S: Scalar>(model: &Model, data: &mut Data<S>, i: u
 /// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
 /// out (see the crate documentation, "Inputs are used as given").
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
-pub fn forward_kinematics<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S]) {
-    check_data(model, data);
-    check_q(model, q.len());
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
+pub fn forward_kinematics<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+) -> Result<(), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
     }
+    Ok(())
 }
 
 /// `world_from_frame` of one frame from `data.o_mi` (Pinocchio's
 /// `updateFramePlacement`); run [`forward_kinematics`] first.
-pub fn frame_placement<S: Scalar>(model: &Model, data: &Data<S>, frame: usize) -> Transform<S> {
-    check_data(model, data);
+///
+/// # Errors
+/// [`InputError`] when `frame` is not a frame index of the model, or `data`
+/// was built for another model.
+pub fn frame_placement<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    frame: usize,
+) -> Result<Transform<S>, InputError> {
+    check_data(model, data)?;
+    check_index("frame", frame, model.frames.len())?;
+    Ok(placement(model, data, frame))
+}
+
+/// [`frame_placement`] of a frame index of `model`, `data` built for it.
+pub(crate) fn placement<S: Scalar>(model: &Model, data: &Data<S>, frame: usize) -> Transform<S> {
     let f = &model.frames[frame];
     let joint_from_frame = Transform::constant(&f.placement);
     if f.parent_joint == 0 {
@@ -50,11 +71,19 @@ pub fn frame_placement<S: Scalar>(model: &Model, data: &Data<S>, frame: usize) -
 
 /// `world_from_frame` of every frame into `data.o_mf` (Pinocchio's
 /// `updateFramePlacements`); run [`forward_kinematics`] first.
-pub fn update_frame_placements<S: Scalar>(model: &Model, data: &mut Data<S>) {
-    check_data(model, data);
+///
+/// # Errors
+/// [`InputError::Data`] when `data` was built for another model; nothing is
+/// written then.
+pub fn update_frame_placements<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+) -> Result<(), InputError> {
+    check_data(model, data)?;
     for k in 0..model.frames.len() {
-        data.o_mf[k] = frame_placement(model, data, k);
+        data.o_mf[k] = placement(model, data, k);
     }
+    Ok(())
 }
 
 /// One forward step of the velocity pass, after [`joint_placement`]: the body's

@@ -22,6 +22,7 @@
 //! `H1 D1 = I` and `H0 + H1 D0 = 0`.
 
 use super::{check_len, check_q, check_v};
+use crate::error::InputError;
 use crate::spatial::exp_log::precision2;
 use crate::spatial::exp_log::{jlog6_from_log, Choice};
 use crate::spatial::{
@@ -57,11 +58,12 @@ pub enum ArgumentPosition {
 /// `q: [nq]`, `v: [nv]` (rad, m; a free-flyer's `[v; ω]` in the base frame);
 /// returns `[nq]`. `integrate(q, 0) = q` for a unit `q`.
 ///
-/// # Panics
-/// When `q` does not have length `nq` or `v` length `nv`.
-pub fn integrate<S: Scalar>(model: &Model, q: &[S], v: &[S]) -> Vec<S> {
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq` or `v` length `nv`;
+/// checked before anything is written.
+pub fn integrate<S: Scalar>(model: &Model, q: &[S], v: &[S]) -> Result<Vec<S>, InputError> {
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
     let mut out = q.to_vec();
     for joint in &model.joints[1..] {
         let (qs, vs) = (joint.q_range(), joint.idx_v..);
@@ -76,7 +78,7 @@ pub fn integrate<S: Scalar>(model: &Model, q: &[S], v: &[S]) -> Vec<S> {
             JointKind::Planar => se2_integrate(qi, vi, out),
         }
     }
-    out
+    Ok(out)
 }
 
 /// The tangent vector that moves `q0` to `q1`, `q1 ⊖ q0` (Pinocchio's
@@ -91,11 +93,12 @@ pub fn integrate<S: Scalar>(model: &Model, q: &[S], v: &[S]) -> Vec<S> {
 ///
 /// `q0, q1: [nq]` (unit quaternions and `[cos, sin]` pairs); returns `[nv]`.
 ///
-/// # Panics
-/// When `q0` or `q1` does not have length `nq`.
-pub fn difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S]) -> Vec<S> {
-    check_q(model, q0.len());
-    check_len("q1", q1.len(), model.nq);
+/// # Errors
+/// [`InputError`] when `q0` or `q1` does not have length `nq`; checked before
+/// anything is written.
+pub fn difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S]) -> Result<Vec<S>, InputError> {
+    check_len("q0", q0.len(), model.nq)?;
+    check_len("q1", q1.len(), model.nq)?;
     let mut out = vec![S::zero(); model.nv];
     for joint in &model.joints[1..] {
         let qs = joint.q_range();
@@ -116,7 +119,7 @@ pub fn difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S]) -> Vec<S> {
             JointKind::Planar => out.copy_from_slice(&se2_difference(a, b)),
         }
     }
-    out
+    Ok(out)
 }
 
 /// The Jacobian of `integrate(q, v)` with respect to `q` (`Arg0`) or `v`
@@ -131,11 +134,17 @@ pub fn difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S]) -> Vec<S> {
 ///
 /// `q: [nq]`, `v: [nv]`; returns `[nv x nv]` row-major.
 ///
-/// # Panics
-/// When `q` does not have length `nq` or `v` length `nv`.
-pub fn d_integrate<S: Scalar>(model: &Model, q: &[S], v: &[S], arg: ArgumentPosition) -> Vec<S> {
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq` or `v` length `nv`;
+/// checked before anything is written.
+pub fn d_integrate<S: Scalar>(
+    model: &Model,
+    q: &[S],
+    v: &[S],
+    arg: ArgumentPosition,
+) -> Result<Vec<S>, InputError> {
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
     let mut out = vec![S::zero(); model.nv * model.nv];
     for joint in &model.joints[1..] {
         let k = joint.idx_v;
@@ -171,7 +180,7 @@ pub fn d_integrate<S: Scalar>(model: &Model, q: &[S], v: &[S], arg: ArgumentPosi
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The Jacobian of `difference(q0, q1)` with respect to `q0` (`Arg0`) or `q1`
@@ -191,11 +200,17 @@ pub fn d_integrate<S: Scalar>(model: &Model, q: &[S], v: &[S], arg: ArgumentPosi
 ///
 /// `q0, q1: [nq]`; returns `[nv x nv]` row-major.
 ///
-/// # Panics
-/// When `q0` or `q1` does not have length `nq`.
-pub fn d_difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S], arg: ArgumentPosition) -> Vec<S> {
-    check_q(model, q0.len());
-    check_len("q1", q1.len(), model.nq);
+/// # Errors
+/// [`InputError`] when `q0` or `q1` does not have length `nq`; checked before
+/// anything is written.
+pub fn d_difference<S: Scalar>(
+    model: &Model,
+    q0: &[S],
+    q1: &[S],
+    arg: ArgumentPosition,
+) -> Result<Vec<S>, InputError> {
+    check_len("q0", q0.len(), model.nq)?;
+    check_len("q1", q1.len(), model.nq)?;
     let sign = match arg {
         ArgumentPosition::Arg0 => -S::one(),
         ArgumentPosition::Arg1 => S::one(),
@@ -223,7 +238,7 @@ pub fn d_difference<S: Scalar>(model: &Model, q0: &[S], q1: &[S], arg: ArgumentP
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// Writes the 6x6 `block` at rows and columns `k..k + 6` of a row-major `n x n` matrix.
@@ -253,7 +268,7 @@ fn so2_relative<S: Scalar>(a: &[S], b: &[S]) -> (S, S) {
 fn se3_parts<S: Scalar>(q: &[S]) -> (Vector3<S>, Quaternion<S>) {
     (
         Vector3([q[0], q[1], q[2]]),
-        Quaternion::from_slice(&q[3..7]),
+        Quaternion::from_prefix(&q[3..7]),
     )
 }
 
@@ -326,14 +341,14 @@ fn vector3<S: Scalar>(v: &[S]) -> Vector3<S> {
 /// `quat(q) · exp3(ω)`, renormalised to first order; unlike SE(3), no
 /// hemisphere choice.
 fn so3_integrate<S: Scalar>(q: &[S], omega: &Vector3<S>, out: &mut [S]) {
-    let r = Quaternion::from_slice(q) * Quaternion::exp3(omega);
+    let r = Quaternion::from_prefix(q) * Quaternion::exp3(omega);
     let alpha = (S::constant(3.0) - r.dot(&r)) * S::constant(0.5);
     out.copy_from_slice(&r.scale(alpha).to_array());
 }
 
 /// The rotation `quat(q0)* quat(q1)` from q0 to q1.
 fn so3_relative<S: Scalar>(q0: &[S], q1: &[S]) -> Quaternion<S> {
-    Quaternion::from_slice(q0).conjugate() * Quaternion::from_slice(q1)
+    Quaternion::from_prefix(q0).conjugate() * Quaternion::from_prefix(q1)
 }
 
 /// SO(3) dDifference (Pinocchio's `SpecialOrthogonalOperationTpl<3>::dDifference`):

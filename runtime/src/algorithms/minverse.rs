@@ -1,8 +1,8 @@
 //! The inverse of the joint-space inertia matrix through its tree-sparse
 //! factorisation.
 
-use super::check_data;
 use super::crba::crba;
+use crate::error::InputError;
 use crate::{Data, Model, Scalar, Topology};
 
 /// The inverse joint-space inertia matrix `M(q)⁻¹` (Pinocchio's
@@ -23,12 +23,16 @@ use crate::{Data, Model, Scalar, Topology};
 /// in `data.minv`; `data.mass_matrix` holds `M` and `data.ltdl` the factors.
 /// `M(q) · minverse(q) = I` and `aba(q, v, τ) = minverse(q) (τ - rnea(q, v, 0))`.
 ///
-/// # Panics
-/// When `q` does not have length `nq`.
-pub fn minverse<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>, q: &[S]) -> &'d [S] {
-    check_data(model, data);
-    crba(model, data, q);
-    invert_mass_matrix(model, data)
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
+pub fn minverse<'d, S: Scalar>(
+    model: &Model,
+    data: &'d mut Data<S>,
+    q: &[S],
+) -> Result<&'d [S], InputError> {
+    crba(model, data, q)?;
+    Ok(invert_mass_matrix(model, data))
 }
 
 /// `M⁻¹` of the `M` in `data.mass_matrix`, as [`minverse`] computes it after CRBA;

@@ -47,30 +47,57 @@ pub use regressor::{joint_torque_regressor, link_parameters, set_link_parameters
 pub use rnea::{rnea, rnea_fext};
 pub use step::{actuated_dofs, step, step_jacobians, step_linearization};
 
+use crate::error::InputError;
 use crate::{Data, Model, Scalar};
 
-/// Panics with a clear message when a slice has the wrong length: a caller bug,
-/// not a data condition.
-pub(crate) fn check_len(name: &str, got: usize, want: usize) {
-    assert!(
-        got == want,
-        "{name} has length {got}, the model needs {want}"
-    );
-}
-
-pub(crate) fn check_q(model: &Model, len: usize) {
-    check_len("q", len, model.nq);
-}
-
-pub(crate) fn check_v(model: &Model, name: &str, len: usize) {
-    check_len(name, len, model.nv);
-}
-
-/// Panics with the message of [`Data::check`] when `data` was not built for
-/// `model`: a caller bug, caught before it indexes past a vector or returns
-/// another robot's dynamics. A few integer comparisons.
-pub(crate) fn check_data<S: Scalar>(model: &Model, data: &Data<S>) {
-    if let Err(e) = data.check(model) {
-        panic!("{e}");
+/// `Ok` when a slice `argument` has the length `expected`, else the
+/// [`InputError::Length`] naming it and both lengths.
+pub(crate) fn check_len(
+    argument: &'static str,
+    len: usize,
+    expected: usize,
+) -> Result<(), InputError> {
+    if len == expected {
+        Ok(())
+    } else {
+        Err(InputError::Length {
+            argument,
+            len,
+            expected,
+        })
     }
+}
+
+/// `q: [nq]`.
+pub(crate) fn check_q(model: &Model, len: usize) -> Result<(), InputError> {
+    check_len("q", len, model.nq)
+}
+
+/// `argument: [nv]`.
+pub(crate) fn check_v(model: &Model, argument: &'static str, len: usize) -> Result<(), InputError> {
+    check_len(argument, len, model.nv)
+}
+
+/// `Ok` when `index < count`, else the [`InputError::Index`] naming it.
+pub(crate) fn check_index(
+    argument: &'static str,
+    index: usize,
+    count: usize,
+) -> Result<(), InputError> {
+    if index < count {
+        Ok(())
+    } else {
+        Err(InputError::Index {
+            argument,
+            index,
+            count,
+        })
+    }
+}
+
+/// [`Data::check`] as an [`InputError`]: caught before an algorithm indexes
+/// past a vector or returns another robot's dynamics. A few integer
+/// comparisons.
+pub(crate) fn check_data<S: Scalar>(model: &Model, data: &Data<S>) -> Result<(), InputError> {
+    Ok(data.check(model)?)
 }

@@ -1,9 +1,10 @@
 //! The error between a frame's placement and a target placement, and its
 //! Jacobian in the tangent space: the residual of inverse kinematics.
 
-use super::check_data;
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
-use super::kinematics::frame_placement;
+use super::kinematics::placement;
+use super::{check_data, check_index, check_q};
+use crate::error::InputError;
 use crate::spatial::exp_log::jlog6_from_log;
 use crate::spatial::{log3, log6};
 use crate::{Data, Model, Scalar, Transform};
@@ -29,24 +30,28 @@ use crate::{Data, Model, Scalar, Transform};
 /// angular]` (m, rad; per unit of v). Runs [`compute_joint_jacobians`] on
 /// `data`.
 ///
-/// # Panics
-/// When `q` does not have length `nq` or `frame` is not a frame index.
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq` or `frame` is not a frame
+/// index, or `data` was built for another model; checked before anything is
+/// written.
 pub fn pose_error<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     frame: usize,
     target: &Transform<S>,
-) -> ([S; 6], Vec<S>) {
-    check_data(model, data);
-    compute_joint_jacobians(model, data, q);
-    let world_from_frame = frame_placement(model, data, frame);
+) -> Result<([S; 6], Vec<S>), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_index("frame", frame, model.frames.len())?;
+    compute_joint_jacobians(model, data, q)?;
+    let world_from_frame = placement(model, data, frame);
     let frame_from_target = world_from_frame.inverse() * *target;
     let e = log6(&frame_from_target).to_array();
     // E⁻¹ = (Rᵀ, -Rᵀ p) has the angle θ of E and the axis -ω: one log3.
     let (omega, theta) = log3(&frame_from_target.rotation);
     let jlog = jlog6_from_log(theta, &-omega, &frame_from_target.inverse().translation);
-    let j_local = frame_jacobian(model, data, frame, ReferenceFrame::Local);
+    let j_local = frame_jacobian(model, data, frame, ReferenceFrame::Local)?;
     let nv = model.nv;
     let mut j_e = vec![S::zero(); 6 * nv];
     for (r, row) in jlog.0.iter().enumerate() {
@@ -56,5 +61,5 @@ pub fn pose_error<S: Scalar>(
             }
         }
     }
-    (e, j_e)
+    Ok((e, j_e))
 }

@@ -3,6 +3,7 @@
 
 use super::kinematics::{body_velocity, joint_placement};
 use super::{check_data, check_len, check_q, check_v};
+use crate::error::InputError;
 use crate::spatial::{Force, Motion, Transform, Vector3};
 use crate::{Data, Inertia, Model, Scalar};
 
@@ -19,11 +20,16 @@ use crate::{Data, Inertia, Model, Scalar};
 /// `Inertia::FromDynamicParameters`). With each link's own parameters
 /// ([`link_parameters`]) the dynamics are unchanged.
 ///
-/// # Panics
-/// When `pi` does not have length `10 · model.parameters.len()`.
-pub fn set_link_parameters<S: Scalar>(model: &Model, data: &mut Data<S>, pi: &[S]) {
-    check_data(model, data);
-    check_len("pi", pi.len(), 10 * model.parameters.len());
+/// # Errors
+/// [`InputError`] when `pi` does not have length `10 · model.parameters.len()`,
+/// or `data` was built for another model; checked before anything is written.
+pub fn set_link_parameters<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    pi: &[S],
+) -> Result<(), InputError> {
+    check_data(model, data)?;
+    check_len("pi", pi.len(), 10 * model.parameters.len())?;
     let mut fixed: Vec<Option<Inertia<f64>>> = vec![None; model.njoints()];
     for &frame in &model.parameters {
         let f = &model.frames[frame];
@@ -41,6 +47,7 @@ pub fn set_link_parameters<S: Scalar>(model: &Model, data: &mut Data<S>, pi: &[S
         let share = link.transformed(&Transform::constant(&f.placement));
         data.inertias[f.parent_joint] += share;
     }
+    Ok(())
 }
 
 /// The URDF's inertial parameters of the links of `model.parameters`, in the
@@ -68,19 +75,20 @@ pub fn link_parameters(model: &Model) -> Vec<f64> {
 /// `q: [nq]`, `v: [nv]`, `a: [nv]`; returns `Y: [nv x 10 (njoints - 1)]`
 /// row-major. Body twists and accelerations are left in `data.v` and `data.a`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
 pub fn joint_torque_regressor<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     v: &[S],
     a: &[S],
-) -> Vec<S> {
-    check_data(model, data);
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
-    check_v(model, "a", a.len());
+) -> Result<Vec<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "a", a.len())?;
     let n = model.njoints();
     let cols = 10 * (n - 1);
     let mut y = vec![S::zero(); model.nv * cols];
@@ -119,5 +127,5 @@ pub fn joint_torque_regressor<S: Scalar>(
             }
         }
     }
-    y
+    Ok(y)
 }

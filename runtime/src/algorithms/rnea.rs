@@ -2,6 +2,7 @@
 
 use super::kinematics::{body_velocity, joint_placement};
 use super::{check_data, check_len, check_q, check_v};
+use crate::error::InputError;
 use crate::spatial::{Force, Motion, Vector3};
 use crate::{Data, Model, Scalar};
 
@@ -19,17 +20,18 @@ use crate::{Data, Model, Scalar};
 /// quaternion enters the rotation formula unnormalised, and NaN in gives NaN
 /// out (see the crate documentation, "Inputs are used as given").
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data`
+/// was built for another model.
 pub fn rnea<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
     q: &[S],
     v: &[S],
     a: &[S],
-) -> &'d [S] {
-    check_data(model, data);
-    run(model, data, q, v, a, None)
+) -> Result<&'d [S], InputError> {
+    check(model, data, q, v, a)?;
+    Ok(run(model, data, q, v, a, None))
 }
 
 /// Inverse dynamics with external forces,
@@ -42,8 +44,9 @@ pub fn rnea<'d, S: Scalar>(
 /// expressed in that joint's frame (moment about its origin); `fext[0]`, on the
 /// universe, is ignored. Returns `τ: [nv]`, also left in `data.tau`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv` / `njoints`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` /
+/// `njoints`, or `data` was built for another model.
 pub fn rnea_fext<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
@@ -51,13 +54,28 @@ pub fn rnea_fext<'d, S: Scalar>(
     v: &[S],
     a: &[S],
     fext: &[Force<S>],
-) -> &'d [S] {
-    check_data(model, data);
-    check_len("fext", fext.len(), model.njoints());
-    run(model, data, q, v, a, Some(fext))
+) -> Result<&'d [S], InputError> {
+    check(model, data, q, v, a)?;
+    check_len("fext", fext.len(), model.njoints())?;
+    Ok(run(model, data, q, v, a, Some(fext)))
+}
+
+/// The checks of [`rnea`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `a: [nv]`.
+fn check<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+) -> Result<(), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "a", a.len())
 }
 
 /// The one RNEA: forward pass, backward pass, `fext` subtracted when given.
+/// The inputs are checked.
 fn run<'d, S: Scalar>(
     model: &Model,
     data: &'d mut Data<S>,
@@ -66,9 +84,6 @@ fn run<'d, S: Scalar>(
     a: &[S],
     fext: Option<&[Force<S>]>,
 ) -> &'d [S] {
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
-    check_v(model, "a", a.len());
     let gravity = Motion {
         linear: -Vector3::constant(model.gravity.0),
         angular: Vector3::zeros(),

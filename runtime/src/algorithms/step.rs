@@ -3,6 +3,7 @@
 use super::derivatives::aba_derivatives;
 use super::lie_group::{d_integrate, integrate};
 use super::{aba, check_data, check_len, check_q, check_v, ArgumentPosition};
+use crate::error::InputError;
 use crate::{Data, JointKind, Model, Scalar};
 
 /// The actuated degrees of freedom: the indices into `v` of every dof except
@@ -17,11 +18,24 @@ pub fn actuated_dofs(model: &Model) -> Vec<usize> {
         .collect()
 }
 
+/// The checks of [`step`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `u: [nu]`.
+fn check<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    q: &[S],
+    v: &[S],
+    u: &[S],
+) -> Result<(), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_len("u", u.len(), actuated_dofs(model).len())
+}
+
 /// `tau = S u`: the joint torques of the actuation `u: [nu]`, zero on the
 /// free-flyer's dofs; returns `[nv]`.
 fn actuate<S: Scalar>(model: &Model, u: &[S]) -> Vec<S> {
     let dofs = actuated_dofs(model);
-    check_len("u", u.len(), dofs.len());
     let mut tau = vec![S::zero(); model.nv];
     for (&dof, &uk) in dofs.iter().zip(u) {
         tau[dof] = uk;
@@ -36,8 +50,9 @@ fn actuate<S: Scalar>(model: &Model, u: &[S]) -> Vec<S> {
 /// `q: [nq]`, `v: [nv]` (rad/s, m/s), `u: [nu]` (N·m, N), `h`: the step (s);
 /// returns `(q⁺: [nq], v⁺: [nv])`.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv` / `nu`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` / `nu`, or
+/// `data` was built for another model; checked before anything is written.
 pub fn step<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -45,13 +60,13 @@ pub fn step<S: Scalar>(
     v: &[S],
     u: &[S],
     h: S,
-) -> (Vec<S>, Vec<S>) {
-    check_data(model, data);
+) -> Result<(Vec<S>, Vec<S>), InputError> {
+    check(model, data, q, v, u)?;
     let tau = actuate(model, u);
-    let a = aba(model, data, q, v, &tau);
+    let a = aba(model, data, q, v, &tau)?;
     let v_next: Vec<S> = v.iter().zip(a).map(|(&v, &a)| v + h * a).collect();
     let dq: Vec<S> = v_next.iter().map(|&x| h * x).collect();
-    (integrate(model, q, &dq), v_next)
+    Ok((integrate(model, q, &dq)?, v_next))
 }
 
 /// The linearization `(A, B)` of one [`step`] from the Jacobians of ABA at
@@ -70,8 +85,9 @@ pub fn step<S: Scalar>(
 /// `[nv x nv]` row-major, as [`aba_derivatives`] returns them. Returns
 /// `(A: [2nv x 2nv], B: [2nv x nu])` row-major.
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv` / `nv x nv`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` / `nv x nv`;
+/// checked before anything is written.
 pub fn step_jacobians<S: Scalar>(
     model: &Model,
     q: &[S],
@@ -80,21 +96,22 @@ pub fn step_jacobians<S: Scalar>(
     ddq_dq: &[S],
     ddq_dv: &[S],
     ddq_dtau: &[S],
-) -> (Vec<S>, Vec<S>) {
+) -> Result<(Vec<S>, Vec<S>), InputError> {
     let nv = model.nv;
-    check_v(model, "v_next", v_next.len());
+    check_q(model, q.len())?;
+    check_v(model, "v_next", v_next.len())?;
     for (name, m) in [
         ("ddq_dq", ddq_dq),
         ("ddq_dv", ddq_dv),
         ("ddq_dtau", ddq_dtau),
     ] {
-        check_len(name, m.len(), nv * nv);
+        check_len(name, m.len(), nv * nv)?;
     }
     let dofs = actuated_dofs(model);
     let nu = dofs.len();
     let hv: Vec<S> = v_next.iter().map(|&x| h * x).collect();
-    let d_q = d_integrate(model, q, &hv, ArgumentPosition::Arg0);
-    let d_v = d_integrate(model, q, &hv, ArgumentPosition::Arg1);
+    let d_q = d_integrate(model, q, &hv, ArgumentPosition::Arg0)?;
+    let d_v = d_integrate(model, q, &hv, ArgumentPosition::Arg1)?;
     // The rows of δv⁺ = A_vq δq + A_vv δv + B_v δu.
     let a_vq: Vec<S> = ddq_dq.iter().map(|&x| h * x).collect();
     let mut a_vv: Vec<S> = ddq_dv.iter().map(|&x| h * x).collect();
@@ -129,7 +146,7 @@ pub fn step_jacobians<S: Scalar>(
         }
     }
     let b = [b_q, b_v].concat();
-    (a, b)
+    Ok((a, b))
 }
 
 /// One [`step`] and its linearization: `(q⁺, v⁺, A, B)` with `A: [2nv x 2nv]`
@@ -142,8 +159,9 @@ pub fn step_jacobians<S: Scalar>(
 /// `q: [nq]`, `v: [nv]`, `u: [nu]` (the actuated dofs of [`actuated_dofs`]),
 /// `h`: the step (s).
 ///
-/// # Panics
-/// When a slice length does not match `nq` / `nv` / `nu`.
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` / `nu`, or
+/// `data` was built for another model; checked before anything is written.
 pub fn step_linearization<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -151,13 +169,11 @@ pub fn step_linearization<S: Scalar>(
     v: &[S],
     u: &[S],
     h: S,
-) -> (Vec<S>, Vec<S>, Vec<S>, Vec<S>) {
-    check_data(model, data);
-    check_q(model, q.len());
-    check_v(model, "v", v.len());
+) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
+    check(model, data, q, v, u)?;
     let tau = actuate(model, u);
-    let d = aba_derivatives(model, data, q, v, &tau);
-    let (q_next, v_next) = step(model, data, q, v, u, h);
-    let (a, b) = step_jacobians(model, q, &v_next, h, &d.d_dq, &d.d_dv, &d.d_du);
-    (q_next, v_next, a, b)
+    let d = aba_derivatives(model, data, q, v, &tau)?;
+    let (q_next, v_next) = step(model, data, q, v, u, h)?;
+    let (a, b) = step_jacobians(model, q, &v_next, h, &d.d_dq, &d.d_dv, &d.d_du)?;
+    Ok((q_next, v_next, a, b))
 }

@@ -100,11 +100,11 @@ impl JointKind {
                 translation: Vector3::constant(*axis).scale(q[0]),
             },
             JointKind::FreeFlyer => Transform {
-                rotation: Quaternion::from_slice(&q[3..7]).to_rotation(),
+                rotation: Quaternion::from_prefix(&q[3..7]).to_rotation(),
                 translation: Vector3([q[0], q[1], q[2]]),
             },
             JointKind::Spherical => Transform {
-                rotation: Quaternion::from_slice(&q[..4]).to_rotation(),
+                rotation: Quaternion::from_prefix(&q[..4]).to_rotation(),
                 translation: Vector3::zeros(),
             },
             JointKind::Planar => Transform {

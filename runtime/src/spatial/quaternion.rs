@@ -4,6 +4,7 @@
 
 use super::exp_log::{precision2, precision3, Choice, So3Exp, EPS};
 use super::{Matrix3, Motion, Scalar, Vector3};
+use crate::error::InputError;
 use core::ops::Mul;
 
 /// A quaternion `w + x i + y j + z k`, stored as `q` is: `[x, y, z, w]`. A unit
@@ -32,16 +33,27 @@ impl<S: Scalar> Quaternion<S> {
     }
 
     /// From four coefficients `[x, y, z, w]` (the layout of a free-flyer's `q[3..7]`).
+    pub fn from_array([x, y, z, w]: [S; 4]) -> Self {
+        Self { x, y, z, w }
+    }
+
+    /// From a slice of exactly four coefficients `[x, y, z, w]`.
     ///
-    /// # Panics
-    /// When `q` has fewer than four elements.
-    pub fn from_slice(q: &[S]) -> Self {
-        Self {
-            x: q[0],
-            y: q[1],
-            z: q[2],
-            w: q[3],
-        }
+    /// # Errors
+    /// [`InputError::Length`] (argument `q`) when `q` does not have length 4.
+    pub fn from_slice(q: &[S]) -> Result<Self, InputError> {
+        let q: [S; 4] = q.try_into().map_err(|_| InputError::Length {
+            argument: "q",
+            len: q.len(),
+            expected: 4,
+        })?;
+        Ok(Self::from_array(q))
+    }
+
+    /// The first four coefficients of `q` as `[x, y, z, w]`; the caller
+    /// guarantees that there are four (a joint's slice of `q`).
+    pub(crate) fn from_prefix(q: &[S]) -> Self {
+        Self::from_array([q[0], q[1], q[2], q[3]])
     }
 
     /// The coefficients `[x, y, z, w]`.

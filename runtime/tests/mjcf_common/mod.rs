@@ -124,16 +124,16 @@ fn block(m: &[f64], nv: usize, n: usize) -> Vec<f64> {
     columns(&m[..n * nv], nv, n)
 }
 
-/// Central difference of `f` along `integrate(q, ±h e_k)`, row-major `m x nv`.
+/// Central difference of `f` along `integrate(q, ±h e_k).unwrap()`, row-major `m x nv`.
 pub fn central_q(model: &Model, q: &[f64], f: &mut dyn FnMut(&[f64]) -> Vec<f64>) -> Vec<f64> {
     let (nv, h) = (model.nv, 1e-6);
     let cols: Vec<Vec<f64>> = (0..nv)
         .map(|k| {
             let mut e = vec![0.0; nv];
             e[k] = h;
-            let plus = f(&integrate(model, q, &e));
+            let plus = f(&integrate(model, q, &e).unwrap());
             e[k] = -h;
-            let minus = f(&integrate(model, q, &e));
+            let minus = f(&integrate(model, q, &e).unwrap());
             plus.iter()
                 .zip(&minus)
                 .map(|(p, m)| (p - m) / (2.0 * h))
@@ -248,13 +248,13 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
             pad_v(flat(&s["tau"])),
         );
 
-        forward_kinematics(model, &mut data, &q);
+        forward_kinematics(model, &mut data, &q).unwrap();
         for (i, omi) in s["omi"].as_array().unwrap().iter().enumerate() {
             let ours = data.o_mi[joints[i + 1]].to_homogeneous().concat();
             errors.record("oMi", &ours, &flat(omi), TOL);
         }
-        update_frame_placements(model, &mut data);
-        compute_joint_jacobians(model, &mut data, &q);
+        update_frame_placements(model, &mut data).unwrap();
+        compute_joint_jacobians(model, &mut data, &q).unwrap();
         for (key, kind) in [("frames", FrameKind::Body), ("sites", FrameKind::Op)] {
             let Some(frames) = s.get(key).and_then(Value::as_object) else {
                 continue;
@@ -276,7 +276,8 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
                         "jacobian_local_world_aligned",
                     ),
                 ] {
-                    let ours = columns(&frame_jacobian(model, &data, id, reference), nv, n);
+                    let ours =
+                        columns(&frame_jacobian(model, &data, id, reference).unwrap(), nv, n);
                     errors.record(&format!("frame {key}"), &ours, &flat(&value[key]), TOL);
                 }
             }
@@ -284,51 +285,55 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
 
         errors.record(
             "rnea",
-            &rnea(model, &mut data, &q, &v, &a)[..n],
+            &rnea(model, &mut data, &q, &v, &a).unwrap()[..n],
             &flat(&s["rnea"]),
             TOL,
         );
         errors.record(
             "nle",
-            &nonlinear_effects(model, &mut data, &q, &v)[..n],
+            &nonlinear_effects(model, &mut data, &q, &v).unwrap()[..n],
             &flat(&s["nle"]),
             TOL,
         );
         errors.record(
             "gravity",
-            &generalized_gravity(model, &mut data, &q)[..n],
+            &generalized_gravity(model, &mut data, &q).unwrap()[..n],
             &flat(&s["gravity"]),
             TOL,
         );
-        let m = crba(model, &mut data, &q).to_vec();
+        let m = crba(model, &mut data, &q).unwrap().to_vec();
         errors.record("crba", &block(&m, nv, n), &flat(&s["crba"]), TOL);
         errors.record(
             "aba",
-            &aba(model, &mut data, &q, &v, &tau)[..n],
+            &aba(model, &mut data, &q, &v, &tau).unwrap()[..n],
             &flat(&s["aba"]),
             TOL,
         );
-        let minv = minverse(model, &mut data, &q).to_vec();
+        let minv = minverse(model, &mut data, &q).unwrap().to_vec();
         errors.record("minv", &block(&minv, nv, n), &flat(&s["minv"]), TOL);
 
         if !prefix {
-            let com = center_of_mass(model, &mut data, &q);
+            let com = center_of_mass(model, &mut data, &q).unwrap();
             errors.record("com", &com.0, &flat(&s["com"]), TOL);
-            let jcom = jacobian_center_of_mass(model, &mut data, &q).to_vec();
+            let jcom = jacobian_center_of_mass(model, &mut data, &q)
+                .unwrap()
+                .to_vec();
             errors.record("jcom", &jcom, &flat(&s["jcom"]), TOL);
-            let (ag, hg) = ccrba(model, &mut data, &q, &v);
+            let (ag, hg) = ccrba(model, &mut data, &q, &v).unwrap();
             let ag = ag.to_vec();
             errors.record("ag", &ag, &flat(&s["ag"]), TOL);
             errors.record("hg", &hg.to_array(), &flat(&s["hg"]), TOL);
-            let dag = dccrba(model, &mut data, &q, &v).to_vec();
+            let dag = dccrba(model, &mut data, &q, &v).unwrap().to_vec();
             if composite {
                 let h = 1e-6;
                 let plus: Vec<f64> = v.iter().map(|x| x * h).collect();
                 let minus: Vec<f64> = v.iter().map(|x| -x * h).collect();
-                let ag_plus = ccrba(model, &mut data, &integrate(model, &q, &plus), &v)
+                let ag_plus = ccrba(model, &mut data, &integrate(model, &q, &plus).unwrap(), &v)
+                    .unwrap()
                     .0
                     .to_vec();
-                let ag_minus = ccrba(model, &mut data, &integrate(model, &q, &minus), &v)
+                let ag_minus = ccrba(model, &mut data, &integrate(model, &q, &minus).unwrap(), &v)
+                    .unwrap()
                     .0
                     .to_vec();
                 let fd: Vec<f64> = ag_plus
@@ -346,7 +351,7 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
             } else {
                 errors.record("dag", &dag, &flat(&s["dag"]), TOL);
             }
-            let ke = kinetic_energy(model, &mut data, &q, &v);
+            let ke = kinetic_energy(model, &mut data, &q, &v).unwrap();
             match s.get("kinetic_energy_crba") {
                 Some(crba_ke) => {
                     errors.record("kinetic energy (½ vᵀ M v)", &[ke], &flat(crba_ke), TOL);
@@ -360,7 +365,7 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
                 // make_reference.py's models have no unaligned hinge with armature.
                 None => errors.record("kinetic energy", &[ke], &flat(&s["kinetic_energy"]), TOL),
             }
-            let pe = potential_energy(model, &mut data, &q);
+            let pe = potential_energy(model, &mut data, &q).unwrap();
             errors.record(
                 "potential energy",
                 &[pe],
@@ -373,11 +378,13 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
         for (i, row) in s["fext"].as_array().unwrap().iter().enumerate().skip(1) {
             fext[joints[i]] = Force::from_slice(&flat(row));
         }
-        let ours = rnea_fext(model, &mut data, &q, &v, &a, &fext).to_vec();
+        let ours = rnea_fext(model, &mut data, &q, &v, &a, &fext)
+            .unwrap()
+            .to_vec();
         errors.record("rnea_fext", &ours[..n], &flat(&s["rnea_fext"]), TOL);
 
-        let rd = rnea_derivatives(model, &mut data, &q, &v, &a);
-        let ad = aba_derivatives(model, &mut data, &q, &v, &tau);
+        let rd = rnea_derivatives(model, &mut data, &q, &v, &a).unwrap();
+        let ad = aba_derivatives(model, &mut data, &q, &v, &tau).unwrap();
         let (rnea_ref, aba_ref) = (&s["rnea_derivatives"], &s["aba_derivatives"]);
         errors.record(
             "dtau_da",
@@ -393,13 +400,21 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
         );
         if composite {
             let mut d = Data::<f64>::new(model);
-            let fd = central_q(model, &q, &mut |x| rnea(model, &mut d, x, &v, &a).to_vec());
+            let fd = central_q(model, &q, &mut |x| {
+                rnea(model, &mut d, x, &v, &a).unwrap().to_vec()
+            });
             errors.record("dtau_dq (central differences)", &rd.d_dq, &fd, FD_TOL);
-            let fd = central_v(&v, &mut |x| rnea(model, &mut d, &q, x, &a).to_vec());
+            let fd = central_v(&v, &mut |x| {
+                rnea(model, &mut d, &q, x, &a).unwrap().to_vec()
+            });
             errors.record("dtau_dv (central differences)", &rd.d_dv, &fd, FD_TOL);
-            let fd = central_q(model, &q, &mut |x| aba(model, &mut d, x, &v, &tau).to_vec());
+            let fd = central_q(model, &q, &mut |x| {
+                aba(model, &mut d, x, &v, &tau).unwrap().to_vec()
+            });
             errors.record("ddq_dq (central differences)", &ad.d_dq, &fd, FD_TOL);
-            let fd = central_v(&v, &mut |x| aba(model, &mut d, &q, x, &tau).to_vec());
+            let fd = central_v(&v, &mut |x| {
+                aba(model, &mut d, &q, x, &tau).unwrap().to_vec()
+            });
             errors.record("ddq_dv (central differences)", &ad.d_dv, &fd, FD_TOL);
             let wrong = "(Pinocchio's, wrong on composite joints)";
             errors.record(
@@ -444,13 +459,13 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
         let (w, q2) = (pad_v(flat(&s["w"])), pad_q(flat(&s["q2"])));
         errors.record(
             "integrate",
-            &integrate(model, &q, &w)[..nq_ref],
+            &integrate(model, &q, &w).unwrap()[..nq_ref],
             &flat(&s["integrate"]),
             TOL,
         );
         errors.record(
             "difference",
-            &difference(model, &q, &q2)[..n],
+            &difference(model, &q, &q2).unwrap()[..n],
             &flat(&s["difference"]),
             TOL,
         );
@@ -458,14 +473,14 @@ pub fn against_pinocchio(json: &Value, model: &Model) -> Errors {
             (ArgumentPosition::Arg0, "d0"),
             (ArgumentPosition::Arg1, "d1"),
         ] {
-            let ours = block(&d_integrate(model, &q, &w, arg), nv, n);
+            let ours = block(&d_integrate(model, &q, &w, arg).unwrap(), nv, n);
             errors.record(
                 &format!("dintegrate {key}"),
                 &ours,
                 &flat(&s["dintegrate"][key]),
                 TOL,
             );
-            let ours = block(&d_difference(model, &q, &q2, arg), nv, n);
+            let ours = block(&d_difference(model, &q, &q2, arg).unwrap(), nv, n);
             errors.record(
                 &format!("ddifference {key}"),
                 &ours,
@@ -499,8 +514,8 @@ pub fn against_mujoco(json: &Value, model: &Model) -> Errors {
     let mut data = Data::<f64>::new(model);
     for s in json["states"].as_array().unwrap() {
         let (q, v) = (flat(&s["q"]), flat(&s["v"]));
-        forward_kinematics(model, &mut data, &q);
-        update_frame_placements(model, &mut data);
+        forward_kinematics(model, &mut data, &q).unwrap();
+        update_frame_placements(model, &mut data).unwrap();
         for (key, kind) in [("bodies", FrameKind::Body), ("sites", FrameKind::Op)] {
             for (frame, placement) in s[key].as_object().unwrap() {
                 let id = model
@@ -515,8 +530,15 @@ pub fn against_mujoco(json: &Value, model: &Model) -> Errors {
                 );
             }
         }
-        errors.record("crba", crba(model, &mut data, &q), &flat(&s["crba"]), 1e-9);
-        let nle = nonlinear_effects(model, &mut data, &q, &v).to_vec();
+        errors.record(
+            "crba",
+            crba(model, &mut data, &q).unwrap(),
+            &flat(&s["crba"]),
+            1e-9,
+        );
+        let nle = nonlinear_effects(model, &mut data, &q, &v)
+            .unwrap()
+            .to_vec();
         errors.record("nle", &nle, &flat(&s["nle"]), 1e-9);
     }
     errors

@@ -23,8 +23,8 @@ use rbdgen_runtime::{
     frame_jacobian_time_variation, frame_placement, generalized_gravity, integrate,
     jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, minverse, nonlinear_effects,
     pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
-    set_link_parameters, step_linearization, ArgumentPosition, Data, Force, Matrix3, Model,
-    ReferenceFrame, Scalar, Transform, Vector3,
+    set_link_parameters, step_linearization, ArgumentPosition, Data, Force, InputError, Matrix3,
+    Model, ReferenceFrame, Scalar, Transform, Vector3,
 };
 
 /// A function the generated module can contain.
@@ -249,20 +249,46 @@ impl Function {
     /// reference value, on a dual number (`rbdgen_runtime::Dual`) its
     /// directional derivatives.
     ///
+    /// # Errors
+    /// [`InputError::Length`] when `x` does not hold one argument per
+    /// [`Function::args`] (argument `x`) or an argument has the wrong length
+    /// for `model` (named as in [`Function::args`]), [`InputError::Index`]
+    /// when `frame` is not a frame index, [`InputError::Data`] when `data`
+    /// was built for another model; checked before anything is written.
+    ///
     /// # Panics
-    /// When an argument has the wrong length for `model`, or `frame` is
-    /// `None` for a per-frame function ([`Spec::per_frame`]).
+    /// When `frame` is `None` for a per-frame function ([`Spec::per_frame`]):
+    /// a call that does not know which function it makes.
     pub fn evaluate<S: Scalar>(
         self,
         model: &Model,
         data: &mut Data<S>,
         x: &[Vec<S>],
         frame: Option<usize>,
-    ) -> Vec<S> {
+    ) -> Result<Vec<S>, InputError> {
+        let args = self.args(model);
+        if x.len() != args.len() {
+            return Err(InputError::Length {
+                argument: "x",
+                len: x.len(),
+                expected: args.len(),
+            });
+        }
+        for ((argument, dim), x) in args.into_iter().zip(x) {
+            let expected = dim.len(model);
+            if x.len() != expected {
+                return Err(InputError::Length {
+                    argument,
+                    len: x.len(),
+                    expected,
+                });
+            }
+        }
+        data.check(model)?;
         let entry = self.entry::<S>();
         let n = entry.args.len();
         if x.len() > n {
-            set_link_parameters(model, data, &x[n]);
+            set_link_parameters(model, data, &x[n])?;
         }
         (entry.evaluate)(model, data, &x[..n], frame)
     }
@@ -371,7 +397,8 @@ impl Output {
 /// on arguments of `S` (one `Vec` per argument, in order), for the frame
 /// index given to per-frame functions; returns the outputs flattened
 /// row-major.
-pub type EvaluateFn<S> = fn(&Model, &mut Data<S>, &[Vec<S>], Option<usize>) -> Vec<S>;
+pub type EvaluateFn<S> =
+    fn(&Model, &mut Data<S>, &[Vec<S>], Option<usize>) -> Result<Vec<S>, InputError>;
 
 /// One entry of the table: everything emission needs to know about a
 /// function, and its evaluation on the scalar `S`.
@@ -410,7 +437,7 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `tau: [NV]` (N·m, N; a free-flyer's",
                     "entries are the base wrench in the base frame). `rnea(q, v, 0)` is `nonLinearEffects`.",
                 ],
-                evaluate: |m, d, x, _| rnea(m, d, &x[0], &x[1], &x[2]).to_vec(),
+                evaluate: |m, d, x, _| Ok(rnea(m, d, &x[0], &x[1], &x[2])?.to_vec()),
             },
             Function::Crba => Spec {
                 name: "crba",
@@ -424,7 +451,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).",
                 ],
-                evaluate: |m, d, x, _| crba(m, d, &x[0]).to_vec(),
+                evaluate: |m, d, x, _| Ok(crba(m, d, &x[0])?.to_vec()),
             },
             Function::Aba => Spec {
                 name: "aba",
@@ -437,7 +464,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`; returns `a: [NV]`. `rnea(q, v, aba(q, v, tau)) = tau`.",
                 ],
-                evaluate: |m, d, x, _| aba(m, d, &x[0], &x[1], &x[2]).to_vec(),
+                evaluate: |m, d, x, _| Ok(aba(m, d, &x[0], &x[1], &x[2])?.to_vec()),
             },
             Function::FramePlacement => Spec {
                 name: "frame_placement",
@@ -449,9 +476,9 @@ impl Function {
                     "`[[R, p], [0, 1]]` (Pinocchio's `oMf` after `updateFramePlacements`); `q: [NQ]`, m.",
                 ],
                 evaluate: |m, d, x, frame| {
-                    forward_kinematics(m, d, &x[0]);
+                    forward_kinematics(m, d, &x[0])?;
                     let frame = frame.expect("per-frame function");
-                    frame_placement(m, d, frame).to_homogeneous().concat()
+                    Ok(frame_placement(m, d, frame)?.to_homogeneous().concat())
                 },
             },
             Function::NonlinearEffects => Spec {
@@ -465,7 +492,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `h: [NV]` (N·m, N). `nonlinear_effects(q, v) == rnea(q, v, 0)`.",
                 ],
-                evaluate: |m, d, x, _| nonlinear_effects(m, d, &x[0], &x[1]).to_vec(),
+                evaluate: |m, d, x, _| Ok(nonlinear_effects(m, d, &x[0], &x[1])?.to_vec()),
             },
             Function::GeneralizedGravity => Spec {
                 name: "generalized_gravity",
@@ -478,7 +505,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `g: [NV]` (N·m, N). `generalized_gravity(q) == rnea(q, 0, 0)`.",
                 ],
-                evaluate: |m, d, x, _| generalized_gravity(m, d, &x[0]).to_vec(),
+                evaluate: |m, d, x, _| Ok(generalized_gravity(m, d, &x[0])?.to_vec()),
             },
             Function::Minverse => Spec {
                 name: "minverse",
@@ -492,7 +519,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `M⁻¹: [NV x NV]`. `aba(q, v, tau) = minverse(q) (tau - nonlinear_effects(q, v))`.",
                 ],
-                evaluate: |m, d, x, _| minverse(m, d, &x[0]).to_vec(),
+                evaluate: |m, d, x, _| Ok(minverse(m, d, &x[0])?.to_vec()),
             },
             Function::CenterOfMass => Spec {
                 name: "center_of_mass",
@@ -505,7 +532,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `c: [3]` (m).",
                 ],
-                evaluate: |m, d, x, _| center_of_mass(m, d, &x[0]).0.to_vec(),
+                evaluate: |m, d, x, _| Ok(center_of_mass(m, d, &x[0])?.0.to_vec()),
             },
             Function::JacobianCenterOfMass => Spec {
                 name: "jacobian_center_of_mass",
@@ -518,7 +545,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns `Jcom: [3 x NV]` (m per unit of v).",
                 ],
-                evaluate: |m, d, x, _| jacobian_center_of_mass(m, d, &x[0]).to_vec(),
+                evaluate: |m, d, x, _| Ok(jacobian_center_of_mass(m, d, &x[0])?.to_vec()),
             },
             Function::Ccrba => Spec {
                 name: "ccrba",
@@ -536,8 +563,8 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`; returns `(Ag: [6 x NV], hg: [6])` (kg·m/s, kg·m²/s).",
                 ],
                 evaluate: |m, d, x, _| {
-                    let (ag, hg) = ccrba(m, d, &x[0], &x[1]);
-                    [ag, &hg.to_array()[..]].concat()
+                    let (ag, hg) = ccrba(m, d, &x[0], &x[1])?;
+                    Ok([ag, &hg.to_array()[..]].concat())
                 },
             },
             Function::Dccrba => Spec {
@@ -551,7 +578,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns `dAg: [6 x NV]`, rows `[linear; angular]`.",
                 ],
-                evaluate: |m, d, x, _| dccrba(m, d, &x[0], &x[1]).to_vec(),
+                evaluate: |m, d, x, _| Ok(dccrba(m, d, &x[0], &x[1])?.to_vec()),
             },
             Function::KineticEnergy => Spec {
                 name: "kinetic_energy",
@@ -564,7 +591,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns T (J).",
                 ],
-                evaluate: |m, d, x, _| vec![kinetic_energy(m, d, &x[0], &x[1])],
+                evaluate: |m, d, x, _| Ok(vec![kinetic_energy(m, d, &x[0], &x[1])?]),
             },
             Function::PotentialEnergy => Spec {
                 name: "potential_energy",
@@ -577,7 +604,7 @@ impl Function {
                     "",
                     "`q: [NQ]`; returns V (J).",
                 ],
-                evaluate: |m, d, x, _| vec![potential_energy(m, d, &x[0])],
+                evaluate: |m, d, x, _| Ok(vec![potential_energy(m, d, &x[0])?]),
             },
             Function::FrameJacobianLocal => Spec {
                 name: "frame_jacobian_local",
@@ -642,7 +669,7 @@ impl Function {
                     "Pinocchio's. Returns `tau: [NV]`.",
                 ],
                 evaluate: |m, d, x, _| {
-                    rnea_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3])).to_vec()
+                    Ok(rnea_fext(m, d, &x[0], &x[1], &x[2], &wrenches(m, &x[3])?)?.to_vec())
                 },
             },
             Function::RneaDerivatives => Spec {
@@ -659,8 +686,8 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`.",
                 ],
                 evaluate: |m, d, x, _| {
-                    let j = rnea_derivatives(m, d, &x[0], &x[1], &x[2]);
-                    [j.d_dq, j.d_dv, j.d_du].concat()
+                    let j = rnea_derivatives(m, d, &x[0], &x[1], &x[2])?;
+                    Ok([j.d_dq, j.d_dv, j.d_du].concat())
                 },
             },
             Function::AbaDerivatives => Spec {
@@ -677,8 +704,8 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`.",
                 ],
                 evaluate: |m, d, x, _| {
-                    let j = aba_derivatives(m, d, &x[0], &x[1], &x[2]);
-                    [j.d_dq, j.d_dv, j.d_du].concat()
+                    let j = aba_derivatives(m, d, &x[0], &x[1], &x[2])?;
+                    Ok([j.d_dq, j.d_dv, j.d_du].concat())
                 },
             },
             Function::RneaDerivativesFext => Spec {
@@ -703,8 +730,8 @@ impl Function {
                     "on the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored.",
                 ],
                 evaluate: |m, d, x, _| {
-                    let j = rnea_derivatives_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3]));
-                    [j.d_dq, j.d_dv, j.d_du].concat()
+                    let j = rnea_derivatives_fext(m, d, &x[0], &x[1], &x[2], &wrenches(m, &x[3])?)?;
+                    Ok([j.d_dq, j.d_dv, j.d_du].concat())
                 },
             },
             Function::StepLinearization => Spec {
@@ -731,8 +758,8 @@ impl Function {
                 ],
                 evaluate: |m, d, x, _| {
                     let (q_next, v_next, a, b) =
-                        step_linearization(m, d, &x[0], &x[1], &x[2], x[3][0]);
-                    [q_next, v_next, a, b].concat()
+                        step_linearization(m, d, &x[0], &x[1], &x[2], x[3][0])?;
+                    Ok([q_next, v_next, a, b].concat())
                 },
             },
             Function::PoseError => Spec {
@@ -763,8 +790,8 @@ impl Function {
                         translation: Vector3([t[3], t[7], t[11]]),
                     };
                     let frame = frame.expect("per-frame function");
-                    let (e, j) = pose_error(m, d, &x[0], frame, &target);
-                    [e.to_vec(), j].concat()
+                    let (e, j) = pose_error(m, d, &x[0], frame, &target)?;
+                    Ok([e.to_vec(), j].concat())
                 },
             },
             Function::Integrate => Spec {
@@ -875,7 +902,7 @@ impl Function {
                     "the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored. Returns",
                     "`a: [NV]`. `rnea_fext(q, v, aba_fext(q, v, tau, fext), fext) = tau`.",
                 ],
-                evaluate: |m, d, x, _| aba_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3])).to_vec(),
+                evaluate: |m, d, x, _| Ok(aba_fext(m, d, &x[0], &x[1], &x[2], &wrenches(m, &x[3])?)?.to_vec()),
             },
             Function::AbaDerivativesFext => Spec {
                 name: "aba_derivatives_fext",
@@ -897,8 +924,8 @@ impl Function {
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `fext: [[6]; NJOINTS]` as in `aba_fext`.",
                 ],
                 evaluate: |m, d, x, _| {
-                    let j = aba_derivatives_fext(m, d, &x[0], &x[1], &x[2], &wrenches(&x[3]));
-                    [j.d_dq, j.d_dv, j.d_du].concat()
+                    let j = aba_derivatives_fext(m, d, &x[0], &x[1], &x[2], &wrenches(m, &x[3])?)?;
+                    Ok([j.d_dq, j.d_dv, j.d_du].concat())
                 },
             },
             Function::AbaDfext => Spec {
@@ -983,11 +1010,11 @@ impl Function {
                 ],
                 evaluate: |m, d, x, frame| {
                     let frame = frame.expect("per-frame function");
-                    let a = frame_acceleration_drift(m, d, &x[0], &x[1], frame);
-                    [a.local, a.local_world_aligned, a.classical_local_world_aligned]
+                    let a = frame_acceleration_drift(m, d, &x[0], &x[1], frame)?;
+                    Ok([a.local, a.local_world_aligned, a.classical_local_world_aligned]
                         .iter()
                         .flat_map(|m| m.to_array())
-                        .collect()
+                        .collect())
                 },
             },
             Function::CentroidalMomentumRate => Spec {
@@ -1002,7 +1029,7 @@ impl Function {
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `ḣg: [6]`, `[linear; angular]` (N, N·m).",
                 ],
-                evaluate: |m, d, x, _| centroidal_momentum_rate(m, d, &x[0], &x[1], &x[2]).to_array().to_vec(),
+                evaluate: |m, d, x, _| Ok(centroidal_momentum_rate(m, d, &x[0], &x[1], &x[2])?.to_array().to_vec()),
             },
             Function::JointTorqueRegressor => Spec {
                 name: "joint_torque_regressor",
@@ -1066,8 +1093,8 @@ impl Function {
                     "force on the robot in the contact rows' frames (N; N·m for 6-D rows).",
                 ],
                 evaluate: |m, d, x, _| {
-                    let (a, l) = contact_dynamics(m, d, &x[0], &x[1], &x[2], &m.contacts, x[3][0]);
-                    [a, l].concat()
+                    let (a, l) = contact_dynamics(m, d, &x[0], &x[1], &x[2], &m.contacts, x[3][0])?;
+                    Ok([a, l].concat())
                 },
             },
             Function::ContactInverseDynamics => Spec {
@@ -1099,7 +1126,7 @@ impl Function {
                     "`q: [NQ]`, `lambda: [NC]` (as `contact_dynamics` returns it), `height` (m); returns",
                     "`[x, y]` (m), world frame.",
                 ],
-                evaluate: |m, d, x, _| center_of_pressure(m, d, &x[0], &m.contacts, &x[1], x[2][0]).to_vec(),
+                evaluate: |m, d, x, _| Ok(center_of_pressure(m, d, &x[0], &m.contacts, &x[1], x[2][0])?.to_vec()),
             },
         }
     }
@@ -1112,8 +1139,8 @@ fn evaluate_frame_jacobian<S: Scalar>(
     x: &[Vec<S>],
     frame: Option<usize>,
     reference: ReferenceFrame,
-) -> Vec<S> {
-    compute_joint_jacobians(model, data, &x[0]);
+) -> Result<Vec<S>, InputError> {
+    compute_joint_jacobians(model, data, &x[0])?;
     frame_jacobian(model, data, frame.expect("per-frame function"), reference)
 }
 
@@ -1124,14 +1151,22 @@ fn evaluate_jacobian_time_variation<S: Scalar>(
     x: &[Vec<S>],
     frame: Option<usize>,
     reference: ReferenceFrame,
-) -> Vec<S> {
-    compute_joint_jacobians_time_variation(model, data, &x[0], &x[1]);
+) -> Result<Vec<S>, InputError> {
+    compute_joint_jacobians_time_variation(model, data, &x[0], &x[1])?;
     frame_jacobian_time_variation(model, data, frame.expect("per-frame function"), reference)
 }
 
 /// A flat `[6 * NJOINTS]` argument as one wrench per joint id.
-fn wrenches<S: Scalar>(x: &[S]) -> Vec<Force<S>> {
-    x.chunks(6).map(Force::from_slice).collect()
+fn wrenches<S: Scalar>(model: &Model, x: &[S]) -> Result<Vec<Force<S>>, InputError> {
+    let expected = Dim::Wrenches.len(model);
+    if x.len() != expected {
+        return Err(InputError::Length {
+            argument: "fext",
+            len: x.len(),
+            expected,
+        });
+    }
+    Ok(x.chunks(6).map(Force::from_slice).collect())
 }
 
 /// Three `[NV x NV]` matrices.
