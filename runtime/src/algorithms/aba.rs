@@ -2,7 +2,7 @@
 
 use super::kinematics::{body_velocity, joint_placement};
 use super::linalg::invert_spd;
-use super::{check_data, check_len, check_q, check_v};
+use super::{check_len, check_state, check_v};
 use crate::error::InputError;
 use crate::spatial::{Force, Matrix6, Motion, Vector3};
 use crate::{Data, Model, Scalar};
@@ -33,7 +33,8 @@ pub fn aba<'d, S: Scalar>(
     v: &[S],
     tau: &[S],
 ) -> Result<&'d [S], InputError> {
-    check(model, data, q, v, tau)?;
+    check_state(model, data, q, v)?;
+    check_v(model, "tau", tau.len())?;
     run(model, data, q, v, tau, None)
 }
 
@@ -58,23 +59,10 @@ pub fn aba_fext<'d, S: Scalar>(
     tau: &[S],
     fext: &[Force<S>],
 ) -> Result<&'d [S], InputError> {
-    check(model, data, q, v, tau)?;
+    check_state(model, data, q, v)?;
+    check_v(model, "tau", tau.len())?;
     check_len("fext", fext.len(), model.njoints())?;
     run(model, data, q, v, tau, Some(fext))
-}
-
-/// The checks of [`aba`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `tau: [nv]`.
-fn check<S: Scalar>(
-    model: &Model,
-    data: &Data<S>,
-    q: &[S],
-    v: &[S],
-    tau: &[S],
-) -> Result<(), InputError> {
-    check_data(model, data)?;
-    check_q(model, q.len())?;
-    check_v(model, "v", v.len())?;
-    check_v(model, "tau", tau.len())
 }
 
 /// The one ABA: three passes, `fext` taken from the bias forces when given.

@@ -78,6 +78,19 @@ pub(crate) fn check_v(model: &Model, argument: &'static str, len: usize) -> Resu
     check_len(argument, len, model.nv)
 }
 
+/// The state of the dynamics functions: `data` for `model`, `q: [nq]`,
+/// `v: [nv]`.
+pub(crate) fn check_state<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    q: &[S],
+    v: &[S],
+) -> Result<(), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())
+}
+
 /// `Ok` when `index < count`, else the [`InputError::Index`] naming it.
 pub(crate) fn check_index(
     argument: &'static str,

@@ -1,7 +1,7 @@
 //! Recursive Newton-Euler inverse dynamics.
 
 use super::kinematics::{body_velocity, joint_placement};
-use super::{check_data, check_len, check_q, check_v};
+use super::{check_len, check_state, check_v};
 use crate::error::InputError;
 use crate::spatial::{Force, Motion, Vector3};
 use crate::{Data, Model, Scalar};
@@ -30,7 +30,8 @@ pub fn rnea<'d, S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> Result<&'d [S], InputError> {
-    check(model, data, q, v, a)?;
+    check_state(model, data, q, v)?;
+    check_v(model, "a", a.len())?;
     Ok(run(model, data, q, v, a, None))
 }
 
@@ -55,23 +56,10 @@ pub fn rnea_fext<'d, S: Scalar>(
     a: &[S],
     fext: &[Force<S>],
 ) -> Result<&'d [S], InputError> {
-    check(model, data, q, v, a)?;
+    check_state(model, data, q, v)?;
+    check_v(model, "a", a.len())?;
     check_len("fext", fext.len(), model.njoints())?;
     Ok(run(model, data, q, v, a, Some(fext)))
-}
-
-/// The checks of [`rnea`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `a: [nv]`.
-fn check<S: Scalar>(
-    model: &Model,
-    data: &Data<S>,
-    q: &[S],
-    v: &[S],
-    a: &[S],
-) -> Result<(), InputError> {
-    check_data(model, data)?;
-    check_q(model, q.len())?;
-    check_v(model, "v", v.len())?;
-    check_v(model, "a", a.len())
 }
 
 /// The one RNEA: forward pass, backward pass, `fext` subtracted when given.

@@ -2,7 +2,7 @@
 
 use super::derivatives::aba_derivatives;
 use super::lie_group::{d_integrate, integrate};
-use super::{aba, check_data, check_len, check_q, check_v, ArgumentPosition};
+use super::{aba, check_len, check_q, check_state, check_v, ArgumentPosition};
 use crate::error::InputError;
 use crate::{Data, JointKind, Model, Scalar};
 
@@ -16,20 +16,6 @@ pub fn actuated_dofs(model: &Model) -> Vec<usize> {
         .filter(|j| !matches!(j.kind, JointKind::FreeFlyer) && j.mimic.is_none())
         .flat_map(|j| j.v_range())
         .collect()
-}
-
-/// The checks of [`step`]: `data` for `model`, `q: [nq]`, `v: [nv]`, `u: [nu]`.
-fn check<S: Scalar>(
-    model: &Model,
-    data: &Data<S>,
-    q: &[S],
-    v: &[S],
-    u: &[S],
-) -> Result<(), InputError> {
-    check_data(model, data)?;
-    check_q(model, q.len())?;
-    check_v(model, "v", v.len())?;
-    check_len("u", u.len(), actuated_dofs(model).len())
 }
 
 /// `tau = S u`: the joint torques of the actuation `u: [nu]`, zero on the
@@ -61,7 +47,8 @@ pub fn step<S: Scalar>(
     u: &[S],
     h: S,
 ) -> Result<(Vec<S>, Vec<S>), InputError> {
-    check(model, data, q, v, u)?;
+    check_state(model, data, q, v)?;
+    check_len("u", u.len(), actuated_dofs(model).len())?;
     let tau = actuate(model, u);
     let a = aba(model, data, q, v, &tau)?;
     let v_next: Vec<S> = v.iter().zip(a).map(|(&v, &a)| v + h * a).collect();
@@ -170,7 +157,8 @@ pub fn step_linearization<S: Scalar>(
     u: &[S],
     h: S,
 ) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
-    check(model, data, q, v, u)?;
+    check_state(model, data, q, v)?;
+    check_len("u", u.len(), actuated_dofs(model).len())?;
     let tau = actuate(model, u);
     let d = aba_derivatives(model, data, q, v, &tau)?;
     let (q_next, v_next) = step(model, data, q, v, u, h)?;
