@@ -23,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use rbdgen::runtime::batch::{batch, batch_par};
 use rbdgen::runtime::{
     aba, aba_derivatives, crba, integrate, minverse, rnea, rnea_derivatives, step_linearization,
-    Data, Model,
+    Data, InputError, Model,
 };
 
 /// The MPC example: its horizon and its Go2+Z1 module (`step_linearization`
@@ -220,32 +220,72 @@ macro_rules! bench_function {
 
 /// The runtime's functions of the table, as closures for [`batch`]: the
 /// state's arguments in order, the result copied or moved into `out`.
-fn runtime_rnea(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
+fn runtime_rnea(
+    m: &Model,
+    d: &mut Data<f64>,
+    s: &RuntimeState,
+    out: &mut Vec<f64>,
+) -> Result<(), InputError> {
     out.clear();
-    out.extend_from_slice(rnea(m, d, &s[0], &s[1], &s[2]).unwrap());
+    out.extend_from_slice(rnea(m, d, &s[0], &s[1], &s[2])?);
+    Ok(())
 }
-fn runtime_crba(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
+fn runtime_crba(
+    m: &Model,
+    d: &mut Data<f64>,
+    s: &RuntimeState,
+    out: &mut Vec<f64>,
+) -> Result<(), InputError> {
     out.clear();
-    out.extend_from_slice(crba(m, d, &s[0]).unwrap());
+    out.extend_from_slice(crba(m, d, &s[0])?);
+    Ok(())
 }
-fn runtime_aba(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
+fn runtime_aba(
+    m: &Model,
+    d: &mut Data<f64>,
+    s: &RuntimeState,
+    out: &mut Vec<f64>,
+) -> Result<(), InputError> {
     out.clear();
-    out.extend_from_slice(aba(m, d, &s[0], &s[1], &s[2]).unwrap());
+    out.extend_from_slice(aba(m, d, &s[0], &s[1], &s[2])?);
+    Ok(())
 }
-fn runtime_minverse(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
+fn runtime_minverse(
+    m: &Model,
+    d: &mut Data<f64>,
+    s: &RuntimeState,
+    out: &mut Vec<f64>,
+) -> Result<(), InputError> {
     out.clear();
-    out.extend_from_slice(minverse(m, d, &s[0]).unwrap());
+    out.extend_from_slice(minverse(m, d, &s[0])?);
+    Ok(())
 }
-fn runtime_rnea_derivatives(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
-    *out = rnea_derivatives(m, d, &s[0], &s[1], &s[2]).unwrap().d_dq;
+fn runtime_rnea_derivatives(
+    m: &Model,
+    d: &mut Data<f64>,
+    s: &RuntimeState,
+    out: &mut Vec<f64>,
+) -> Result<(), InputError> {
+    *out = rnea_derivatives(m, d, &s[0], &s[1], &s[2])?.d_dq;
+    Ok(())
 }
-fn runtime_aba_derivatives(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
-    *out = aba_derivatives(m, d, &s[0], &s[1], &s[2]).unwrap().d_dq;
+fn runtime_aba_derivatives(
+    m: &Model,
+    d: &mut Data<f64>,
+    s: &RuntimeState,
+    out: &mut Vec<f64>,
+) -> Result<(), InputError> {
+    *out = aba_derivatives(m, d, &s[0], &s[1], &s[2])?.d_dq;
+    Ok(())
 }
-fn runtime_step_linearization(m: &Model, d: &mut Data<f64>, s: &RuntimeState, out: &mut Vec<f64>) {
-    *out = step_linearization(m, d, &s[0], &s[1], &s[2], s[3][0])
-        .unwrap()
-        .2;
+fn runtime_step_linearization(
+    m: &Model,
+    d: &mut Data<f64>,
+    s: &RuntimeState,
+    out: &mut Vec<f64>,
+) -> Result<(), InputError> {
+    *out = step_linearization(m, d, &s[0], &s[1], &s[2], s[3][0])?.2;
+    Ok(())
 }
 
 /// A robot's rows: `$m` its module, `$step` the module of its `step_linearization`.

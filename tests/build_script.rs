@@ -91,13 +91,13 @@ fn every_option_reaches_the_generator() {
         .contacts(&[("link06", ContactKind::Point)])
         .parameters(&["link06"])
         .frames(&["link06"])
-        .lanes(2)
+        .lanes(4)
         .module_name("arm")
         .out_dir(&out);
     let options = config.options().clone();
     assert_eq!(
         (options.scalar, options.simplify, options.lanes),
-        (ScalarType::F32, true, Some(2))
+        (ScalarType::F32, true, Some(4))
     );
     assert_eq!(options.armature, [("joint3".to_string(), 0.02)]);
     assert_eq!(
