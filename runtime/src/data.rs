@@ -31,8 +31,11 @@ pub struct Data<S> {
     pub pa: Vec<Force<S>>,
     /// `U = IA S`, one column per joint dof (ABA).
     pub u: Vec<[Force<S>; 6]>,
-    /// `D⁻¹ = (Sᵀ U)⁻¹` (ABA).
-    pub d_inv: Vec<Matrix6<S>>,
+    /// The `LDLᵀ` factors of `D = Sᵀ U` (+ armature) (ABA): `L` (unit lower
+    /// triangular) strictly below the diagonal, the reciprocal pivots `1/d_j`
+    /// on it, the first `nv` rows and columns of the joint's dofs used; for a
+    /// one-dof joint, `D⁻¹` itself.
+    pub d_ldl: Vec<Matrix6<S>>,
     /// `u = τ - Sᵀ pA` (ABA).
     pub u_bias: Vec<[S; 6]>,
     /// Joint torques `[nv]` (RNEA output).
@@ -130,7 +133,7 @@ impl<S: Scalar> Data<S> {
             ia: vec![Matrix6::zeros(); n],
             pa: vec![Force::zero(); n],
             u: vec![[Force::zero(); 6]; n],
-            d_inv: vec![Matrix6::zeros(); n],
+            d_ldl: vec![Matrix6::zeros(); n],
             u_bias: vec![[S::zero(); 6]; n],
             tau: vec![S::zero(); model.nv],
             ddq: vec![S::zero(); model.nv],

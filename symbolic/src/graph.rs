@@ -202,6 +202,7 @@ impl Graph {
 
     /// Adds `node`, or returns an equal node, after folding constants and
     /// neutral elements (`x·0 = 0`, `x·1 = x`, `x + 0 = x`, `--x = x`,
+    /// `x - x = 0`, `(x - y) + (y - x) = 0`,
     /// selections with a constant condition or equal sides) and ordering the
     /// operands of `+` and `·`.
     pub fn add(&mut self, node: Node) -> NodeId {
@@ -228,6 +229,12 @@ impl Graph {
             Node::Add(a, b) => {
                 if c(self, a) == Some(0.0) {
                     return b;
+                }
+                // (x - y) + (y - x) = 0, as x - x is (the top of a v × v).
+                if let (Node::Sub(x, y), Node::Sub(y2, x2)) = (self.node(a), self.node(b)) {
+                    if x == x2 && y == y2 {
+                        return self.constant(0.0);
+                    }
                 }
                 if c(self, b) == Some(0.0) {
                     return a;

@@ -19,8 +19,8 @@
 //! `crba`, stays finite); nothing panics.
 //!
 //! Operation counts:
-//! - `rnea`: 298 ops (136 add/sub, 160 mul, 0 div, 0 neg, 0 sqrt, 2 trig, 0 select)
-//!   reference: about 93n multiplications for an n-joint serial chain (best hand formulations of RNEA); n = nv = 8 (a free-flyer counts its 6 dofs): 93n = 744, ours 160 mul = 0.22 × 93n
+//! - `rnea`: 280 ops (124 add/sub, 154 mul, 0 div, 0 neg, 0 sqrt, 2 trig, 0 select)
+//!   reference: about 93n multiplications for an n-joint serial chain (best hand formulations of RNEA); n = nv = 8 (a free-flyer counts its 6 dofs): 93n = 744, ours 154 mul = 0.21 × 93n
 //! - `crba`: 48 ops (22 add/sub, 22 mul, 0 div, 2 neg, 0 sqrt, 2 trig, 0 select)
 #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
 /// Length of the configuration `q`.
@@ -124,7 +124,7 @@ impl Frame {
 /// `q: [NQ]`, `v: [NV]`, `a: [NV]`; returns `tau: [NV]` (N·m, N; a free-flyer's
 /// entries are the base wrench in the base frame). `rnea(q, v, 0)` is `nonLinearEffects`.
 ///
-/// Cost: 298 ops (136 add/sub, 160 mul, 0 div, 0 neg, 0 sqrt, 2 trig, 0 select).
+/// Cost: 280 ops (124 add/sub, 154 mul, 0 div, 0 neg, 0 sqrt, 2 trig, 0 select).
 #[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     let mut x0: f64;
@@ -177,24 +177,6 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     x1 = mul_add(9.81, x2, a[0]);
     x2 = mul_add(9.81, x3, a[1]);
     x0 = mul_add(9.81, x0, a[2]);
-    x3 = v[2] * v[4];
-    x4 = v[1] * v[5];
-    x5 = x3 - x4;
-    x6 = v[0] * v[5];
-    x7 = v[2] * v[3];
-    x8 = x6 - x7;
-    x9 = v[1] * v[3];
-    x10 = v[0] * v[4];
-    x11 = x9 - x10;
-    x3 = x4 - x3;
-    x4 = x7 - x6;
-    x6 = x10 - x9;
-    x3 = x5 + x3;
-    x4 = x8 + x4;
-    x5 = x11 + x6;
-    x1 = x1 + x3;
-    x2 = x2 + x4;
-    x0 = x0 + x5;
     x3 = v[0] * 4.0;
     x4 = v[1] * 4.0;
     x5 = v[2] * 4.0;

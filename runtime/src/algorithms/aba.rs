@@ -1,7 +1,7 @@
 //! Articulated-body forward dynamics.
 
 use super::kinematics::{body_velocity, joint_placement};
-use super::linalg::invert_spd;
+use super::linalg::{forward_solve, ldl, solve};
 use super::{check_len, check_state, check_v};
 use crate::error::InputError;
 use crate::spatial::{Force, Matrix6, Motion, Vector3};
@@ -147,7 +147,7 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, tau: &[
         u_bias[k] = tau[joint.idx_v + k] - s_k.dot(&data.pa[i]);
     }
     for (r, row) in d.0.iter_mut().enumerate().take(nv) {
-        for (c, x) in row.iter_mut().enumerate().take(nv) {
+        for (c, x) in row.iter_mut().enumerate().take(r + 1) {
             *x = joint.kind.subspace_column::<S>(r).dot(&u[c]);
         }
         // D = Sᵀ IA S + armature (Pinocchio's `calc_aba` with `model.armature`).
@@ -156,33 +156,76 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, tau: &[
             row[r] = row[r] + S::constant(arm);
         }
     }
-    let d_inv = invert_spd(&d, nv);
+    let d_ldl = ldl(&d, nv);
     if joint.parent > 0 {
-        // Ia = IA - U D⁻¹ Uᵀ and pa = pA + Ia c + U D⁻¹ u.
+        // With D = L diag(d) Lᵀ and W = U L⁻ᵀ: Ia = IA - Σ_r W_r W_rᵀ / d_r,
+        // one triangle of a symmetric matrix, and pa = pA + Ia c + Σ_r W_r y_r / d_r
+        // for y = L⁻¹ u.
+        let y = forward_solve(&d_ldl, nv, &u_bias);
+        let mut w = [Force::zero(); 6];
         let mut ia_a = ia;
         let mut gain = Force::zero();
         for r in 0..nv {
-            let mut ud = Force::zero();
-            for c in 0..nv {
-                ud += u[c].scale(d_inv.0[c][r]);
-            }
-            let (x, y) = (ud.to_array(), u[r].to_array());
+            w[r] = (0..r).fold(u[r], |acc, k| acc - w[k].scale(d_ldl.0[r][k]));
+            let wd = w[r].scale(d_ldl.0[r][r]);
+            let (x, z) = (wd.to_array(), w[r].to_array());
             for (p, xp) in x.iter().enumerate() {
-                for (s, ys) in y.iter().enumerate() {
-                    ia_a.0[p][s] = ia_a.0[p][s] - *xp * *ys;
+                for (s, zs) in z.iter().enumerate().take(p + 1) {
+                    ia_a.0[p][s] = ia_a.0[p][s] - *xp * *zs;
+                    ia_a.0[s][p] = ia_a.0[p][s];
                 }
             }
-            gain += ud.scale(u_bias[r]);
+            gain += wd.scale(y[r]);
         }
-        let pa = data.pa[i] + ia_a.mul_motion(&data.c[i]) + gain;
+        // Ia S = 0 and Sᵀ pa = τ exactly: where column r of S is a coordinate
+        // axis e_k (and D has no armature there), row and column k of Ia are
+        // structural zeros and pa_k is τ_r, so no work is spent on them.
+        let mut exact = [None; 6];
+        for r in 0..nv {
+            if let Some(k) = unit_axis(&joint.kind.subspace_column::<f64>(r)) {
+                if model.armature[joint.idx_v + r] == 0.0 {
+                    for x in 0..6 {
+                        ia_a.0[k][x] = S::zero();
+                        ia_a.0[x][k] = S::zero();
+                    }
+                    exact[k] = Some(tau[joint.idx_v + r]);
+                }
+            }
+        }
+        let mut pa = (data.pa[i] + ia_a.mul_motion(&data.c[i]) + gain).to_array();
+        for (x, e) in pa.iter_mut().zip(exact) {
+            *x = e.unwrap_or(*x);
+        }
+        let pa = Force::from_slice(&pa);
         let parent = joint.parent;
         let li_mi = data.li_mi[i];
         data.ia[parent] += ia_a.transformed_inertia(&li_mi);
         data.pa[parent] += li_mi.act_force(&pa);
     }
     data.u[i] = u;
-    data.d_inv[i] = d_inv;
+    data.d_ldl[i] = d_ldl;
     data.u_bias[i] = u_bias;
+}
+
+/// The index k when `s` is the coordinate axis `e_k` of `[linear; angular]`.
+fn unit_axis(s: &Motion<f64>) -> Option<usize> {
+    let x = s.to_array();
+    let k = x.iter().position(|&c| c == 1.0)?;
+    x.iter()
+        .enumerate()
+        .all(|(j, &c)| j == k || c == 0.0)
+        .then_some(k)
+}
+
+/// Whether joint i's motion subspace is the identity (a free flyer's) with no
+/// armature, so that `D = IA`.
+fn is_identity_subspace(model: &Model, i: usize) -> bool {
+    let joint = &model.joints[i];
+    joint.kind.nv() == 6
+        && (0..6).all(|r| {
+            unit_axis(&joint.kind.subspace_column::<f64>(r)) == Some(r)
+                && model.armature[joint.idx_v + r] == 0.0
+        })
 }
 
 /// Accelerations, root to leaves.
@@ -195,12 +238,23 @@ fn forward_step_2<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, gravit
         *gravity
     };
     let mut ai = data.li_mi[i].act_inv_motion(&a_parent) + data.c[i];
+    if is_identity_subspace(model, i) {
+        // S = I and D = IA: qdd = D⁻¹ (u - D a) = D⁻¹ u - a, and the body's
+        // acceleration a + qdd is D⁻¹ u (a free flyer's 36-term product saved).
+        let a_body = solve(&data.d_ldl[i], 6, &data.u_bias[i]);
+        let a_in = ai.to_array();
+        for r in 0..6 {
+            data.ddq[joint.idx_v + r] = a_body[r] - a_in[r];
+        }
+        data.a[i] = Motion::from_slice(&a_body);
+        return;
+    }
     let mut rhs = [S::zero(); 6];
     for (k, r) in rhs.iter_mut().enumerate().take(nv) {
         *r = data.u_bias[i][k] - ai.dot(&data.u[i][k]);
     }
-    for r in 0..nv {
-        let qdd = (0..nv).fold(S::zero(), |acc, c| acc + data.d_inv[i].0[r][c] * rhs[c]);
+    let qdd = solve(&data.d_ldl[i], nv, &rhs);
+    for (r, &qdd) in qdd.iter().enumerate().take(nv) {
         data.ddq[joint.idx_v + r] = qdd;
         ai += joint.kind.subspace_column::<S>(r).scale(qdd);
     }

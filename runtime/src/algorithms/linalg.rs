@@ -1,50 +1,45 @@
-//! Small dense linear algebra for the joint-space blocks of ABA.
+//! Small dense linear algebra for the joint-space blocks of ABA: the `LDLᵀ`
+//! factors of `D = Sᵀ IA S` (n ≤ 6) and the solves with them, so that no
+//! inverse is ever formed.
 
 use crate::spatial::Matrix6;
 use crate::Scalar;
 
-/// The inverse of the symmetric positive-definite leading `n x n` block of `a`
-/// (n ≤ 6), by an LDLᵀ factorisation without pivoting: no branch on values, one
-/// reciprocal per pivot.
-#[allow(clippy::needless_range_loop)] // Index arithmetic mirrors the factorisation.
-pub(crate) fn invert_spd<S: Scalar>(a: &Matrix6<S>, n: usize) -> Matrix6<S> {
+/// The `LDLᵀ` factors of the symmetric positive-definite leading `n x n`
+/// block of `a` (n ≤ 6), without pivoting: no branch on values, one
+/// reciprocal per pivot. Packed in one matrix: `L` (unit lower triangular)
+/// strictly below the diagonal, the reciprocal pivots `1/d_j` on it.
+pub(crate) fn ldl<S: Scalar>(a: &Matrix6<S>, n: usize) -> Matrix6<S> {
     let a = &a.0;
-    let mut l = [[S::zero(); 6]; 6];
-    let mut diag = [S::zero(); 6];
-    let mut d_inv = [S::zero(); 6];
+    let mut f = Matrix6::zeros();
+    // e_ij = L_ij d_j, kept so that every update costs one product.
+    let mut e = [[S::zero(); 6]; 6];
     for j in 0..n {
-        let mut d = a[j][j];
-        for k in 0..j {
-            d = d - l[j][k] * l[j][k] * diag[k];
-        }
-        diag[j] = d;
-        d_inv[j] = S::one() / d;
+        let d = (0..j).fold(a[j][j], |d, k| d - f.0[j][k] * e[j][k]);
+        f.0[j][j] = S::one() / d;
         for i in j + 1..n {
-            let mut x = a[i][j];
-            for k in 0..j {
-                x = x - l[i][k] * l[j][k] * diag[k];
-            }
-            l[i][j] = x * d_inv[j];
+            e[i][j] = (0..j).fold(a[i][j], |x, k| x - f.0[i][k] * e[j][k]);
+            f.0[i][j] = e[i][j] * f.0[j][j];
         }
     }
-    let mut inv = Matrix6::zeros();
-    for c in 0..n {
-        // Solve L y = e_c, then Lᵀ x = D⁻¹ y.
-        let mut y = [S::zero(); 6];
-        for i in 0..n {
-            let mut x = if i == c { S::one() } else { S::zero() };
-            for k in 0..i {
-                x = x - l[i][k] * y[k];
-            }
-            y[i] = x;
-        }
-        for i in (0..n).rev() {
-            let mut x = y[i] * d_inv[i];
-            for k in i + 1..n {
-                x = x - l[k][i] * inv.0[k][c];
-            }
-            inv.0[i][c] = x;
-        }
+    f
+}
+
+/// `y = L⁻¹ b` for the factors of [`ldl`] (forward substitution).
+pub(crate) fn forward_solve<S: Scalar>(f: &Matrix6<S>, n: usize, b: &[S; 6]) -> [S; 6] {
+    let mut y = [S::zero(); 6];
+    for i in 0..n {
+        y[i] = (0..i).fold(b[i], |x, k| x - f.0[i][k] * y[k]);
     }
-    inv
+    y
+}
+
+/// `x = (L D Lᵀ)⁻¹ b` for the factors of [`ldl`].
+pub(crate) fn solve<S: Scalar>(f: &Matrix6<S>, n: usize, b: &[S; 6]) -> [S; 6] {
+    let y = forward_solve(f, n, b);
+    let mut x = [S::zero(); 6];
+    for i in (0..n).rev() {
+        x[i] = (i + 1..n).fold(y[i] * f.0[i][i], |acc, k| acc - f.0[k][i] * x[k]);
+    }
+    x
 }
