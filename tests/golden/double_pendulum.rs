@@ -89,6 +89,7 @@ impl Frame {
 /// Cost: 47 ops (18 add/sub, 25 mul, 0 div, 0 neg, 0 sqrt, 4 trig, 0 select).
 #[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
+    let mut out = [0.0, 0.0];
     let mut x0: f64;
     let mut x1: f64;
     let mut x2: f64;
@@ -130,11 +131,13 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     x6 = mul_add(x7, x8, x9);
     x1 = mul_add(0.5, x1, -x11);
     x2 = x2 + x5;
+    out[1] = x2;
     x1 = x3 * x1;
     x1 = mul_add(x4, x6, x1);
     x1 = x2 - x1;
     x0 = x0 + x1;
-    [x0, x2]
+    out[0] = x0;
+    out
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
 /// (Featherstone 2008 §6.2; Pinocchio's `crba`, which fills only the upper
@@ -145,15 +148,19 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 /// Cost: 6 ops (4 add/sub, 1 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let mut out = [[0.0, 0.0], [0.0, 0.501]];
     let mut x0: f64;
     let x1: f64;
     x0 = libm::cos(q[1]);
     x0 = -0.5 * x0;
     x1 = 0.501 - x0;
+    out[0][1] = x1;
+    out[1][0] = x1;
     x0 = x1 - x0;
     x0 = x0 - -0.5;
     x0 = 1.001 + x0;
-    [[x0, x1], [x1, 0.501]]
+    out[0][0] = x0;
+    out
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

@@ -127,6 +127,7 @@ impl Frame {
 /// Cost: 280 ops (124 add/sub, 154 mul, 0 div, 0 neg, 0 sqrt, 2 trig, 0 select).
 #[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
+    let mut out = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
     let mut x0: f64;
     let mut x1: f64;
     let mut x2: f64;
@@ -328,6 +329,7 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     x14 = x26 + x33;
     x15 = x28 + x34;
     x0 = mul_add(0.4, x0, x35);
+    out[7] = x0;
     x1 = x1 + x13;
     x2 = x2 + x11;
     x11 = mul_add(0.0002, x18, x12);
@@ -338,6 +340,7 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     x14 = x27 + x0;
     x1 = x22 + x1;
     x2 = x23 + x2;
+    out[6] = x2;
     x11 = x24 + x11;
     x15 = x9 * x14;
     x15 = mul_add(x10, x12, x15);
@@ -350,12 +353,18 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     x9 = mul_add(0.1, x13, x14);
     x10 = mul_add(-0.1, x15, x2);
     x6 = x6 + x15;
+    out[0] = x6;
     x7 = x7 + x13;
+    out[1] = x7;
     x8 = x8 + x12;
+    out[2] = x8;
     x4 = x4 + x9;
+    out[3] = x4;
     x5 = x5 + x10;
+    out[4] = x5;
     x1 = x3 + x1;
-    [x6, x7, x8, x4, x5, x1, x2, x0]
+    out[5] = x1;
+    out
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
 /// (Featherstone 2008 §6.2; Pinocchio's `crba`, which fills only the upper
@@ -366,6 +375,16 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 /// Cost: 48 ops (22 add/sub, 22 mul, 0 div, 2 neg, 0 sqrt, 2 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let mut out = [
+        [5.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 5.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 5.4, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.4],
+    ];
     let mut x0: f64;
     let mut x1: f64;
     let mut x2: f64;
@@ -383,8 +402,14 @@ pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     (x0, x1) = libm::sincos(q[7]);
     x2 = q[8] + -0.3;
     x3 = 0.4 * x0;
+    out[0][7] = x3;
+    out[7][0] = x3;
     x4 = 0.4 * x1;
+    out[2][7] = x4;
+    out[7][2] = x4;
     x5 = -0.1 * x3;
+    out[4][7] = x5;
+    out[7][4] = x5;
     x6 = x2 * 0.04000000000000001;
     x7 = 0.006000000000000001 - x6;
     x6 = x7 - x6;
@@ -393,10 +418,21 @@ pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     x2 = mul_add(0.4, x2, -0.04000000000000001);
     x2 = -0.15 + x2;
     x6 = 0.0305 + x6;
+    out[6][6] = x6;
     x7 = x1 * x2;
+    out[0][6] = x7;
+    out[6][0] = x7;
     x2 = x0 * x2;
+    out[1][5] = x2;
+    out[5][1] = x2;
     x8 = -x2;
+    out[2][4] = x8;
+    out[2][6] = x8;
+    out[4][2] = x8;
+    out[6][2] = x8;
     x9 = mul_add(-0.1, x7, x6);
+    out[4][6] = x9;
+    out[6][4] = x9;
     x10 = x1 * x6;
     x11 = x0 * 0.0012000000000000001;
     x12 = x0 * x6;
@@ -411,25 +447,25 @@ pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     x10 = x10 - x1;
     x12 = x6 - x1;
     x11 = mul_add(0.1, x2, x11);
+    out[3][5] = x11;
+    out[5][3] = x11;
     x10 = x10 - x1;
     x1 = x12 - x1;
     x10 = x10 - -0.014000000000000002;
     x1 = x1 - -0.014000000000000002;
     x12 = x7 + -0.13999999999999999;
+    out[0][4] = x12;
+    out[4][0] = x12;
     x10 = 0.05 + x10;
+    out[3][3] = x10;
     x1 = 0.04 + x1;
+    out[4][4] = x1;
     x0 = 0.03 + x0;
+    out[5][5] = x0;
     x13 = -x12;
-    [
-        [5.4, 0.0, 0.0, 0.0, x12, 0.0, x7, x3],
-        [0.0, 5.4, 0.0, x13, 0.0, x2, 0.0, 0.0],
-        [0.0, 0.0, 5.4, 0.0, x8, 0.0, x8, x4],
-        [0.0, x13, 0.0, x10, 0.0, x11, 0.0, 0.0],
-        [x12, 0.0, x8, 0.0, x1, 0.0, x9, x5],
-        [0.0, x2, 0.0, x11, 0.0, x0, 0.0, 0.0],
-        [x7, 0.0, x8, 0.0, x9, 0.0, x6, 0.0],
-        [x3, 0.0, x4, 0.0, x5, 0.0, 0.0, 0.4],
-    ]
+    out[1][3] = x13;
+    out[3][1] = x13;
+    out
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

@@ -97,14 +97,17 @@ impl Frame {
 /// Cost: 6 ops (1 add/sub, 4 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
 #[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
+    let mut out = [0.0, 0.0];
     let x0: f64;
     let mut x1: f64;
     x0 = a[0] * 0.025056945781802717;
+    out[0] = x0;
     x1 = libm::cos(q[1]);
     x1 = 9.81 * x1;
     x1 = -0.06 * x1;
     x1 = mul_add(a[1], 0.008, x1);
-    [x0, x1]
+    out[1] = x1;
+    out
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
 /// (Featherstone 2008 §6.2; Pinocchio's `crba`, which fills only the upper
@@ -115,7 +118,8 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 /// Cost: 0 ops (0 add/sub, 0 mul, 0 div, 0 neg, 0 sqrt, 0 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    [[0.025056945781802717, 0.0], [0.0, 0.008]]
+    let out = [[0.025056945781802717, 0.0], [0.0, 0.008]];
+    out
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

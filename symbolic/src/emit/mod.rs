@@ -42,6 +42,43 @@ impl Shape {
         self.len() == 0
     }
 
+    /// The place of value `k` (row-major) in a variable `out` of this shape:
+    /// `out`, `out[i]`, `out[i][j]`, `out.t[..]`.
+    fn place(&self, k: usize) -> TokenStream {
+        match self {
+            Shape::Scalar => quote!(out),
+            Shape::Vector(_) => {
+                let i = Literal::usize_unsuffixed(k);
+                quote!(out[#i])
+            }
+            Shape::Matrix(_, c) => {
+                let (i, j) = (
+                    Literal::usize_unsuffixed(k / c),
+                    Literal::usize_unsuffixed(k % c),
+                );
+                quote!(out[#i][#j])
+            }
+            Shape::Tuple(parts) => {
+                let mut k = k;
+                for (t, p) in parts.iter().enumerate() {
+                    if k < p.len() {
+                        let inner = p.place(k).to_string();
+                        let t = Literal::usize_unsuffixed(t);
+                        // `out` + the inner place's indexing, behind the field.
+                        let rest: TokenStream = inner
+                            .strip_prefix("out")
+                            .expect("a place starts at out")
+                            .parse()
+                            .expect("indexing tokens");
+                        return quote!(out.#t #rest);
+                    }
+                    k -= p.len();
+                }
+                unreachable!("value beyond the shape")
+            }
+        }
+    }
+
     /// The expression of this shape built from `values`, in order.
     fn build(&self, values: &[TokenStream]) -> TokenStream {
         assert_eq!(self.len(), values.len());

@@ -78,6 +78,19 @@ pub fn print(
         }
     };
     let ty = arith.ty(scalar);
+    // A single-part block stores each output into `out` as soon as it is
+    // computed, rather than keeping hundreds of values live to the end (the
+    // entries of a mass matrix, say) and spilling them.
+    let eager = schedule.parts.len() == 1;
+    let mut places: std::collections::HashMap<crate::graph::NodeId, Vec<usize>> =
+        std::collections::HashMap::new();
+    if eager {
+        for (k, o) in schedule.outputs.iter().enumerate() {
+            if let Operand::Local { node, .. } = o {
+                places.entry(*node).or_default().push(k);
+            }
+        }
+    }
     let mut bodies: Vec<TokenStream> = Vec::with_capacity(schedule.parts.len());
     for part in &schedule.parts {
         let decls = part.assignments.iter().enumerate().map(|(s, &count)| {
@@ -149,6 +162,10 @@ pub fn print(
                 many => quote!((#(#many),*) = #expr;),
             });
             for d in &statement.defines {
+                for &k in places.get(&d.node).into_iter().flatten() {
+                    let (place, v) = (shape.place(k), name(d.slot));
+                    body.push(quote!(#place = #v;));
+                }
                 if let Some(e) = d.spill {
                     let (e, v) = (Literal::usize_unsuffixed(e), name(d.slot));
                     body.push(quote!(t[#e] = #v;));
@@ -157,15 +174,31 @@ pub fn print(
         }
         bodies.push(quote!(#(#decls)* #(#body)*));
     }
-    let values: Vec<TokenStream> = schedule.outputs.iter().map(|&o| x(o)).collect();
-    let result = shape.build(&values);
-    if bodies.len() == 1 {
-        let last = &bodies[0];
+    if eager {
+        // `out` starts with the constant and input outputs (zero elsewhere).
+        let zero = arith.literal(scalar, 0.0);
+        let initial: Vec<TokenStream> = schedule
+            .outputs
+            .iter()
+            .map(|&o| match o {
+                Operand::Local { .. } => zero.clone(),
+                o => x(o),
+            })
+            .collect();
+        let initial = shape.build(&initial);
+        let body = &bodies[0];
+        let declare = if places.is_empty() {
+            quote!(let out = #initial;)
+        } else {
+            quote!(let mut out = #initial;)
+        };
         return Emitted {
-            block: quote!({ #last #result }),
+            block: quote!({ #declare #body out }),
             parts: Vec::new(),
         };
     }
+    let values: Vec<TokenStream> = schedule.outputs.iter().map(|&o| x(o)).collect();
+    let result = shape.build(&values);
     let (params, names) = (split.params, split.names);
     let t_len = Literal::usize_unsuffixed(schedule.spills);
     let fns: Vec<Ident> = (0..bodies.len())
