@@ -45,32 +45,32 @@ impl Shape {
     /// The place of value `k` (row-major) in a variable `out` of this shape:
     /// `out`, `out[i]`, `out[i][j]`, `out.t[..]`.
     fn place(&self, k: usize) -> TokenStream {
+        let index = self.index(k);
+        quote!(out #index)
+    }
+
+    /// The indexing that reaches value `k` (row-major) of this shape: nothing,
+    /// `[i]`, `[i][j]`, or a tuple field and its part's indexing.
+    fn index(&self, k: usize) -> TokenStream {
         match self {
-            Shape::Scalar => quote!(out),
+            Shape::Scalar => TokenStream::new(),
             Shape::Vector(_) => {
                 let i = Literal::usize_unsuffixed(k);
-                quote!(out[#i])
+                quote!([#i])
             }
             Shape::Matrix(_, c) => {
                 let (i, j) = (
                     Literal::usize_unsuffixed(k / c),
                     Literal::usize_unsuffixed(k % c),
                 );
-                quote!(out[#i][#j])
+                quote!([#i][#j])
             }
             Shape::Tuple(parts) => {
                 let mut k = k;
                 for (t, p) in parts.iter().enumerate() {
                     if k < p.len() {
-                        let inner = p.place(k).to_string();
-                        let t = Literal::usize_unsuffixed(t);
-                        // `out` + the inner place's indexing, behind the field.
-                        let rest: TokenStream = inner
-                            .strip_prefix("out")
-                            .expect("a place starts at out")
-                            .parse()
-                            .expect("indexing tokens");
-                        return quote!(out.#t #rest);
+                        let (t, rest) = (Literal::usize_unsuffixed(t), p.index(k));
+                        return quote!(.#t #rest);
                     }
                     k -= p.len();
                 }

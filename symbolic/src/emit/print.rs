@@ -1,11 +1,14 @@
 //! Printing: a [`Schedule`] as a Rust block (and its parts), in a scalar type
 //! and an arithmetic.
 
+use std::collections::HashMap;
+
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::schedule::{Op, Operand, Schedule, Signed};
 use super::{Arith, Inputs, ScalarType, Shape};
+use crate::graph::NodeId;
 
 /// What [`print()`] makes: the function body, and the parts it calls
 /// (module-level items, empty unless the block has several parts).
@@ -82,8 +85,7 @@ pub fn print(
     // computed, rather than keeping hundreds of values live to the end (the
     // entries of a mass matrix, say) and spilling them.
     let eager = schedule.parts.len() == 1;
-    let mut places: std::collections::HashMap<crate::graph::NodeId, Vec<usize>> =
-        std::collections::HashMap::new();
+    let mut places: HashMap<NodeId, Vec<usize>> = HashMap::new();
     if eager {
         for (k, o) in schedule.outputs.iter().enumerate() {
             if let Operand::Local { node, .. } = o {
