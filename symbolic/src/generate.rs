@@ -15,7 +15,7 @@ use thiserror::Error;
 use crate::api::{
     arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames, variant_name,
 };
-use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN};
+use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
 use crate::functions::Function;
 use crate::graph::{Node, OpCounts};
 use crate::header::header_doc;
@@ -470,7 +470,12 @@ fn emit_function(
                 limit: options.max_ops,
             });
         }
-        schedules.push(schedule(&traced.graph, &traced.outputs, PART_LEN));
+        schedules.push(schedule(
+            &traced.graph,
+            &traced.outputs,
+            WHOLE_LEN,
+            PART_LEN,
+        ));
     }
     let name = Ident::new(spec.name, Span::call_site());
     // The function in one arithmetic: its item and its parts.
@@ -484,6 +489,7 @@ fn emit_function(
             Arith::Lanes => quote!(V),
         };
         let params = arg_params(&fargs, &ty);
+        let ret = output_type(&spec.output, &ty);
         let mut parts = Vec::new();
         let mut blocks = Vec::new();
         for (frame, schedule) in frames.iter().zip(&schedules) {
@@ -505,6 +511,7 @@ fn emit_function(
                     prefix: &prefix,
                     params: &params,
                     names: &names,
+                    output: &ret,
                 },
             );
             parts.extend(emitted.parts);
@@ -521,7 +528,6 @@ fn emit_function(
         };
         let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
         let params = params.iter().chain(frame_param.as_ref());
-        let ret = output_type(&spec.output, &ty);
         let doc = match arith {
             Arith::Scalar => {
                 let mut doc: Vec<String> = spec

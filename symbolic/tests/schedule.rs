@@ -8,7 +8,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{Data, Model};
-use rbdgen_symbolic::emit::{schedule, Op, Operand, Schedule, PART_LEN};
+use rbdgen_symbolic::emit::{schedule, Op, Operand, Schedule, PART_LEN, WHOLE_LEN};
 use rbdgen_symbolic::simplify::{simplify, Limits};
 use rbdgen_symbolic::{trace, Expr, Function, Graph, Node, NodeId, Traced};
 
@@ -48,6 +48,8 @@ fn check(graph: &Graph, outputs: &[NodeId], s: &Schedule, inputs: &[f64]) -> (us
     let mut computed = vec![0usize; all.len()];
     let mut spill: Vec<Held> = vec![None; s.spills];
     let mut local: Vec<Held> = Vec::new();
+    // Each value as its statement defines it: where outputs are stored.
+    let mut defined: Vec<Option<f64>> = vec![None; all.len()];
     let mut next = 0;
     for part in &s.parts {
         assert_eq!(part.statements.start, next, "parts cover the statements");
@@ -87,6 +89,7 @@ fn check(graph: &Graph, outputs: &[NodeId], s: &Schedule, inputs: &[f64]) -> (us
                     values[n]
                 );
                 computed[n] += 1;
+                defined[n] = Some(r);
                 local[d.slot] = Some((d.node, r));
                 assignments[d.slot] += 1;
                 if let Some(e) = d.spill {
@@ -115,8 +118,16 @@ fn check(graph: &Graph, outputs: &[NodeId], s: &Schedule, inputs: &[f64]) -> (us
         assert_eq!(computed[i], expected, "node {i} = {node:?}");
     }
     assert_eq!(s.outputs.len(), outputs.len());
+    // An output computed by a statement is stored where it is defined.
     for (o, &id) in s.outputs.iter().zip(outputs) {
-        let v = read(*o, inputs, &local, &spill);
+        let v = match *o {
+            Operand::Local { node, .. } => {
+                assert_eq!(node, id, "output {id:?}");
+                defined[node.0 as usize].expect("output computed")
+            }
+            Operand::Spilled { .. } => panic!("output {id:?} read from the spill array"),
+            o => read(o, inputs, &local, &spill),
+        };
         assert!(same(v, values[id.0 as usize]), "output {id:?}");
     }
     (s.parts.len(), s.spills)
@@ -176,14 +187,21 @@ fn traced_functions_schedule_soundly_in_one_part_and_in_many() {
             let inputs = random_inputs(t, &mut rng);
             // As generated, and cut into many parts whose values cross
             // through the spill array.
-            for part_len in [PART_LEN, 60] {
-                let s = schedule(&t.graph, &t.outputs, part_len);
+            for (whole_len, part_len) in [(WHOLE_LEN, PART_LEN), (60, 60), (300, 40)] {
+                let s = schedule(&t.graph, &t.outputs, whole_len, part_len);
                 let (parts, spills) = check(&t.graph, &t.outputs, &s, &inputs);
                 let n = s.statements.len();
-                assert_eq!(parts, n.div_ceil(part_len).max(1), "{path} {function:?}");
-                assert!(s.parts.iter().all(|p| p.statements.len() <= part_len));
+                let expected = if n <= whole_len {
+                    1
+                } else {
+                    n.div_ceil(part_len)
+                };
+                assert_eq!(parts, expected, "{path} {function:?}");
                 if parts > 1 {
-                    assert!(spills >= t.outputs.len(), "{path} {function:?}: {spills}");
+                    assert!(s.parts.iter().all(|p| p.statements.len() <= part_len));
+                }
+                if parts > 1 {
+                    assert!(spills > 0, "{path} {function:?}");
                 } else {
                     assert_eq!(spills, 0);
                 }
@@ -247,8 +265,8 @@ fn random_graphs_schedule_soundly() {
     for round in 0..40 {
         let (graph, outputs) = random_graph(&mut rng, 4, 300);
         let inputs: Vec<f64> = (0..4).map(|_| rng.gen_range(-2.0..2.0)).collect();
-        for part_len in [PART_LEN, 37, 1] {
-            let s = schedule(&graph, &outputs, part_len);
+        for (whole_len, part_len) in [(WHOLE_LEN, PART_LEN), (37, 37), (100, 1)] {
+            let s = schedule(&graph, &outputs, whole_len, part_len);
             check(&graph, &outputs, &s, &inputs);
             assert!(
                 s.statements

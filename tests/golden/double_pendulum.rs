@@ -89,7 +89,7 @@ impl Frame {
 /// Cost: 47 ops (18 add/sub, 25 mul, 0 div, 0 neg, 0 sqrt, 4 trig, 0 select).
 #[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
-    let mut out = [0.0, 0.0];
+    let mut out = [0.0; 2];
     let mut x0: f64;
     let mut x1: f64;
     let mut x2: f64;
@@ -148,7 +148,7 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 /// Cost: 6 ops (4 add/sub, 1 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    let mut out = [[0.0, 0.0], [0.0, 0.501]];
+    let mut out = [[0.0; 2], [0.0, 0.501]];
     let mut x0: f64;
     let x1: f64;
     x0 = libm::cos(q[1]);

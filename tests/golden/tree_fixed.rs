@@ -97,7 +97,7 @@ impl Frame {
 /// Cost: 6 ops (1 add/sub, 4 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
 #[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
-    let mut out = [0.0, 0.0];
+    let mut out = [0.0; 2];
     let x0: f64;
     let mut x1: f64;
     x0 = a[0] * 0.025056945781802717;

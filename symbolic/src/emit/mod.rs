@@ -79,15 +79,16 @@ impl Shape {
         }
     }
 
-    /// The expression of this shape built from `values`, in order.
+    /// The expression of this shape built from `values`, in order; a row of
+    /// equal values is a repeat expression (`[0.0; 24]`).
     fn build(&self, values: &[TokenStream]) -> TokenStream {
         assert_eq!(self.len(), values.len());
         match self {
             Shape::Scalar => values[0].clone(),
-            Shape::Vector(_) => quote!([#(#values),*]),
+            Shape::Vector(_) => array(values),
             Shape::Matrix(_, c) => {
-                let rows = values.chunks(*c).map(|row| quote!([#(#row),*]));
-                quote!([#(#rows),*])
+                let rows: Vec<TokenStream> = values.chunks(*c).map(array).collect();
+                array(&rows)
             }
             Shape::Tuple(parts) => {
                 let mut rest = values;
@@ -100,6 +101,17 @@ impl Shape {
                 quote!((#(#items),*))
             }
         }
+    }
+}
+
+/// `[a, b, ..]`, or `[a; n]` when the items are equal and more than one.
+fn array(items: &[TokenStream]) -> TokenStream {
+    let first = items.first().map(ToString::to_string);
+    if items.len() > 1 && items.iter().all(|i| Some(i.to_string()) == first) {
+        let (item, n) = (&items[0], Literal::usize_unsuffixed(items.len()));
+        quote!([#item; #n])
+    } else {
+        quote!([#(#items),*])
     }
 }
 
@@ -262,5 +274,12 @@ impl Arith {
 
 /// Blocks longer than this many statements are emitted as a chain of parts
 /// (see [`schedule()`] and [`print()`]): rustc's time on one straight-line
-/// function grows faster than its length.
-pub const PART_LEN: usize = 4000;
+/// function grows faster than its length (in MIR's destination propagation
+/// and LLVM's SLP vectorizer, both superlinear in a block's length).
+pub const WHOLE_LEN: usize = 4000;
+
+/// The most statements of one part of a block longer than [`WHOLE_LEN`].
+/// Shorter parts build faster but pass more values through the spill array:
+/// on Go2+Z1, parts of 1500 against 4000 halve the release build of the
+/// derivatives and run them as fast; parts of 700 run them 10 % slower.
+pub const PART_LEN: usize = 1500;

@@ -28,6 +28,9 @@ pub struct Split<'a> {
     pub params: &'a [TokenStream],
     /// The parameter names, in the same order.
     pub names: &'a [Ident],
+    /// The type of the block's result, which each part receives as `out:
+    /// &mut` to store its outputs in.
+    pub output: &'a TokenStream,
 }
 
 /// The block of `schedule` in `scalar` arithmetic (or lanes of it), ending in
@@ -41,7 +44,13 @@ pub struct Split<'a> {
 /// one lexical scope per operation, which debug builds of large functions
 /// cannot digest. A schedule of several parts becomes a chain of
 /// `#[inline(never)]` functions `{prefix}{k}` taking the enclosing function's
-/// parameters and the spill array `t` (on the caller's stack).
+/// parameters, the spill array `t` and the result `out` (both on the caller's
+/// stack).
+///
+/// Each output is stored into `out` as soon as it is computed (`out[3][5] =
+/// x9;`), rather than kept live to the end (the entries of a mass matrix, say)
+/// or spilled and gathered: a block of thousands of consecutive loads and
+/// stores is what LLVM's store merging takes quadratic time on.
 pub fn print(
     schedule: &Schedule,
     shape: &Shape,
@@ -49,7 +58,7 @@ pub fn print(
     math: &TokenStream,
     scalar: ScalarType,
     arith: Arith,
-    split: &Split,
+    split_params: &Split,
 ) -> Emitted {
     let function = |name: &str| {
         let f = scalar.math_function(name);
@@ -81,16 +90,16 @@ pub fn print(
         }
     };
     let ty = arith.ty(scalar);
-    // A single-part block stores each output into `out` as soon as it is
-    // computed, rather than keeping hundreds of values live to the end (the
-    // entries of a mass matrix, say) and spilling them.
-    let eager = schedule.parts.len() == 1;
+    // Output `k` is the place `out[..]`; in a part, a scalar result is `*out`.
+    let split = schedule.parts.len() > 1;
+    let place = |k: usize| match shape {
+        Shape::Scalar if split => quote!(*out),
+        _ => shape.place(k),
+    };
     let mut places: HashMap<NodeId, Vec<usize>> = HashMap::new();
-    if eager {
-        for (k, o) in schedule.outputs.iter().enumerate() {
-            if let Operand::Local { node, .. } = o {
-                places.entry(*node).or_default().push(k);
-            }
+    for (k, o) in schedule.outputs.iter().enumerate() {
+        if let Operand::Local { node, .. } = o {
+            places.entry(*node).or_default().push(k);
         }
     }
     let mut bodies: Vec<TokenStream> = Vec::with_capacity(schedule.parts.len());
@@ -165,7 +174,7 @@ pub fn print(
             });
             for d in &statement.defines {
                 for &k in places.get(&d.node).into_iter().flatten() {
-                    let (place, v) = (shape.place(k), name(d.slot));
+                    let (place, v) = (place(k), name(d.slot));
                     body.push(quote!(#place = #v;));
                 }
                 if let Some(e) = d.spill {
@@ -176,35 +185,34 @@ pub fn print(
         }
         bodies.push(quote!(#(#decls)* #(#body)*));
     }
-    if eager {
-        // `out` starts with the constant and input outputs (zero elsewhere).
-        let zero = arith.literal(scalar, 0.0);
-        let initial: Vec<TokenStream> = schedule
-            .outputs
-            .iter()
-            .map(|&o| match o {
-                Operand::Local { .. } => zero.clone(),
-                o => x(o),
-            })
-            .collect();
-        let initial = shape.build(&initial);
+    // `out` starts with the constant and input outputs (zero elsewhere).
+    let zero = arith.literal(scalar, 0.0);
+    let initial: Vec<TokenStream> = schedule
+        .outputs
+        .iter()
+        .map(|&o| match o {
+            Operand::Local { .. } => zero.clone(),
+            o => x(o),
+        })
+        .collect();
+    let initial = shape.build(&initial);
+    let declare = match shape {
+        // One value, computed in this function: assigned once, where computed.
+        Shape::Scalar if !split && !places.is_empty() => quote!(let out: #ty;),
+        _ if places.is_empty() && !split => quote!(let out = #initial;),
+        _ => quote!(let mut out = #initial;),
+    };
+    if !split {
         let body = &bodies[0];
-        let declare = if places.is_empty() {
-            quote!(let out = #initial;)
-        } else {
-            quote!(let mut out = #initial;)
-        };
         return Emitted {
             block: quote!({ #declare #body out }),
             parts: Vec::new(),
         };
     }
-    let values: Vec<TokenStream> = schedule.outputs.iter().map(|&o| x(o)).collect();
-    let result = shape.build(&values);
-    let (params, names) = (split.params, split.names);
+    let (params, names, output) = (split_params.params, split_params.names, split_params.output);
     let t_len = Literal::usize_unsuffixed(schedule.spills);
     let fns: Vec<Ident> = (0..bodies.len())
-        .map(|k| format_ident!("{}{}", split.prefix, k))
+        .map(|k| format_ident!("{}{}", split_params.prefix, k))
         .collect();
     let items = fns
         .iter()
@@ -213,17 +221,19 @@ pub fn print(
             quote! {
                 #[inline(never)]
                 #[allow(unused_variables)]
-                fn #f(#(#params,)* t: &mut [#ty; #t_len]) { #body }
+                fn #f(#(#params,)* t: &mut [#ty; #t_len], out: &mut #output) { #body }
             }
         })
         .collect();
-    let calls = fns.iter().map(|f| quote!(#f(#(#names,)* &mut t);));
-    let zero = arith.literal(scalar, 0.0);
+    let calls = fns
+        .iter()
+        .map(|f| quote!(#f(#(#names,)* &mut t, &mut out);));
     Emitted {
         block: quote!({
+            #declare
             let mut t = [#zero; #t_len];
             #(#calls)*
-            #result
+            out
         }),
         parts: items,
     }

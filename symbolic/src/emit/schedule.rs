@@ -23,7 +23,7 @@ pub enum Operand {
         node: NodeId,
     },
     /// Entry `entry` of the spill array `t`, holding `node` (a value computed
-    /// in an earlier part, or an output of a block of several parts).
+    /// in an earlier part).
     Spilled {
         /// The entry (`t[entry]`).
         entry: usize,
@@ -94,8 +94,7 @@ pub struct Definition {
     pub node: NodeId,
     /// Its local slot in the statement's part.
     pub slot: usize,
-    /// Its entry of the spill array, if it is used after its part (or is an
-    /// output of a block of several parts).
+    /// Its entry of the spill array, if a later part uses it.
     pub spill: Option<usize>,
 }
 
@@ -130,8 +129,8 @@ pub struct Schedule {
     pub parts: Vec<Part>,
     /// The length of the spill array (0 for a single part).
     pub spills: usize,
-    /// The outputs, in order: constants, inputs, locals of the single part,
-    /// or spill entries when there are several parts.
+    /// The outputs, in order: constants, inputs, or locals (of the part that
+    /// computes them, where they are stored into the result).
     pub outputs: Vec<Operand>,
 }
 
@@ -146,11 +145,11 @@ pub struct Schedule {
 /// Each value goes into a local slot, the smallest free one; a slot is freed
 /// after the statement that reads its value last (a use by either half of a
 /// sincos pair counts at the pair's statement, a use by a fused product at its
-/// sum's), so a statement may write the slot of an operand it reads last. More than `part_len` statements are cut into parts
-/// of about equal length; a value used after its part (and every output, then)
-/// is also stored to an entry of the spill array, freed after the last part
-/// that reads it.
-pub fn schedule(graph: &Graph, outputs: &[NodeId], part_len: usize) -> Schedule {
+/// sum's), so a statement may write the slot of an operand it reads last. More
+/// than `whole_len` statements are cut into parts of about equal length, at
+/// most `part_len` each; a value used by a later part is also stored to an
+/// entry of the spill array, freed after the last part that reads it.
+pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: usize) -> Schedule {
     let live = graph.reachable(outputs);
     let nodes = graph.nodes();
     let fused = fusions(graph, outputs, &live);
@@ -198,7 +197,11 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], part_len: usize) -> Schedule 
         defined[i] = true;
         order.push(i);
     }
-    let parts = order.len().div_ceil(part_len.max(1)).max(1);
+    let parts = if order.len() <= whole_len {
+        1
+    } else {
+        order.len().div_ceil(part_len.max(1))
+    };
     let per_part = order.len().div_ceil(parts).max(1);
     // The part of each defined node, and the last part using it.
     let mut part = vec![0usize; nodes.len()];
@@ -212,7 +215,9 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], part_len: usize) -> Schedule 
             part[m] = part[i];
         }
     }
-    let used_until = latest_use(graph, outputs, &live, &part);
+    // Outputs are stored where they are computed: only a later part's use
+    // makes a value outlive its part.
+    let used_until = latest_use(graph, &[], &live, &part);
     let defs = |i: usize| match pair(&nodes[i]) {
         Some((s, c)) => vec![s, c],
         None => vec![i],
@@ -365,10 +370,6 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], part_len: usize) -> Schedule 
         .map(|&o| match graph.node(o) {
             Node::Const(bits) => Operand::Const(f64::from_bits(bits)),
             Node::Input(k) => Operand::Input(k),
-            _ if parts > 1 => Operand::Spilled {
-                entry: spilled[&(o.0 as usize)],
-                node: o,
-            },
             _ => Operand::Local {
                 slot: slot[o.0 as usize].expect("output scheduled"),
                 node: o,
