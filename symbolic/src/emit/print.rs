@@ -50,7 +50,7 @@ pub struct Split<'a> {
 /// Each output is stored into `out` as soon as it is computed (`out[3][5] =
 /// x9;`), rather than kept live to the end (the entries of a mass matrix, say)
 /// or spilled and gathered: a block of thousands of consecutive loads and
-/// stores is what LLVM's store merging takes quadratic time on.
+/// stores is what LLVM's store merging takes superlinear time on.
 pub fn print(
     schedule: &Schedule,
     shape: &Shape,
@@ -58,7 +58,7 @@ pub fn print(
     math: &TokenStream,
     scalar: ScalarType,
     arith: Arith,
-    split_params: &Split,
+    split: &Split,
 ) -> Emitted {
     let function = |name: &str| {
         let f = scalar.math_function(name);
@@ -91,9 +91,9 @@ pub fn print(
     };
     let ty = arith.ty(scalar);
     // Output `k` is the place `out[..]`; in a part, a scalar result is `*out`.
-    let split = schedule.parts.len() > 1;
+    let several = schedule.parts.len() > 1;
     let place = |k: usize| match shape {
-        Shape::Scalar if split => quote!(*out),
+        Shape::Scalar if several => quote!(*out),
         _ => shape.place(k),
     };
     let mut places: HashMap<NodeId, Vec<usize>> = HashMap::new();
@@ -198,21 +198,21 @@ pub fn print(
     let initial = shape.build(&initial);
     let declare = match shape {
         // One value, computed in this function: assigned once, where computed.
-        Shape::Scalar if !split && !places.is_empty() => quote!(let out: #ty;),
-        _ if places.is_empty() && !split => quote!(let out = #initial;),
+        Shape::Scalar if !several && !places.is_empty() => quote!(let out: #ty;),
+        _ if places.is_empty() && !several => quote!(let out = #initial;),
         _ => quote!(let mut out = #initial;),
     };
-    if !split {
+    if !several {
         let body = &bodies[0];
         return Emitted {
             block: quote!({ #declare #body out }),
             parts: Vec::new(),
         };
     }
-    let (params, names, output) = (split_params.params, split_params.names, split_params.output);
+    let (params, names, output) = (split.params, split.names, split.output);
     let t_len = Literal::usize_unsuffixed(schedule.spills);
     let fns: Vec<Ident> = (0..bodies.len())
-        .map(|k| format_ident!("{}{}", split_params.prefix, k))
+        .map(|k| format_ident!("{}{}", split.prefix, k))
         .collect();
     let items = fns
         .iter()
