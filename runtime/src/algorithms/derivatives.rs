@@ -16,11 +16,14 @@
 //! ∂τ_r/∂v_c = J_rᵀ (Y_i u_c + B_i J_c)                    (Y_j, B_j for r above j)
 //! dV_c = v_λ × J_c,   dA_c = a_λ × J_c + v_λ × dV_c,   u_c = (v_λ + v_j) × J_c.
 //! ```
+//!
+//! `B_k` is kept in the closed form of [`Bias`] (12 numbers, not 36): its
+//! columns for linear motions are zero.
 
 use super::minverse::invert_mass_matrix;
 use super::{aba, check_data, check_len, check_q, check_v};
 use crate::error::InputError;
-use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
+use crate::spatial::{Force, Inertia, Matrix3, Motion, Transform, Vector3};
 use crate::{Data, Model, Scalar};
 
 /// The three `nv x nv` Jacobians of a dynamics function `f(q, v, u)`, row-major.
@@ -271,18 +274,76 @@ pub(crate) fn solve_mass<S: Scalar>(
     out
 }
 
-/// The matrix of a linear map from motions to forces, column by column on
-/// the unit motions.
-fn motion_to_force<S: Scalar>(f: impl Fn(&Motion<S>) -> Force<S>) -> Matrix6<S> {
-    let mut m = Matrix6::zeros();
-    for k in 0..6 {
-        let mut e = [S::zero(); 6];
-        e[k] = S::one();
-        for (row, x) in m.0.iter_mut().zip(f(&Motion::from_slice(&e)).to_array()) {
-            row[k] = x;
+/// `B x = v ×* (I x) - I (v × x) + x ×* h` of a body (or the sum over a
+/// subtree) with inertia `I` (mass m, first moment `c̄ = m c`, rotational
+/// inertia `Ī` about the origin), velocity `v = (v_l, ω)` and momentum
+/// `h = I v = (h_l, h_a)`, all in one frame. With `[a]×[b]× - [b]×[a]× = [a × b]×`
+/// and `h_l = m v_l - c̄ × ω`, its columns for linear motions vanish:
+///
+/// ```text
+/// B = [ 0   -2 [h_l]× ]      B₂₂ = [ω]× Ī - Ī [ω]× - [v_l]×[c̄]× - [c̄]×[v_l]× - [h_a]×
+///     [ 0    B₂₂      ]
+/// ```
+///
+/// (`[ω]× Ī - Ī [ω]×` and `[v_l]×[c̄]× + [c̄]×[v_l]×` are symmetric), so it is
+/// kept as `-2 h_l` and `B₂₂`: 12 numbers to form and to sum instead of 36.
+#[derive(Clone, Copy)]
+struct Bias<S> {
+    /// `-2 h_l`: the upper right block is its cross-product matrix.
+    linear: Vector3<S>,
+    /// `B₂₂`.
+    angular: Matrix3<S>,
+}
+
+impl<S: Scalar> Bias<S> {
+    fn zero() -> Self {
+        Self {
+            linear: Vector3::zeros(),
+            angular: Matrix3::zeros(),
         }
     }
-    m
+
+    /// `B` of a body with inertia `inertia`, velocity `v` and momentum `h = I v`.
+    fn new(inertia: &Inertia<S>, v: &Motion<S>, h: &Force<S>) -> Self {
+        let two = S::constant(2.0);
+        let a = v.angular.skew() * inertia.rotational; // [ω]× Ī, and Ī [ω]× = -aᵀ
+        let p = v.linear.skew() * inertia.first_moment.skew(); // [v_l]×[c̄]×
+        let mut angular = Matrix3::zeros();
+        for i in 0..3 {
+            for j in i..3 {
+                let x = a.0[i][j] + a.0[j][i] - p.0[i][j] - p.0[j][i];
+                angular.0[i][j] = x;
+                angular.0[j][i] = x;
+            }
+        }
+        Self {
+            linear: -h.linear.scale(two),
+            angular: angular - h.angular.skew(),
+        }
+    }
+
+    /// `B x = (-2 h_l × x_a, B₂₂ x_a)`.
+    fn mul_motion(&self, x: &Motion<S>) -> Force<S> {
+        Force {
+            linear: self.linear.cross(&x.angular),
+            angular: self.angular * x.angular,
+        }
+    }
+
+    /// `Bᵀ x = (0, x_l × (-2 h_l) + B₂₂ᵀ x_a)`.
+    fn transpose_mul_motion(&self, x: &Motion<S>) -> Force<S> {
+        Force {
+            linear: Vector3::zeros(),
+            angular: x.linear.cross(&self.linear) + self.angular.transpose_mul(&x.angular),
+        }
+    }
+}
+
+impl<S: Scalar> core::ops::AddAssign for Bias<S> {
+    fn add_assign(&mut self, rhs: Self) {
+        self.linear = self.linear + rhs.linear;
+        self.angular = self.angular + rhs.angular;
+    }
 }
 
 /// `x` over the own dofs ([`crate::Topology::own_dofs`]): `x_own = G x`, a
@@ -370,7 +431,7 @@ fn run<S: Scalar>(
     let mut vel = vec![Motion::zero(); n];
     let mut acc = vec![Motion::zero(); n];
     let mut y = vec![Inertia::zero(); n];
-    let mut b = vec![Matrix6::zeros(); n];
+    let mut b = vec![Bias::zero(); n];
     let mut f = vec![Force::zero(); n];
     let gravity = Motion {
         linear: -Vector3::constant(model.gravity.0),
@@ -432,10 +493,7 @@ fn run<S: Scalar>(
             };
             f[i] = f[i] - fe;
         }
-        b[i] = motion_to_force(|x| {
-            vi.cross_force(&inertia.mul_motion(x)) - inertia.mul_motion(&vi.cross(x))
-                + x.cross_force(&h)
-        });
+        b[i] = Bias::new(&inertia, &vi, &h);
         y[i] = inertia;
     }
 
