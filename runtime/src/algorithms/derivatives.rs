@@ -468,14 +468,22 @@ fn run<S: Scalar>(
             cols[c].j = jc;
         }
         vel[i] = v_parent + vj;
-        acc[i] = a_parent + aj + vel[i].cross(&vj);
-        for c in dofs {
+        // With `vj × vj = 0`: `v_i × vj = Σ_c dV_c q̇_c` and
+        // `u_c = 2 dV_c + vj × J_c`, whose last term vanishes for one dof.
+        let mut bias = Motion::zero();
+        for (k, c) in dofs.clone().enumerate() {
             let jc = cols[c].j;
             let dv = v_parent.cross(&jc);
+            bias += dv.scale(vs[k]);
             cols[c].dv = dv;
             cols[c].da = a_parent.cross(&jc) + v_parent.cross(&dv);
-            cols[c].u = (v_parent + vel[i]).cross(&jc);
+            cols[c].u = if dofs.len() == 1 {
+                dv + dv
+            } else {
+                dv + dv + vj.cross(&jc)
+            };
         }
+        acc[i] = a_parent + aj + bias;
         let body = data.inertias[i];
         let inertia = if parent > 0 {
             body.transformed(&r_mi[i])
