@@ -21,7 +21,7 @@
 //! Operation counts:
 //! - `rnea`: 47 ops (18 add/sub, 25 mul, 0 div, 0 neg, 0 sqrt, 4 trig, 0 select)
 //!   reference: about 93n multiplications for an n-joint serial chain (best hand formulations of RNEA); n = nv = 2 (a free-flyer counts its 6 dofs): 93n = 186, ours 25 mul = 0.13 × 93n
-//! - `crba`: 6 ops (4 add/sub, 1 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select)
+//! - `crba`: 7 ops (4 add/sub, 2 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select)
 #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
 /// Length of the configuration `q`.
 pub const NQ: usize = 2;
@@ -145,7 +145,7 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 ///
 /// `q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).
 ///
-/// Cost: 6 ops (4 add/sub, 1 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
+/// Cost: 7 ops (4 add/sub, 2 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let mut out = [[0.0; 2], [0.0, 0.501]];
@@ -156,8 +156,8 @@ pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     x1 = 0.501 - x0;
     out[0][1] = x1;
     out[1][0] = x1;
-    x0 = x1 - x0;
-    x0 = x0 - -0.5;
+    x0 = x0 + -0.25;
+    x0 = mul_add(x0, -2.0, 0.501);
     x0 = 1.001 + x0;
     out[0][0] = x0;
     out

@@ -21,7 +21,7 @@
 //! Operation counts:
 //! - `rnea`: 280 ops (124 add/sub, 154 mul, 0 div, 0 neg, 0 sqrt, 2 trig, 0 select)
 //!   reference: about 93n multiplications for an n-joint serial chain (best hand formulations of RNEA); n = nv = 8 (a free-flyer counts its 6 dofs): 93n = 744, ours 154 mul = 0.21 × 93n
-//! - `crba`: 48 ops (22 add/sub, 22 mul, 0 div, 2 neg, 0 sqrt, 2 trig, 0 select)
+//! - `crba`: 45 ops (18 add/sub, 23 mul, 0 div, 2 neg, 0 sqrt, 2 trig, 0 select)
 #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
 /// Length of the configuration `q`.
 pub const NQ: usize = 9;
@@ -372,7 +372,7 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 ///
 /// `q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).
 ///
-/// Cost: 48 ops (22 add/sub, 22 mul, 0 div, 2 neg, 0 sqrt, 2 trig, 0 select).
+/// Cost: 45 ops (18 add/sub, 23 mul, 0 div, 2 neg, 0 sqrt, 2 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let mut out = [
@@ -392,7 +392,7 @@ pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let x4: f64;
     let x5: f64;
     let mut x6: f64;
-    let mut x7: f64;
+    let x7: f64;
     let x8: f64;
     let x9: f64;
     let mut x10: f64;
@@ -410,11 +410,9 @@ pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     x5 = -0.1 * x3;
     out[4][7] = x5;
     out[7][4] = x5;
-    x6 = x2 * 0.04000000000000001;
-    x7 = 0.006000000000000001 - x6;
-    x6 = x7 - x6;
-    x7 = x2 * x2;
-    x6 = mul_add(-x7, -0.4, x6);
+    x6 = mul_add(x2, 0.2, -0.04000000000000001);
+    x6 = x2 * x6;
+    x6 = mul_add(2.0, x6, 0.006000000000000001);
     x2 = mul_add(0.4, x2, -0.04000000000000001);
     x2 = -0.15 + x2;
     x6 = 0.0305 + x6;
@@ -443,16 +441,14 @@ pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     x11 = mul_add(x0, x13, -x11);
     x1 = x1 * x13;
     x0 = mul_add(x0, x12, x1);
-    x1 = x7 * 0.1;
-    x10 = x10 - x1;
-    x12 = x6 - x1;
+    x1 = x7 + -0.06999999999999999;
+    x1 = -0.1 * x1;
+    x1 = 2.0 * x1;
+    x10 = x10 + x1;
     x11 = mul_add(0.1, x2, x11);
     out[3][5] = x11;
     out[5][3] = x11;
-    x10 = x10 - x1;
-    x1 = x12 - x1;
-    x10 = x10 - -0.014000000000000002;
-    x1 = x1 - -0.014000000000000002;
+    x1 = x6 + x1;
     x12 = x7 + -0.13999999999999999;
     out[0][4] = x12;
     out[4][0] = x12;

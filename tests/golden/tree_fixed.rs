@@ -100,7 +100,7 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     let mut out = [0.0; 2];
     let x0: f64;
     let mut x1: f64;
-    x0 = a[0] * 0.025056945781802717;
+    x0 = a[0] * 0.025056945781802713;
     out[0] = x0;
     x1 = libm::cos(q[1]);
     x1 = 9.81 * x1;
@@ -118,7 +118,7 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 /// Cost: 0 ops (0 add/sub, 0 mul, 0 div, 0 neg, 0 sqrt, 0 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    let out = [[0.025056945781802717, 0.0], [0.0, 0.008]];
+    let out = [[0.025056945781802713, 0.0], [0.0, 0.008]];
     out
 }
 /// `a * b + c`: the products that emission fused into sums.

@@ -62,11 +62,22 @@ impl<S: Scalar> Inertia<S> {
         let (r, p) = (&a_from_b.rotation, &a_from_b.translation);
         let g = *r * self.first_moment;
         let rotated = self.rotational.rotate_symmetric(r);
-        // I_a = R I_o Rᵀ - [g]×[p]× - [p]×[g]× - m [p]×[p]×, with g = R h.
-        let (gs, ps) = (g.skew(), p.skew());
-        let cross = gs * ps;
-        let mut rotational = rotated - cross - cross.transpose() - (ps * ps).scale(self.mass);
-        symmetrise(&mut rotational);
+        // I_a = R I_o Rᵀ - [g]×[p]× - [p]×[g]× - m [p]×[p]×, with g = R h; by
+        // [a]×[b]× = b aᵀ - (a·b) E, that is R I_o Rᵀ - (k pᵀ + p kᵀ) + 2 (p·k) E
+        // with k = g + m p / 2.
+        let k = g + p.scale(self.mass * S::constant(0.5));
+        let pk: [S; 3] = core::array::from_fn(|i| p.0[i] * k.0[i]);
+        let two = S::constant(2.0);
+        let mut rotational = rotated;
+        for i in 0..3 {
+            let (j, l) = ((i + 1) % 3, (i + 2) % 3);
+            rotational.0[i][i] = rotated.0[i][i] + two * (pk[j] + pk[l]);
+            for j in i + 1..3 {
+                let x = rotated.0[i][j] - (k.0[i] * p.0[j] + p.0[i] * k.0[j]);
+                rotational.0[i][j] = x;
+                rotational.0[j][i] = x;
+            }
+        }
         Self {
             mass: self.mass,
             first_moment: g + p.scale(self.mass),
