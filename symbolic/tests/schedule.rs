@@ -1,8 +1,8 @@
 //! The schedule on its own ([`schedule`]): every operand is defined before it
-//! is read, no local slot or spill entry is overwritten while its value is
-//! still to be read, every statement computes its node's value, and the
-//! outputs come out right. Checked by running the schedule on `f64`, slot by
-//! slot, next to the graph's own evaluation, on traced functions of real
+//! is read, every local is assigned exactly once, no spill entry is
+//! overwritten while its value is still to be read, every statement computes
+//! its node's value, and the outputs come out right. Checked by running the
+//! schedule on `f64`, local by local, next to the graph's own evaluation, on traced functions of real
 //! robots (in one part and cut into many) and on random graphs.
 
 use rand::{Rng, SeedableRng};
@@ -17,7 +17,7 @@ fn same(a: f64, b: f64) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
 
-/// What a slot or a spill entry holds: the node and its value.
+/// What a local or a spill entry holds: the node and its value.
 type Held = Option<(NodeId, f64)>;
 
 /// Reads `o`, which must hold `node`'s value where the schedule says.
@@ -34,7 +34,7 @@ fn read(o: Operand, inputs: &[f64], local: &[Held], spill: &[Held]) -> f64 {
     match o {
         Operand::Const(c) => c,
         Operand::Input(k) => inputs[k as usize],
-        Operand::Local { slot, node } => held(local, slot, node, "slot"),
+        Operand::Local { slot, node } => held(local, slot, node, "local"),
         Operand::Spilled { entry, node } => held(spill, entry, node, "spill entry"),
     }
 }
@@ -55,8 +55,7 @@ fn check(graph: &Graph, outputs: &[NodeId], s: &Schedule, inputs: &[f64]) -> (us
         assert_eq!(part.statements.start, next, "parts cover the statements");
         next = part.statements.end;
         // A part's locals start empty: nothing crosses a part but the spills.
-        local = vec![None; part.assignments.len()];
-        let mut assignments = vec![0usize; part.assignments.len()];
+        local = vec![None; part.locals];
         for statement in &s.statements[part.statements.clone()] {
             let x = |o: Operand| read(o, inputs, &local, &spill);
             let results = match statement.op {
@@ -90,8 +89,13 @@ fn check(graph: &Graph, outputs: &[NodeId], s: &Schedule, inputs: &[f64]) -> (us
                 );
                 computed[n] += 1;
                 defined[n] = Some(r);
+                assert!(
+                    local[d.slot].is_none(),
+                    "local {} assigned twice: {:?}",
+                    d.slot,
+                    d.node
+                );
                 local[d.slot] = Some((d.node, r));
-                assignments[d.slot] += 1;
                 if let Some(e) = d.spill {
                     spill[e] = Some((d.node, r));
                 }
@@ -108,7 +112,7 @@ fn check(graph: &Graph, outputs: &[NodeId], s: &Schedule, inputs: &[f64]) -> (us
                 computed[product.0 as usize] += 1;
             }
         }
-        assert_eq!(assignments, part.assignments, "assignment counts");
+        assert!(local.iter().all(Option::is_some), "a local never assigned");
     }
     assert_eq!(next, s.statements.len(), "parts cover the statements");
     // Every live operation is computed exactly once.
@@ -220,7 +224,7 @@ fn random_graph(rng: &mut ChaCha8Rng, inputs: usize, ops: usize) -> (Graph, Vec<
     pool.push(g.constant(-2.0));
     let mut sines = Vec::new();
     for _ in 0..ops {
-        // Mostly recent operands, so that values die and slots get reused.
+        // Mostly recent operands, so that values die early.
         let pick = |rng: &mut ChaCha8Rng| {
             let n = pool.len();
             if rng.gen_bool(0.7) {

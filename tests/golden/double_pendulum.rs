@@ -90,53 +90,46 @@ impl Frame {
 #[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     let mut out = [0.0; 2];
-    let mut x0: f64;
-    let mut x1: f64;
-    let mut x2: f64;
-    let x3: f64;
-    let x4: f64;
-    let mut x5: f64;
-    let mut x6: f64;
-    let x7: f64;
-    let mut x8: f64;
-    let mut x9: f64;
-    let mut x10: f64;
-    let x11: f64;
+    let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
+    let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
+    let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
+    let [x24, x25, x26, x27, x28, x29, x30, x31]: [f64; 8];
+    let [x32, x33, x34]: [f64; 3];
     (x0, x1) = libm::sincos(q[0]);
-    x0 = -9.81 * x0;
-    x1 = 9.81 * x1;
-    x2 = x0 - a[0];
-    x0 = mul_add(a[0], 1.001, -x0);
-    (x3, x4) = libm::sincos(q[1]);
-    x5 = v[0] * x4;
-    x6 = v[0] * x3;
-    x7 = v[0] + v[1];
-    x8 = x1 * x3;
-    x8 = mul_add(x2, x4, -x8);
-    x1 = x1 * x4;
-    x1 = mul_add(x2, x3, x1);
-    x2 = a[0] + a[1];
-    x8 = mul_add(v[1], x6, x8);
-    x1 = mul_add(-v[1], x5, x1);
-    x9 = -0.5 * x2;
-    x9 = mul_add(0.5, x8, x9);
-    x8 = -0.5 * x8;
-    x2 = mul_add(0.501, x2, x8);
-    x8 = -0.5 * x6;
-    x10 = -0.5 * x7;
-    x10 = mul_add(-0.5, x5, x10);
-    x11 = x7 * x10;
-    x6 = x6 * x10;
-    x5 = mul_add(x5, x8, -x6);
-    x6 = mul_add(x7, x8, x9);
-    x1 = mul_add(0.5, x1, -x11);
-    x2 = x2 + x5;
-    out[1] = x2;
-    x1 = x3 * x1;
-    x1 = mul_add(x4, x6, x1);
-    x1 = x2 - x1;
-    x0 = x0 + x1;
-    out[0] = x0;
+    x2 = -9.81 * x0;
+    x3 = 9.81 * x1;
+    x4 = x2 - a[0];
+    x5 = mul_add(a[0], 1.001, -x2);
+    (x6, x7) = libm::sincos(q[1]);
+    x8 = v[0] * x7;
+    x9 = v[0] * x6;
+    x10 = v[0] + v[1];
+    x11 = x3 * x6;
+    x12 = mul_add(x4, x7, -x11);
+    x13 = x3 * x7;
+    x14 = mul_add(x4, x6, x13);
+    x15 = a[0] + a[1];
+    x16 = mul_add(v[1], x9, x12);
+    x17 = mul_add(-v[1], x8, x14);
+    x18 = -0.5 * x15;
+    x19 = mul_add(0.5, x16, x18);
+    x20 = -0.5 * x16;
+    x21 = mul_add(0.501, x15, x20);
+    x22 = -0.5 * x9;
+    x23 = -0.5 * x10;
+    x24 = mul_add(-0.5, x8, x23);
+    x25 = x10 * x24;
+    x26 = x9 * x24;
+    x27 = mul_add(x8, x22, -x26);
+    x28 = mul_add(x10, x22, x19);
+    x29 = mul_add(0.5, x17, -x25);
+    x30 = x21 + x27;
+    out[1] = x30;
+    x31 = x6 * x29;
+    x32 = mul_add(x7, x28, x31);
+    x33 = x30 - x32;
+    x34 = x5 + x33;
+    out[0] = x34;
     out
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
@@ -149,17 +142,16 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let mut out = [[0.0; 2], [0.0, 0.501]];
-    let mut x0: f64;
-    let x1: f64;
+    let [x0, x1, x2, x3, x4, x5]: [f64; 6];
     x0 = libm::cos(q[1]);
-    x0 = -0.5 * x0;
-    x1 = 0.501 - x0;
-    out[0][1] = x1;
-    out[1][0] = x1;
-    x0 = x0 + -0.25;
-    x0 = mul_add(x0, -2.0, 0.501);
-    x0 = 1.001 + x0;
-    out[0][0] = x0;
+    x1 = -0.5 * x0;
+    x2 = 0.501 - x1;
+    out[0][1] = x2;
+    out[1][0] = x2;
+    x3 = x1 + -0.25;
+    x4 = mul_add(x3, -2.0, 0.501);
+    x5 = 1.001 + x4;
+    out[0][0] = x5;
     out
 }
 /// `a * b + c`: the products that emission fused into sums.

@@ -98,15 +98,14 @@ impl Frame {
 #[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     let mut out = [0.0; 2];
-    let x0: f64;
-    let mut x1: f64;
+    let [x0, x1, x2, x3, x4]: [f64; 5];
     x0 = a[0] * 0.025056945781802713;
     out[0] = x0;
     x1 = libm::cos(q[1]);
-    x1 = 9.81 * x1;
-    x1 = -0.06 * x1;
-    x1 = mul_add(a[1], 0.008, x1);
-    out[1] = x1;
+    x2 = 9.81 * x1;
+    x3 = -0.06 * x2;
+    x4 = mul_add(a[1], 0.008, x3);
+    out[1] = x4;
     out
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm

@@ -1,6 +1,6 @@
 //! Emission: a traced graph becomes a Rust block of assignments in
 //! topological order (ties broken by node id), ending in the output array.
-//! [`schedule()`] decides the statements, their local slots, the parts of a
+//! [`schedule()`] decides the statements, their locals, the parts of a
 //! long block and the values spilled between parts, as plain data; [`print()`]
 //! writes that schedule as Rust in a scalar type and an arithmetic.
 
@@ -10,7 +10,7 @@ mod schedule;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
-pub use print::{print, Emitted, Split};
+pub use print::{print, Emitted, Split, LOCALS_PER_LET};
 pub use schedule::{schedule, Definition, Op, Operand, Part, Schedule, Signed, Statement};
 
 /// The shape of a function's output, filled row-major from the flat outputs.

@@ -33,16 +33,20 @@ pub struct Split<'a> {
     pub output: &'a TokenStream,
 }
 
+/// How many locals one `let` declares: eight names and their type fit a line.
+pub const LOCALS_PER_LET: usize = 8;
+
 /// The block of `schedule` in `scalar` arithmetic (or lanes of it), ending in
 /// the outputs arranged as `shape`. `inputs` names the arguments the inputs
 /// are read from; `math` is the path of the module providing `libm`'s
 /// functions (`sin`, `cos`, `sincos`, `sqrt`, `atan2` and their `f32` forms
 /// `sinf`, ...). Every constant must be representable in `scalar`.
 ///
-/// Local slot `k` of a part is the local `xk`, declared once at the top of the
-/// part (`mut` when assigned more than once): one `let` per value would nest
-/// one lexical scope per operation, which debug builds of large functions
-/// cannot digest. A schedule of several parts becomes a chain of
+/// Local `k` of a part is `xk`, assigned once. The locals are declared at the
+/// top of the part, [`LOCALS_PER_LET`] to a `let` (`let [x0, .., x7]: [f64;
+/// 8];`): one `let` per value nests one lexical scope per operation, and
+/// rustc overflows its stack on a few thousand of them in a debug build. A
+/// schedule of several parts becomes a chain of
 /// `#[inline(never)]` functions `{prefix}{k}` taking the enclosing function's
 /// parameters, the spill array `t` and the result `out` (both on the caller's
 /// stack).
@@ -104,13 +108,11 @@ pub fn print(
     }
     let mut bodies: Vec<TokenStream> = Vec::with_capacity(schedule.parts.len());
     for part in &schedule.parts {
-        let decls = part.assignments.iter().enumerate().map(|(s, &count)| {
-            let n = name(s);
-            if count > 1 {
-                quote!(let mut #n: #ty;)
-            } else {
-                quote!(let #n: #ty;)
-            }
+        let locals: Vec<usize> = (0..part.locals).collect();
+        let decls = locals.chunks(LOCALS_PER_LET).map(|chunk| {
+            let names = chunk.iter().map(|&s| name(s));
+            let len = Literal::usize_unsuffixed(chunk.len());
+            quote!(let [#(#names),*]: [#ty; #len];)
         });
         let mut body = Vec::with_capacity(2 * part.statements.len());
         for statement in &schedule.statements[part.statements.clone()] {

@@ -1,7 +1,7 @@
-//! Scheduling: a traced graph becomes a list of statements over a few reused
-//! local slots, in topological order with ties broken by node id, cut into
-//! parts when long, with the values that outlive their part spilled to an
-//! array. Plain data: [`super::print()`] turns it into Rust.
+//! Scheduling: a traced graph becomes a list of statements, each value in a
+//! local of its own assigned once, in topological order with ties broken by
+//! node id, cut into parts when long, with the values that outlive their part
+//! spilled to an array. Plain data: [`super::print()`] turns it into Rust.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
@@ -15,9 +15,9 @@ pub enum Operand {
     Const(f64),
     /// Input number `k` of the traced function.
     Input(u32),
-    /// Local slot `slot` of the current part, holding `node`.
+    /// Local `slot` of the current part, holding `node`.
     Local {
-        /// The slot (`x{slot}`).
+        /// The local's number in its part (`x{slot}`).
         slot: usize,
         /// The node whose value it holds.
         node: NodeId,
@@ -86,19 +86,19 @@ impl Op {
     }
 }
 
-/// A value a statement defines: the node, its local slot, and the spill
-/// entry it is also stored to, if it outlives its part.
+/// A value a statement defines: the node, its local, and the spill entry it
+/// is also stored to, if it outlives its part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Definition {
     /// The node computed.
     pub node: NodeId,
-    /// Its local slot in the statement's part.
+    /// Its local in the statement's part, assigned by this statement only.
     pub slot: usize,
     /// Its entry of the spill array, if a later part uses it.
     pub spill: Option<usize>,
 }
 
-/// One assignment: `op` into the slots of `defines` (one value, or a sine
+/// One assignment: `op` into the locals of `defines` (one value, or a sine
 /// and a cosine), then the spill stores.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Statement {
@@ -109,14 +109,14 @@ pub struct Statement {
 }
 
 /// A run of consecutive statements emitted as one function of its own when a
-/// block has several parts; its local slots are its own.
+/// block has several parts; its locals are its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
     /// Its statements, indices into [`Schedule::statements`].
     pub statements: Range<usize>,
-    /// For each local slot of the part, how many values it is assigned (a
-    /// slot assigned once needs no `mut`).
-    pub assignments: Vec<usize>,
+    /// The number of its locals, `0..locals`, numbered in the order their
+    /// statements define them.
+    pub locals: usize,
 }
 
 /// A graph's outputs as statements: what [`schedule()`] makes.
@@ -142,12 +142,11 @@ pub struct Schedule {
 /// use is one sum or difference, and which is not an output, is fused into it
 /// ([`Op::MulAdd`]). Constants and inputs are read in place.
 ///
-/// Each value goes into a local slot, the smallest free one; a slot is freed
-/// after the statement that reads its value last (a use by either half of a
-/// sincos pair counts at the pair's statement, a use by a fused product at its
-/// sum's), so a statement may write the slot of an operand it reads last. More
-/// than `whole_len` statements are cut into parts of about equal length, at
-/// most `part_len` each; a value used by a later part is also stored to an
+/// Each value goes into a local of its own, assigned once. (Reusing the local
+/// of a dead value saves nothing in the compiled code, and reassigned locals
+/// cost an optimised build about a third more time.) More than `whole_len`
+/// statements are cut into parts of about equal length, at most `part_len`
+/// each; a value used by a later part is also stored to an
 /// entry of the spill array, freed after the last part that reads it.
 pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: usize) -> Schedule {
     let live = graph.reachable(outputs);
@@ -169,19 +168,6 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
         Node::Sin(a) | Node::Cos(a) => sin_of.get(a).copied().zip(cos_of.get(a).copied()),
         _ => None,
     };
-    // The statement computing each node: its own, or that of its sincos pair
-    // (the first of the two), or that of the sum its product is fused into.
-    let mut at: Vec<usize> = (0..nodes.len()).collect();
-    for (i, node) in nodes.iter().enumerate() {
-        if let (true, Some((s, c))) = (live[i], pair(node)) {
-            at[i] = s.min(c);
-        }
-    }
-    for (&m, &sum) in &fused.product_of {
-        at[m] = sum;
-    }
-    // The statement of each value's last use.
-    let last_use = latest_use(graph, outputs, &live, &at);
     // The statements, in order: each defines one node (two for a sincos pair).
     let mut defined = vec![false; nodes.len()];
     let mut order = Vec::new();
@@ -248,23 +234,21 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
             }
         }
     }
-    // Local slots, one part at a time.
+    // Locals, one part at a time.
     let mut slot: Vec<Option<usize>> = vec![None; nodes.len()];
     let mut statements = Vec::with_capacity(order.len());
     let mut part_list = vec![Part {
         statements: 0..0,
-        assignments: Vec::new(),
+        locals: 0,
     }];
-    let mut free: BTreeSet<usize> = BTreeSet::new();
     for &i in &order {
         let current = part_list.len() - 1;
         if part[i] != current {
             let start = statements.len();
             part_list.push(Part {
                 statements: start..start,
-                assignments: Vec::new(),
+                locals: 0,
             });
-            free.clear();
         }
         let current = part[i];
         let this = part_list.last_mut().expect("a part");
@@ -292,24 +276,12 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
             operand => Signed { operand, negated },
         };
         let plain = |id: NodeId| signed(id, false);
-        // Frees the local slots of `node`'s operands last used at `at`.
-        let release =
-            |node: &Node, at: usize, slot: &[Option<usize>], free: &mut BTreeSet<usize>| {
-                for c in node.children() {
-                    let c = c.0 as usize;
-                    if last_use[c] == at && part[c] == current {
-                        if let Some(s) = slot[c] {
-                            free.insert(s);
-                        }
-                    }
-                }
-            };
         let node = &nodes[i];
         let op = if let Some(&m) = fused.sum_of.get(&i) {
             let Node::Mul(p, q) = nodes[m] else {
                 unreachable!("only products are fused")
             };
-            let op = match *node {
+            match *node {
                 Node::Add(a, b) => {
                     let c = if a.0 as usize == m { b } else { a };
                     Op::MulAdd(plain(p), operand(q), plain(c))
@@ -319,9 +291,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
                 }
                 Node::Sub(a, _) => Op::MulAdd(signed(p, true), operand(q), plain(a)),
                 _ => unreachable!("only sums take a fused product"),
-            };
-            release(&nodes[m], i, &slot, &mut free);
-            op
+            }
         } else {
             match *node {
                 Node::Const(_) | Node::Input(_) => unreachable!("leaves are not statements"),
@@ -334,27 +304,16 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
                 Node::Atan2(a, b) => Op::Atan2(operand(a), operand(b)),
                 Node::Select(c, a, b) => Op::Select(operand(c), operand(a), operand(b)),
                 Node::Sin(a) | Node::Cos(a) => match pair(node) {
-                    Some((s, c)) => {
-                        let op = Op::SinCos(operand(a));
-                        release(&nodes[s], i, &slot, &mut free);
-                        release(&nodes[c], i, &slot, &mut free);
-                        op
-                    }
+                    Some(_) => Op::SinCos(operand(a)),
                     None if matches!(node, Node::Sin(_)) => Op::Sin(operand(a)),
                     None => Op::Cos(operand(a)),
                 },
             }
         };
-        if !matches!(op, Op::SinCos(_)) {
-            release(node, i, &slot, &mut free);
-        }
         let mut defines = Vec::with_capacity(2);
         for d in defs(i) {
-            let s = free.pop_first().unwrap_or(this.assignments.len());
-            if s == this.assignments.len() {
-                this.assignments.push(0);
-            }
-            this.assignments[s] += 1;
+            let s = this.locals;
+            this.locals += 1;
             slot[d] = Some(s);
             defines.push(Definition {
                 node: NodeId(d as u32),
