@@ -15,7 +15,8 @@ use crate::graph::NodeId;
 pub struct Emitted {
     /// The block, ending in the output expression.
     pub block: TokenStream,
-    /// `#[inline(never)] fn {prefix}{k}(params.., t: &mut [S; C])`, in order.
+    /// `mod {prefix}{k} { .. fn run(params.., t: &mut [S; C], out: &mut R) }`,
+    /// in order.
     pub parts: Vec<TokenStream>,
 }
 
@@ -46,10 +47,11 @@ pub const LOCALS_PER_LET: usize = 8;
 /// top of the part, [`LOCALS_PER_LET`] to a `let` (`let [x0, .., x7]: [f64;
 /// 8];`): one `let` per value nests one lexical scope per operation, and
 /// rustc overflows its stack on a few thousand of them in a debug build. A
-/// schedule of several parts becomes a chain of
-/// `#[inline(never)]` functions `{prefix}{k}` taking the enclosing function's
-/// parameters, the spill array `t` and the result `out` (both on the caller's
-/// stack).
+/// schedule of several parts becomes a chain of `#[inline(never)]` functions
+/// `{prefix}{k}::run` taking the enclosing function's parameters, the spill
+/// array `t` and the result `out` (both on the caller's stack). Each part is a
+/// module of its own because rustc puts each module in its own codegen unit,
+/// which LLVM compiles in parallel with the others.
 ///
 /// Each output is stored into `out` as soon as it is computed (`out[3][5] =
 /// x9;`), rather than kept live to the end (the entries of a mass matrix, say)
@@ -221,15 +223,19 @@ pub fn print(
         .zip(&bodies)
         .map(|(f, body)| {
             quote! {
-                #[inline(never)]
-                #[allow(unused_variables)]
-                fn #f(#(#params,)* t: &mut [#ty; #t_len], out: &mut #output) { #body }
+                mod #f {
+                    #[allow(unused_imports)]
+                    use super::*;
+                    #[inline(never)]
+                    #[allow(unused_variables)]
+                    pub(super) fn run(#(#params,)* t: &mut [#ty; #t_len], out: &mut #output) { #body }
+                }
             }
         })
         .collect();
     let calls = fns
         .iter()
-        .map(|f| quote!(#f(#(#names,)* &mut t, &mut out);));
+        .map(|f| quote!(#f::run(#(#names,)* &mut t, &mut out);));
     Emitted {
         block: quote!({
             #declare
