@@ -344,7 +344,7 @@ pub fn generate_module(
         .map(|l| lanes_module(l, options.scalar, options.std, options.threads, &lane_items));
     let tokens = quote! {
         #(#![doc = #header])*
-        #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
+        #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case, dead_code)]
 
         #constants
         #(#items)*

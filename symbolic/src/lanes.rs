@@ -99,7 +99,7 @@ pub(crate) fn lanes_module(
         /// each lane to a few units in the last place; `NAME_aos`
         /// takes `L` states one per entry, `NAME_batch` any number of them.
         pub mod lanes {
-            #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case)]
+            #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case, dead_code)]
             use super::*;
 
             /// The number of lanes.
