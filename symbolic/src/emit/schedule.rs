@@ -203,7 +203,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
     }
     // Outputs are stored where they are computed: only a later part's use
     // makes a value outlive its part.
-    let used_until = latest_use(graph, &[], &live, &part);
+    let used_until = latest_use(graph, &live, &part);
     let defs = |i: usize| match pair(&nodes[i]) {
         Some((s, c)) => vec![s, c],
         None => vec![i],
@@ -343,9 +343,8 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
     }
 }
 
-/// For each node, the largest `key` of its live users (`usize::MAX` for an
-/// output, used at the end; 0 for an unused node).
-fn latest_use(graph: &Graph, outputs: &[NodeId], live: &[bool], key: &[usize]) -> Vec<usize> {
+/// For each node, the largest `key` of its live users (0 for an unused node).
+fn latest_use(graph: &Graph, live: &[bool], key: &[usize]) -> Vec<usize> {
     let mut latest = vec![0usize; key.len()];
     for (i, node) in graph.nodes().iter().enumerate() {
         if live[i] {
@@ -354,9 +353,6 @@ fn latest_use(graph: &Graph, outputs: &[NodeId], live: &[bool], key: &[usize]) -
                 latest[c] = latest[c].max(key[i]);
             }
         }
-    }
-    for o in outputs {
-        latest[o.0 as usize] = usize::MAX;
     }
     latest
 }
