@@ -12,7 +12,7 @@
 
 use super::acceleration::{drift_pass, frame_drift};
 use super::crba::crba;
-use super::derivatives::{solve_mass, Rows};
+use super::derivatives::{solve_mass, Rows, Sign};
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
 use super::kinematics::placement;
 use super::minverse::factor_mass_matrix;
@@ -161,10 +161,10 @@ pub fn contact_dynamics<S: Scalar>(
     crba(model, data, q)?;
     factor_mass_matrix(model, data);
     let rhs: Vec<S> = tau.iter().zip(&h).map(|(&t, &h)| t - h).collect();
-    let mut ddq = solve_mass(model, data, &rhs, 1, Rows::All);
+    let mut ddq = solve_mass(model, data, &rhs, 1, Rows::All, Sign::Plus);
     // X = M⁻¹ J_cᵀ, nv x nc.
     let jt: Vec<S> = (0..nv * nc).map(|k| jc[(k % nc) * nv + k / nc]).collect();
-    let x = solve_mass(model, data, &jt, nc, Rows::All);
+    let x = solve_mass(model, data, &jt, nc, Rows::All, Sign::Plus);
     let mut lambda_op = vec![S::zero(); nc * nc];
     for r in 0..nc {
         for c in 0..=r {

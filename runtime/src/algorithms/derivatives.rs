@@ -21,7 +21,7 @@
 //! columns for linear motions are zero.
 
 use super::minverse::invert_mass_matrix;
-use super::{aba, check_data, check_len, check_q, check_v};
+use super::{check_data, check_len, check_q, check_v};
 use crate::error::InputError;
 use crate::spatial::{Force, Inertia, Matrix3, Motion, Transform, Vector3};
 use crate::{Data, Model, Scalar};
@@ -61,7 +61,7 @@ pub fn rnea_derivatives<S: Scalar>(
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
     check_v(model, "a", a.len())?;
-    Ok(run(model, data, q, v, a, None))
+    Ok(run(model, data, q, v, a, None, Matrices::All))
 }
 
 /// The derivatives of inverse dynamics with external forces held fixed,
@@ -92,7 +92,7 @@ pub fn rnea_derivatives_fext<S: Scalar>(
     check_v(model, "v", v.len())?;
     check_v(model, "a", a.len())?;
     check_len("fext", fext.len(), model.njoints())?;
-    Ok(run(model, data, q, v, a, Some(fext)))
+    Ok(run(model, data, q, v, a, Some(fext), Matrices::All))
 }
 
 /// The derivatives of forward dynamics `a = aba(q, v, tau)`: `ddq_dq`,
@@ -100,9 +100,11 @@ pub fn rnea_derivatives_fext<S: Scalar>(
 /// tangent space. Matches Pinocchio's `computeABADerivatives(model, data, q, v,
 /// tau)` (whose Python binding returns `(ddq_dq, ddq_dv, Minv)`), and is
 /// computed as it does: `ddq_dq = -M⁻¹ dtau_dq`, `ddq_dv = -M⁻¹ dtau_dv` with the
-/// RNEA derivatives at `a = aba(q, v, tau)` and `M⁻¹` from the tree-sparse
-/// factorisation of [`super::minverse`], skipping the entries of `dtau_dq` and
-/// `dtau_dv` that the tree makes zero.
+/// RNEA derivatives at `a = ddq`, `M⁻¹` from the tree-sparse factorisation of
+/// [`super::minverse`], skipping the entries of `dtau_dq` and `dtau_dv` that the
+/// tree makes zero. `ddq = M⁻¹ (tau - rnea(q, v, 0))` (the value of [`aba`],
+/// left in `data.ddq`) comes from the same pass as the derivatives, not from a
+/// run of ABA: traced, the two share their kinematics.
 ///
 /// `q: [nq]`, `v: [nv]`, `tau: [nv]`. Fields of the result: `d_dq`, `d_dv`,
 /// `d_du` (= `ddq_dtau`).
@@ -121,29 +123,68 @@ pub fn aba_derivatives<S: Scalar>(
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
     check_v(model, "tau", tau.len())?;
-    let ddq = aba(model, data, q, v, tau)?.to_vec();
-    Ok(forward_derivatives(model, data, q, v, &ddq, None))
+    Ok(forward_derivatives(
+        model,
+        data,
+        q,
+        v,
+        Acceleration::Solve(tau),
+        None,
+    ))
 }
 
-/// `-M⁻¹ ∂τ` at `a = ddq`, with `M⁻¹` by the tree-sparse factors, skipping the
-/// rows of `∂τ` that the tree makes zero.
-fn forward_derivatives<S: Scalar>(
+/// [`aba_derivatives`] at the acceleration `ddq = aba(q, v, tau)` already
+/// computed (`tau` enters only through it), for [`super::step_linearization`],
+/// whose step takes ABA's `ddq`. Slice lengths as checked by [`aba_derivatives`].
+pub(crate) fn aba_derivatives_at<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     v: &[S],
     ddq: &[S],
+) -> Jacobians<S> {
+    forward_derivatives(model, data, q, v, Acceleration::Given(ddq), None)
+}
+
+/// Where [`forward_derivatives`] takes the acceleration from.
+enum Acceleration<'a, S> {
+    /// `ddq = M⁻¹ (τ - rnea(q, v, 0))` for this `τ`.
+    Solve(&'a [S]),
+    /// This `ddq`.
+    Given(&'a [S]),
+}
+
+/// `ddq` (solved as `M⁻¹ (τ - rnea(q, v, 0))`, or given), then `-M⁻¹ ∂τ` at
+/// `a = ddq`, with `M⁻¹` by the tree-sparse factors, skipping the rows of `∂τ`
+/// that the tree makes zero. `M` and `rnea(q, v, 0)` come from the pass of the
+/// derivatives without its matrices (traced, its kinematics are the same nodes
+/// as the second pass's), which costs less than ABA.
+fn forward_derivatives<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    acceleration: Acceleration<'_, S>,
     fext: Option<&[Force<S>]>,
 ) -> Jacobians<S> {
-    let d = run(model, data, q, v, ddq, fext);
-    data.mass_matrix.copy_from_slice(&d.d_du);
-    let minv = invert_mass_matrix(model, data).to_vec();
     let nv = model.nv;
+    let zero = vec![S::zero(); nv];
+    let mass = run(model, data, q, v, &zero, fext, Matrices::Mass).d_du;
+    data.mass_matrix.copy_from_slice(&mass);
+    let minv = invert_mass_matrix(model, data).to_vec();
+    let ddq = match acceleration {
+        Acceleration::Solve(tau) => {
+            let rhs: Vec<S> = tau.iter().zip(&data.tau).map(|(&t, &b)| t - b).collect();
+            solve_mass(model, data, &rhs, 1, Rows::All, Sign::Plus)
+        }
+        Acceleration::Given(ddq) => ddq.to_vec(),
+    };
+    data.ddq.copy_from_slice(&ddq);
+    let d = run(model, data, q, v, &ddq, fext, Matrices::All);
     let data = &*data;
-    let negate = |x: Vec<S>| x.into_iter().map(|e| -e).collect();
     Jacobians {
-        d_dq: negate(solve_mass(model, data, &d.d_dq, nv, Rows::Branch)),
-        d_dv: negate(solve_mass(model, data, &d.d_dv, nv, Rows::Branch)),
+        d_dq: solve_mass(model, data, &d.d_dq, nv, Rows::Branch, Sign::Minus),
+        d_dv: solve_mass(model, data, &d.d_dv, nv, Rows::Branch, Sign::Minus),
         d_du: minv,
     }
 }
@@ -174,8 +215,14 @@ pub fn aba_derivatives_fext<S: Scalar>(
     check_v(model, "v", v.len())?;
     check_v(model, "tau", tau.len())?;
     check_len("fext", fext.len(), model.njoints())?;
-    let ddq = super::aba_fext(model, data, q, v, tau, fext)?.to_vec();
-    Ok(forward_derivatives(model, data, q, v, &ddq, Some(fext)))
+    Ok(forward_derivatives(
+        model,
+        data,
+        q,
+        v,
+        Acceleration::Solve(tau),
+        Some(fext),
+    ))
 }
 
 /// The derivative of forward dynamics with respect to the external forces,
@@ -211,7 +258,7 @@ pub fn aba_dfext<S: Scalar>(
     }
     super::crba(model, data, q)?;
     super::minverse::factor_mass_matrix(model, data);
-    Ok(solve_mass(model, data, &b, cols, Rows::All))
+    Ok(solve_mass(model, data, &b, cols, Rows::All, Sign::Plus))
 }
 
 /// The rows of a right-hand side that [`solve_mass`] reads.
@@ -224,24 +271,43 @@ pub(crate) enum Rows {
     Branch,
 }
 
-/// `M⁻¹ B` for `B: [nv x cols]` row-major, by the tree-sparse factors left in
-/// `data.ltdl` by [`invert_mass_matrix`] (`M⁻¹ = Y D⁻¹ Yᵀ`, `Y = L⁻¹`), column
-/// by column: `Yᵀ b` up the tree, `D⁻¹`, then `Y` down it. `rows` says which
-/// rows of each column may be nonzero (all of them when unsure: a traced zero
-/// folds away anyway). Returns `[nv x cols]` row-major.
+/// The sign of [`solve_mass`]'s result.
+#[derive(Clone, Copy)]
+pub(crate) enum Sign {
+    /// `M⁻¹ B`.
+    Plus,
+    /// `-M⁻¹ B`, negated through `D⁻¹` (nv negations, not nv x cols).
+    Minus,
+}
+
+/// `M⁻¹ B` (or `-M⁻¹ B`, by `sign`) for `B: [nv x cols]` row-major, by the
+/// tree-sparse factors left in `data.ltdl` by [`invert_mass_matrix`]
+/// (`M⁻¹ = Y D⁻¹ Yᵀ`, `Y = L⁻¹`), column by column: `Yᵀ b` up the tree, `D⁻¹`,
+/// then `Y` down it. `rows` says which rows of each column may be nonzero (all
+/// of them when unsure: a traced zero folds away anyway). Returns
+/// `[nv x cols]` row-major.
 pub(crate) fn solve_mass<S: Scalar>(
     model: &Model,
     data: &Data<S>,
     b: &[S],
     cols: usize,
     rows: Rows,
+    sign: Sign,
 ) -> Vec<S> {
     let nv = model.nv;
     let h = &data.ltdl;
     let tree = model.topology();
     let parent = tree.dof_parents();
     let mut nonzero: Vec<usize> = (0..nv).collect();
-    let d_inv: Vec<S> = (0..nv).map(|k| S::one() / h[k * nv + k]).collect();
+    let d_inv: Vec<S> = (0..nv)
+        .map(|k| {
+            let d = S::one() / h[k * nv + k];
+            match sign {
+                Sign::Plus => d,
+                Sign::Minus => -d,
+            }
+        })
+        .collect();
     let mut z = vec![S::zero(); nv];
     let mut out = vec![S::zero(); nv * cols];
     for j in 0..cols {
@@ -392,8 +458,17 @@ struct Column<S> {
     u: Motion<S>,
 }
 
-/// Forward pass, then backward pass accumulating `Y`, `B`, `F` and filling the
-/// three matrices.
+/// Which matrices [`run`] fills.
+#[derive(Clone, Copy, PartialEq)]
+enum Matrices {
+    /// `∂τ/∂q`, `∂τ/∂v` and `M`.
+    All,
+    /// `M` only (the other two left zero).
+    Mass,
+}
+
+/// Forward pass, then backward pass accumulating `Y`, `B`, `F`, leaving `τ` in
+/// `data.tau` and filling the matrices `matrices` names.
 fn run<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -401,7 +476,9 @@ fn run<S: Scalar>(
     v: &[S],
     a: &[S],
     fext: Option<&[Force<S>]>,
+    matrices: Matrices,
 ) -> Jacobians<S> {
+    let all = matrices == Matrices::All;
     let (n, nv) = (model.njoints(), model.nv);
     let tree = model.topology();
     let mut support = Vec::with_capacity(n);
@@ -520,8 +597,10 @@ fn run<S: Scalar>(
             for &j in &support {
                 for c in tree.own_dofs(j) {
                     let col = &cols[c];
-                    d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(&t);
-                    d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(&t);
+                    if all {
+                        d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(&t);
+                        d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(&t);
+                    }
                     let m = col.j.dot(&p);
                     mass[r * nv + c] = m;
                     mass[c * nv + r] = m;
@@ -529,7 +608,7 @@ fn run<S: Scalar>(
             }
         }
         let ancestors = &support[..support.len() - 1];
-        if !ancestors.is_empty() {
+        if all && !ancestors.is_empty() {
             for c in tree.own_dofs(i) {
                 let col = &cols[c];
                 let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.mul_motion(&col.dv);

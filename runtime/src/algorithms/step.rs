@@ -1,6 +1,6 @@
 //! One step of semi-implicit Euler and its linearization in the tangent space.
 
-use super::derivatives::aba_derivatives;
+use super::derivatives::aba_derivatives_at;
 use super::lie_group::{d_integrate, integrate};
 use super::{aba, check_len, check_q, check_state, check_v, ArgumentPosition};
 use crate::error::InputError;
@@ -51,6 +51,17 @@ pub fn step<S: Scalar>(
     check_len("u", u.len(), actuated_dofs(model).len())?;
     let tau = actuate(model, u);
     let a = aba(model, data, q, v, &tau)?;
+    euler(model, q, v, a, h)
+}
+
+/// `v⁺ = v + h a`, `q⁺ = integrate(q, h v⁺)`: the update of [`step`].
+fn euler<S: Scalar>(
+    model: &Model,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    h: S,
+) -> Result<(Vec<S>, Vec<S>), InputError> {
     let v_next: Vec<S> = v.iter().zip(a).map(|(&v, &a)| v + h * a).collect();
     let dq: Vec<S> = v_next.iter().map(|&x| h * x).collect();
     Ok((integrate(model, q, &dq)?, v_next))
@@ -69,7 +80,7 @@ pub fn step<S: Scalar>(
 /// of `difference(q⁺, ·)` at `q⁺` is the identity).
 ///
 /// `q: [nq]`, `v_next: [nv]` (`v⁺`), `h` (s); `ddq_dq`, `ddq_dv`, `ddq_dtau`:
-/// `[nv x nv]` row-major, as [`aba_derivatives`] returns them. Returns
+/// `[nv x nv]` row-major, as [`aba_derivatives`](super::aba_derivatives) returns them. Returns
 /// `(A: [2nv x 2nv], B: [2nv x nu])` row-major.
 ///
 /// # Errors
@@ -140,7 +151,7 @@ pub fn step_jacobians<S: Scalar>(
 /// and `B: [2nv x nu]` row-major, the Jacobians of
 /// `(difference(q⁺, q⁺(q ⊕ δq, v + δv, u + δu)), v⁺(..) - v⁺)` with respect to
 /// `(δq, δv)` and `δu` at zero: `δx⁺ ≈ A δx + B δu`, `δx = (δq tangent, δv)`.
-/// ABA's Jacobians come from [`aba_derivatives`] (analytical, Pinocchio's
+/// ABA's Jacobians come from [`aba_derivatives`](super::aba_derivatives) (analytical, Pinocchio's
 /// `computeABADerivatives`), assembled by [`step_jacobians`].
 ///
 /// `q: [nq]`, `v: [nv]`, `u: [nu]` (the actuated dofs of [`actuated_dofs`]),
@@ -160,8 +171,9 @@ pub fn step_linearization<S: Scalar>(
     check_state(model, data, q, v)?;
     check_len("u", u.len(), actuated_dofs(model).len())?;
     let tau = actuate(model, u);
-    let d = aba_derivatives(model, data, q, v, &tau)?;
-    let (q_next, v_next) = step(model, data, q, v, u, h)?;
+    let a = aba(model, data, q, v, &tau)?.to_vec();
+    let d = aba_derivatives_at(model, data, q, v, &a);
+    let (q_next, v_next) = euler(model, q, v, &a, h)?;
     let (a, b) = step_jacobians(model, q, &v_next, h, &d.d_dq, &d.d_dv, &d.d_du)?;
     Ok((q_next, v_next, a, b))
 }
