@@ -32,6 +32,8 @@ fn check(name: &str) {
         assert_close(&tag("ddq_dq"), &d.d_dq, &flat(&want["ddq_dq"]), TOL);
         assert_close(&tag("ddq_dv"), &d.d_dv, &flat(&want["ddq_dv"]), TOL);
         assert_close(&tag("ddq_dtau"), &d.d_du, &flat(&want["ddq_dtau"]), TOL);
+        // The acceleration it was evaluated at, left in `data.ddq`: Pinocchio's `aba`.
+        assert_close(&tag("ddq"), &data.ddq, &flat(&s["aba"]), TOL);
     }
 }
 
