@@ -101,8 +101,8 @@ pub fn rnea_derivatives_fext<S: Scalar>(
 /// tau)` (whose Python binding returns `(ddq_dq, ddq_dv, Minv)`), and is
 /// computed as it does: `ddq_dq = -M⁻¹ dtau_dq`, `ddq_dv = -M⁻¹ dtau_dv` with the
 /// RNEA derivatives at `a = ddq`, `M⁻¹` from the tree-sparse factorisation of
-/// [`super::minverse`], skipping the entries of `dtau_dq` and `dtau_dv` that the
-/// tree makes zero. `ddq = M⁻¹ (tau - rnea(q, v, 0))` (the value of [`aba`],
+/// [`minverse`](fn@super::minverse), skipping the entries of `dtau_dq` and `dtau_dv` that the
+/// tree makes zero. `ddq = M⁻¹ (tau - rnea(q, v, 0))` (the value of [`aba`](fn@super::aba),
 /// left in `data.ddq`) comes from the same pass as the derivatives, not from a
 /// run of ABA: traced, the two share their kinematics.
 ///
