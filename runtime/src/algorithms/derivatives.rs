@@ -553,12 +553,14 @@ fn run<S: Scalar>(
             let dv = v_parent.cross(&jc);
             bias += dv.scale(vs[k]);
             cols[c].dv = dv;
-            cols[c].da = a_parent.cross(&jc) + v_parent.cross(&dv);
-            cols[c].u = if dofs.len() == 1 {
-                dv + dv
-            } else {
-                dv + dv + vj.cross(&jc)
-            };
+            if all {
+                cols[c].da = a_parent.cross(&jc) + v_parent.cross(&dv);
+                cols[c].u = if dofs.len() == 1 {
+                    dv + dv
+                } else {
+                    dv + dv + vj.cross(&jc)
+                };
+            }
         }
         acc[i] = a_parent + aj + bias;
         let body = data.inertias[i];
@@ -578,7 +580,9 @@ fn run<S: Scalar>(
             };
             f[i] = f[i] - fe;
         }
-        b[i] = Bias::new(&inertia, &vi, &h);
+        if all {
+            b[i] = Bias::new(&inertia, &vi, &h);
+        }
         y[i] = inertia;
     }
 
@@ -593,13 +597,13 @@ fn run<S: Scalar>(
             let jr = cols[r].j;
             tau_own[r] = jr.dot(&fi);
             let p = yi.mul_motion(&jr);
-            let t = bi.transpose_mul_motion(&jr);
+            let t = all.then(|| bi.transpose_mul_motion(&jr));
             for &j in &support {
                 for c in tree.own_dofs(j) {
                     let col = &cols[c];
-                    if all {
-                        d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(&t);
-                        d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(&t);
+                    if let Some(t) = &t {
+                        d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(t);
+                        d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(t);
                     }
                     let m = col.j.dot(&p);
                     mass[r * nv + c] = m;
@@ -624,7 +628,9 @@ fn run<S: Scalar>(
         let parent = joint.parent;
         if parent > 0 {
             y[parent] += yi;
-            b[parent] += bi;
+            if all {
+                b[parent] += bi;
+            }
             f[parent] += fi;
         }
     }
