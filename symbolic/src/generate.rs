@@ -493,10 +493,14 @@ fn emit_function(
         let mut parts = Vec::new();
         let mut blocks = Vec::new();
         for (frame, schedule) in frames.iter().zip(&schedules) {
-            let prefix = match frame {
-                Some((_, variant)) => format!("{}_{variant}_part", spec.name),
-                None => format!("{}_part", spec.name),
+            let stem = match frame {
+                Some((_, variant)) => format!("{}_{variant}", spec.name),
+                None => spec.name.to_string(),
             };
+            let (prefix, spill) = (
+                format!("{stem}_part"),
+                format!("{}Spill", upper_camel(&stem)),
+            );
             let emitted = print(
                 schedule,
                 &shape,
@@ -509,6 +513,7 @@ fn emit_function(
                 arith,
                 &Split {
                     prefix: &prefix,
+                    spill: &spill,
                     params: &params,
                     names: &names,
                     output: &ret,
@@ -579,4 +584,20 @@ fn emit_function(
         }),
     };
     Ok((items, traced_counts, counts))
+}
+
+/// `aba_derivatives` → `AbaDerivatives`; pieces already capitalised (a frame's
+/// variant) are kept.
+fn upper_camel(snake: &str) -> String {
+    snake
+        .split('_')
+        .flat_map(|piece| {
+            let mut chars = piece.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
+        })
+        .collect()
 }

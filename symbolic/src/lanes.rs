@@ -113,7 +113,8 @@ pub(crate) fn lanes_module(
             /// `L` values side by side, one per state: a SIMD vector (the `wide` crate's
             /// `#w`, vector registers of the target's widest matching kind); arithmetic acts
             /// lane by lane. Index it (`v[k]`) or convert with [`V::new`] / [`V::to_array`].
-            #[derive(Clone, Copy, Debug, PartialEq)]
+            /// The default is zero in every lane.
+            #[derive(Clone, Copy, Debug, Default, PartialEq)]
             #[repr(transparent)]
             pub struct V(wide::#w);
 

@@ -15,8 +15,9 @@ use crate::graph::NodeId;
 pub struct Emitted {
     /// The block, ending in the output expression.
     pub block: TokenStream,
-    /// `mod {prefix}{k} { .. fn run(params.., t: &mut [S; C], out: &mut R) }`,
-    /// in order.
+    /// The spill type `struct {spill}(S, .., S)` (C fields), then `mod
+    /// {prefix}{k} { .. fn run(params.., t: &mut {spill}, out: &mut R) }` in
+    /// order.
     pub parts: Vec<TokenStream>,
 }
 
@@ -25,6 +26,8 @@ pub struct Emitted {
 pub struct Split<'a> {
     /// Names the parts `{prefix}0`, `{prefix}1`, ...; unique in the module.
     pub prefix: &'a str,
+    /// Names the type of the spill array, a tuple struct; unique in the module.
+    pub spill: &'a str,
     /// The parameter declarations, as `q: &[f64; NQ]`.
     pub params: &'a [TokenStream],
     /// The parameter names, in the same order.
@@ -49,7 +52,10 @@ pub const LOCALS_PER_LET: usize = 8;
 /// rustc overflows its stack on a few thousand of them in a debug build. A
 /// schedule of several parts becomes a chain of `#[inline(never)]` functions
 /// `{prefix}{k}::run` taking the enclosing function's parameters, the spill
-/// array `t` and the result `out` (both on the caller's stack). Each part is a
+/// array `t` and the result `out` (both on the caller's stack). `t` is a tuple
+/// struct, read as `t.12`: rustc type-checks an array index through the
+/// `Index` trait, and on Go2+Z1's largest build the spill indices took about
+/// 60 % of the type check and a fifth of the whole build. Each part is a
 /// module of its own because rustc puts each module in its own codegen unit,
 /// which LLVM compiles in parallel with the others.
 ///
@@ -83,7 +89,7 @@ pub fn print(
             }
             Operand::Spilled { entry, .. } => {
                 let e = Literal::usize_unsuffixed(entry);
-                quote!(t[#e])
+                quote!(t.#e)
             }
         }
     };
@@ -183,7 +189,7 @@ pub fn print(
                 }
                 if let Some(e) = d.spill {
                     let (e, v) = (Literal::usize_unsuffixed(e), name(d.slot));
-                    body.push(quote!(t[#e] = #v;));
+                    body.push(quote!(t.#e = #v;));
                 }
             }
         }
@@ -214,24 +220,29 @@ pub fn print(
         };
     }
     let (params, names, output) = (split.params, split.names, split.output);
-    let t_len = Literal::usize_unsuffixed(schedule.spills);
+    let spill = format_ident!("{}", split.spill);
+    let fields = std::iter::repeat_n(&ty, schedule.spills);
+    let spill_type = quote! {
+        /// The values that outlive the part computing them (a field is reused
+        /// after the last part reading it).
+        #[derive(Default)]
+        struct #spill(#(#fields),*);
+    };
     let fns: Vec<Ident> = (0..bodies.len())
         .map(|k| format_ident!("{}{}", split.prefix, k))
         .collect();
-    let items = fns
-        .iter()
-        .zip(&bodies)
-        .map(|(f, body)| {
+    let items = std::iter::once(spill_type)
+        .chain(fns.iter().zip(&bodies).map(|(f, body)| {
             quote! {
                 mod #f {
                     #[allow(unused_imports)]
                     use super::*;
                     #[inline(never)]
                     #[allow(unused_variables)]
-                    pub(super) fn run(#(#params,)* t: &mut [#ty; #t_len], out: &mut #output) { #body }
+                    pub(super) fn run(#(#params,)* t: &mut #spill, out: &mut #output) { #body }
                 }
             }
-        })
+        }))
         .collect();
     let calls = fns
         .iter()
@@ -239,7 +250,7 @@ pub fn print(
     Emitted {
         block: quote!({
             #declare
-            let mut t = [#zero; #t_len];
+            let mut t = #spill::default();
             #(#calls)*
             out
         }),

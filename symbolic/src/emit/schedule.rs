@@ -1,7 +1,7 @@
 //! Scheduling: a traced graph becomes a list of statements, each value in a
 //! local of its own assigned once, in topological order with ties broken by
 //! node id, cut into parts when long, with the values that outlive their part
-//! spilled to an array. Plain data: [`super::print()`] turns it into Rust.
+//! spilled to numbered entries (printed as fields of a struct `t`). Plain data: [`super::print()`] turns it into Rust.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
@@ -25,7 +25,7 @@ pub enum Operand {
     /// Entry `entry` of the spill array `t`, holding `node` (a value computed
     /// in an earlier part).
     Spilled {
-        /// The entry (`t[entry]`).
+        /// The entry (printed `t.{entry}`).
         entry: usize,
         /// The node whose value it holds.
         node: NodeId,
