@@ -493,14 +493,17 @@ fn emit_function(
         let mut parts = Vec::new();
         let mut blocks = Vec::new();
         for (frame, schedule) in frames.iter().zip(&schedules) {
-            let stem = match frame {
-                Some((_, variant)) => format!("{}_{variant}", spec.name),
-                None => spec.name.to_string(),
+            // `Spill` between the function and the frame keeps the names apart
+            // (`frame_jacobian_local` of link `world_aligned_x` against
+            // `frame_jacobian_local_world_aligned` of link `x`).
+            let function = upper_camel(spec.name);
+            let (prefix, spill) = match frame {
+                Some((_, variant)) => (
+                    format!("{}_{variant}_part", spec.name),
+                    format!("{function}Spill{variant}"),
+                ),
+                None => (format!("{}_part", spec.name), format!("{function}Spill")),
             };
-            let (prefix, spill) = (
-                format!("{stem}_part"),
-                format!("{}Spill", upper_camel(&stem)),
-            );
             let emitted = print(
                 schedule,
                 &shape,
@@ -586,8 +589,7 @@ fn emit_function(
     Ok((items, traced_counts, counts))
 }
 
-/// `aba_derivatives` → `AbaDerivatives`; pieces already capitalised (a frame's
-/// variant) are kept.
+/// `aba_derivatives` → `AbaDerivatives`.
 fn upper_camel(snake: &str) -> String {
     snake
         .split('_')
