@@ -3,7 +3,9 @@
 //! variant and a part of the message naming the element), and nothing panics.
 //! Also: a 5,000-link chain loads quickly without deep recursion, every shipped
 //! and example-robot-data URDF still loads, a massless subtree is reported and
-//! gives non-finite (not panicking) ABA results, and mimic joints are independent.
+//! gives non-finite (not panicking) ABA results, mimic joints are independent
+//! when loaded without mimics, and with mimics a dof has mass when its joint
+//! or a joint mimicking it does.
 
 mod common;
 mod corpus;
@@ -360,4 +362,53 @@ fn a_mimic_joint_is_an_independent_joint() {
     let m = crba(&model, &mut data, &model.neutral()).unwrap().to_vec();
     assert!((m[f2 * model.nv + f2] - 1.0).abs() < 1e-12);
     assert_eq!(m[f1 * model.nv + f2], 0.0);
+}
+
+/// `mimic.urdf` with the named links' mass and inertia set to zero.
+fn mimic_with_massless(links: &[&str]) -> String {
+    let mut text = read("mimic.urdf");
+    for link in links {
+        let start = text.find(&format!("<link name=\"{link}\">")).unwrap();
+        let end = start + text[start..].find("</link>").unwrap();
+        let body = text[start..end]
+            .replace("<mass value=\"1\"/>", "<mass value=\"0\"/>")
+            .replace("0.01", "0");
+        text.replace_range(start..end, &body);
+    }
+    text
+}
+
+#[test]
+fn a_mimicked_dof_is_carried_by_its_primary_or_any_follower() {
+    // One finger massless and the other not: the shared dof has mass (1 kg on
+    // M's diagonal), whichever finger is the primary.
+    for link in ["finger1", "finger2"] {
+        let model = Model::from_urdf_str_mimic(&mimic_with_massless(&[link]), false).unwrap();
+        assert_eq!(model.nv, 2, "{link}");
+        model
+            .check_massless_subtrees()
+            .unwrap_or_else(|e| panic!("{link} massless: {e}"));
+        let mut data = Data::new(&model);
+        let q = model.neutral();
+        let k = model.joints[model.joint_id("finger1_joint").unwrap()].idx_v;
+        let m = crba(&model, &mut data, &q).unwrap().to_vec();
+        assert!((m[k * model.nv + k] - 1.0).abs() < 1e-12, "{link}: {m:?}");
+        let a = aba(&model, &mut data, &q, &[0.1, 0.2], &[0.3, 0.4]).unwrap();
+        assert!(a.iter().all(|x| x.is_finite()), "{link}: {a:?}");
+    }
+    // Both massless: the primary is named.
+    let text = mimic_with_massless(&["finger1", "finger2"]);
+    let model = Model::from_urdf_str_mimic(&text, false).unwrap();
+    let e = model.check_massless_subtrees().unwrap_err();
+    assert!(
+        matches!(&e, ModelError::MasslessSubtree { joint, link } if joint == "finger1_joint" && link == "finger1"),
+        "{e:?}"
+    );
+    // Without mimics the massless finger is its own dof, and reported.
+    let model = Model::from_urdf_str(&mimic_with_massless(&["finger2"]), false).unwrap();
+    let e = model.check_massless_subtrees().unwrap_err();
+    assert!(
+        matches!(&e, ModelError::MasslessSubtree { joint, .. } if joint == "finger2_joint"),
+        "{e:?}"
+    );
 }

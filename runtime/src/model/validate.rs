@@ -74,7 +74,9 @@ impl Model {
     /// mass matrix, which is then singular; ABA divides by zero there and
     /// returns non-finite accelerations. Links welded by fixed joints with no
     /// moving joint above them inside the subtree (a massless end effector on
-    /// a massive body) are fine.
+    /// a massive body) are fine. On a model with mimic joints, a dof counts
+    /// as carried when its joint or any joint mimicking it (with a non-zero
+    /// gain) has mass or inertia in its subtree.
     ///
     /// The loader does not call this (Pinocchio accepts such models, and
     /// kinematics, RNEA and CRBA are defined for them); code generation calls it
@@ -94,7 +96,20 @@ impl Model {
             let parent = self.joints[i].parent;
             massive[parent] |= massive[i];
         }
-        match (1..n).find(|&i| !massive[i] && self.joints[i].kind.nv() > 0) {
+        // A dof of `v` is carried by its joint and by every joint mimicking it
+        // with a non-zero gain (`M = Gᵀ M_full G`).
+        let mut carried = vec![false; self.nv];
+        for (joint, &m) in self.joints.iter().zip(&massive) {
+            if m && joint.mimic.map_or(true, |mimic| mimic.gain != 0.0) {
+                carried[joint.idx_v..joint.idx_v + joint.kind.nv()].fill(true);
+            }
+        }
+        let uncarried = |i: usize| {
+            let joint = &self.joints[i];
+            let dofs = joint.idx_v..joint.idx_v + joint.kind.nv();
+            joint.mimic.is_none() && dofs.into_iter().any(|k| !carried[k])
+        };
+        match (1..n).find(|&i| uncarried(i)) {
             None => Ok(()),
             Some(i) => {
                 let link = self
