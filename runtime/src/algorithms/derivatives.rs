@@ -463,7 +463,7 @@ struct Column<S> {
 enum Matrices {
     /// `∂τ/∂q`, `∂τ/∂v` and `M`.
     All,
-    /// `M` only (the other two left zero).
+    /// `M` only (the other two left empty).
     Mass,
 }
 
@@ -586,8 +586,9 @@ fn run<S: Scalar>(
         y[i] = inertia;
     }
 
-    let mut d_dq = vec![S::zero(); nv * nv];
-    let mut d_dv = vec![S::zero(); nv * nv];
+    let derivatives = if all { nv * nv } else { 0 };
+    let mut d_dq = vec![S::zero(); derivatives];
+    let mut d_dv = vec![S::zero(); derivatives];
     let mut mass = vec![S::zero(); nv * nv];
     for i in (1..n).rev() {
         let joint = &model.joints[i];
@@ -636,8 +637,10 @@ fn run<S: Scalar>(
     }
     let (mut d_dq, mut d_dv, mut mass) = (d_dq, d_dv, mass);
     if mimic {
-        d_dq = reduce(own_to_v, &d_dq, nv_model);
-        d_dv = reduce(own_to_v, &d_dv, nv_model);
+        if all {
+            d_dq = reduce(own_to_v, &d_dq, nv_model);
+            d_dv = reduce(own_to_v, &d_dv, nv_model);
+        }
         mass = reduce(own_to_v, &mass, nv_model);
         data.tau.fill(S::zero());
         for (&x, &(k, gain)) in tau_own.iter().zip(own_to_v) {

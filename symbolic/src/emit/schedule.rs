@@ -1,7 +1,8 @@
 //! Scheduling: a traced graph becomes a list of statements, each value in a
 //! local of its own assigned once, in topological order with ties broken by
 //! node id, cut into parts when long, with the values that outlive their part
-//! spilled to numbered entries (printed as fields of a struct `t`). Plain data: [`super::print()`] turns it into Rust.
+//! spilled to numbered entries (printed as fields of a struct `t`). Plain
+//! data: [`super::print()`] turns it into Rust.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
