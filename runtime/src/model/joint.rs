@@ -81,6 +81,10 @@ impl JointKind {
     /// The quaternion of a free-flyer or a spherical joint is used as given
     /// (Eigen's `toRotationMatrix`), as are a planar joint's `[cos θ, sin θ]`,
     /// as Pinocchio does; callers keep them unit.
+    ///
+    /// # Panics
+    /// When `q` is shorter than [`JointKind::nq`]: a building block of the
+    /// algorithms, which check the lengths of their inputs first.
     pub fn transform<S: Scalar>(&self, q: &[S]) -> Transform<S> {
         match self {
             JointKind::Universe => Transform::identity(),
@@ -116,6 +120,10 @@ impl JointKind {
 
     /// Column `k` of the motion subspace `S` (constant in the joint frame for
     /// every kind here, so the bias `c = Ṡ v` is zero, as in Pinocchio).
+    ///
+    /// # Panics
+    /// When `k` is not below [`JointKind::nv`] for a free-flyer, spherical or
+    /// planar joint (the one column of a one-dof joint serves any `k`).
     pub fn subspace_column<S: Scalar>(&self, k: usize) -> Motion<S> {
         let mut m = [S::zero(); 6];
         match self {
@@ -133,6 +141,9 @@ impl JointKind {
     }
 
     /// The joint velocity `S v` for the joint's slice of `v`.
+    ///
+    /// # Panics
+    /// When `v` is shorter than [`JointKind::nv`].
     pub fn motion<S: Scalar>(&self, v: &[S]) -> Motion<S> {
         match self {
             JointKind::FreeFlyer => Motion::from_slice(v),
@@ -147,12 +158,16 @@ impl JointKind {
     }
 
     /// `Sᵀ f`, written to the joint's slice `out` of a tangent vector.
+    ///
+    /// # Panics
+    /// When `out` is shorter than [`JointKind::nv`] (entries beyond it are
+    /// left as they are).
     pub fn project_force<S: Scalar>(&self, f: &Force<S>, out: &mut [S]) {
         match self {
-            JointKind::FreeFlyer => out.copy_from_slice(&f.to_array()),
-            JointKind::Spherical => out.copy_from_slice(&f.angular.0),
+            JointKind::FreeFlyer => out[..6].copy_from_slice(&f.to_array()),
+            JointKind::Spherical => out[..3].copy_from_slice(&f.angular.0),
             _ => {
-                for (k, o) in out.iter_mut().enumerate().take(self.nv()) {
+                for (k, o) in out[..self.nv()].iter_mut().enumerate() {
                     *o = self.subspace_column::<S>(k).dot(f);
                 }
             }

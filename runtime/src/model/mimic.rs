@@ -48,6 +48,10 @@ impl Joint {
     /// The joint transform `parent_side_from_child_side` at the model's whole
     /// `q: [nq]`: the kind's transform at `q[idx_q..idx_q + nq]`, or at
     /// `gain q[idx_q] + offset` for a mimicking joint.
+    ///
+    /// # Panics
+    /// When `q` is too short for the joint's indices: a building block of the
+    /// algorithms, which check the lengths of their inputs first.
     pub fn transform_at<S: Scalar>(&self, q: &[S]) -> Transform<S> {
         match self.mimic {
             None => self.kind.transform(&q[self.q_range()]),
@@ -59,6 +63,9 @@ impl Joint {
 
     /// The joint velocity `S v` at the model's whole `v: [nv]` (or `a`): the
     /// kind's motion for its slice, `gain S v[idx_v]` for a mimicking joint.
+    ///
+    /// # Panics
+    /// When `v` is too short for the joint's indices.
     pub fn motion_at<S: Scalar>(&self, v: &[S]) -> Motion<S> {
         match self.mimic {
             None => self.kind.motion(&v[self.v_range()]),
@@ -81,6 +88,9 @@ impl Joint {
 
     /// `out[idx_v + k] += S_kᵀ f` for the joint's dofs, with [`Joint::subspace`]:
     /// a mimicking joint adds `gain Sᵀ f` to its primary's entry.
+    ///
+    /// # Panics
+    /// When `out` is too short for the joint's indices.
     pub fn add_projected_force<S: Scalar>(&self, f: &Force<S>, out: &mut [S]) {
         if self.mimic.is_none() {
             let mut projected = [S::zero(); 6];
