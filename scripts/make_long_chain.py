@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Write tests/urdf/long_chain.urdf: a serial chain of N revolute joints.
+"""Write tests/urdf/long/long_chain.urdf: a serial chain of N revolute joints.
 
     python3 scripts/make_long_chain.py [N]   # N = 60 by default
 
 Axes, joint offsets and link inertias vary along the chain so that nothing
 folds away. At N = 60, the generated `kinetic_energy` and the last link's
 `frame_jacobian_local` are longer than one block and are emitted in parts
-(tests/generated_parts.rs).
+(tests/generated_parts.rs, which checks them against the runtime). The file
+sits in a folder of its own so that scripts/make_references.sh, which writes a
+Pinocchio reference for each tests/urdf/*.urdf, leaves it out.
 """
 
 import os
@@ -51,5 +53,5 @@ def chain(n):
 
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 60
-    with open(os.path.join(ROOT, "tests", "urdf", "long_chain.urdf"), "w") as f:
+    with open(os.path.join(ROOT, "tests", "urdf", "long", "long_chain.urdf"), "w") as f:
         f.write(chain(n))

@@ -1,6 +1,6 @@
 //! Functions long enough to be emitted in parts (a chain of part functions
 //! passing values through a spill struct), on a 60-joint serial chain
-//! (`tests/urdf/long_chain.urdf`): the scalar result of `kinetic_energy`
+//! (`tests/urdf/long/long_chain.urdf`): the scalar result of `kinetic_energy`
 //! (written through `*out` by the last part) and a per-frame function,
 //! `frame_jacobian_local` of the last link (parts and spill struct named after
 //! the frame), against the generic runtime on random states (1e-10).
@@ -18,9 +18,9 @@ use rbdgen::runtime::{
 };
 use rbdgen::symbolic::{generate_module, Function, Options};
 
-const URDF: &str = "tests/urdf/long_chain.urdf";
+const URDF: &str = "tests/urdf/long/long_chain.urdf";
 
-rbdgen::robot_dynamics!(mod chain, "tests/urdf/long_chain.urdf", functions = [kinetic_energy, frame_jacobian_local], frames = [link60]);
+rbdgen::robot_dynamics!(mod chain, "tests/urdf/long/long_chain.urdf", functions = [kinetic_energy, frame_jacobian_local], frames = [link60]);
 
 #[test]
 fn both_functions_are_emitted_in_parts() {
