@@ -100,7 +100,7 @@ impl Model {
         // with a non-zero gain (`M = Gᵀ M_full G`).
         let mut carried = vec![false; self.nv];
         for (joint, &m) in self.joints.iter().zip(&massive) {
-            if m && joint.mimic.map_or(true, |mimic| mimic.gain != 0.0) {
+            if m && joint.mimic.is_none_or(|mimic| mimic.gain != 0.0) {
                 carried[joint.idx_v..joint.idx_v + joint.kind.nv()].fill(true);
             }
         }
