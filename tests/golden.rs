@@ -15,18 +15,16 @@ use std::path::PathBuf;
 use rbdgen::runtime::{crba, rnea, Data, Model};
 use rbdgen::symbolic::{generate, Function, Options};
 
-// The generator's formatting (prettyplease), not rustfmt's: `cargo fmt`
-// leaves these files alone. Only `rnea`, `crba`, `NQ`, `NV` and `NEUTRAL`
+// The generator's formatting (prettyplease), not rustfmt's: each file's
+// `#![cfg_attr(rustfmt, rustfmt::skip)]` keeps `cargo fmt` (and so CI's
+// `cargo fmt --check`) off it. Only `rnea`, `crba`, `NQ`, `NV` and `NEUTRAL`
 // are used here.
-#[rustfmt::skip]
 #[allow(dead_code)]
 #[path = "golden/double_pendulum.rs"]
 mod double_pendulum;
-#[rustfmt::skip]
 #[allow(dead_code)]
 #[path = "golden/hopper.rs"]
 mod hopper;
-#[rustfmt::skip]
 #[allow(dead_code)]
 #[path = "golden/tree_fixed.rs"]
 mod tree_fixed;

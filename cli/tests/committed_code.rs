@@ -272,6 +272,16 @@ fn check_passes_when_current_and_fails_when_stale() {
     assert!(rbdgen(&args(false)).status.success());
     let current = rbdgen(&args(true));
     assert!(current.status.success(), "{}", stderr(&current));
+    // `cargo fmt` in the including crate leaves the file as generated
+    // (`#![cfg_attr(rustfmt, rustfmt::skip)]`), so it stays current.
+    let fmt = Command::new("rustfmt")
+        .args(["--edition", "2021"])
+        .arg(&file)
+        .output()
+        .expect("rustfmt (the toolchain's rustfmt component) runs");
+    assert!(fmt.status.success(), "{}", stderr(&fmt));
+    let formatted = rbdgen(&args(true));
+    assert!(formatted.status.success(), "{}", stderr(&formatted));
 
     let text = std::fs::read_to_string(&file).unwrap();
     let edited: String = text

@@ -344,6 +344,8 @@ pub fn generate_module(
         .map(|l| lanes_module(l, options.scalar, options.std, options.threads, &lane_items));
     let tokens = quote! {
         #(#![doc = #header])*
+        // `cargo fmt` leaves the file as generated, so that `--check` still holds.
+        #![cfg_attr(rustfmt, rustfmt::skip)]
         #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case, dead_code)]
 
         #constants

@@ -22,6 +22,7 @@
 //! - `rnea`: 280 ops (124 add/sub, 154 mul, 0 div, 0 neg, 0 sqrt, 2 trig, 0 select)
 //!   reference: about 93n multiplications for an n-joint serial chain (best hand formulations of RNEA); n = nv = 8 (a free-flyer counts its 6 dofs): 93n = 744, ours 154 mul = 0.21 × 93n
 //! - `crba`: 45 ops (18 add/sub, 23 mul, 0 div, 2 neg, 0 sqrt, 2 trig, 0 select)
+#![cfg_attr(rustfmt, rustfmt::skip)]
 #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case, dead_code)]
 /// Length of the configuration `q`.
 pub const NQ: usize = 9;

@@ -27,6 +27,7 @@
 //! - `minverse`: 6693 ops (3040 add/sub, 3552 mul, 19 div, 46 neg, 0 sqrt, 36 trig, 0 select)
 //! - `integrate`: 178 ops (80 add/sub, 85 mul, 3 div, 1 neg, 1 sqrt, 2 trig, 6 select)
 //! - `difference`: 166 ops (73 add/sub, 75 mul, 6 div, 1 neg, 1 sqrt, 2 trig, 8 select)
+#![cfg_attr(rustfmt, rustfmt::skip)]
 #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case, dead_code)]
 /// Length of the configuration `q`.
 pub const NQ: usize = 25;
