@@ -87,7 +87,7 @@ fn report(title: &str, model: &Model, data: &mut Data<f64>, q: &[f64; NQ], v: &[
     );
 
     let h = go2_z1::rnea(q, v, &[0.0; NV]);
-    println!("h = rnea(q, v, 0)?:");
+    println!("h = rnea(q, v, 0):");
     for (name, range) in &BLOCKS {
         println!("  {name:>5}: {}", fmt(&h[range.clone()]));
     }
@@ -135,7 +135,7 @@ fn report(title: &str, model: &Model, data: &mut Data<f64>, q: &[f64; NQ], v: &[
                     .as_flattened(),
             )
         })
-        .fold(0.0, f64::max);
+        .fold(0.0, max_nan);
     println!(
         "max |generated - runtime|: rnea {dev_rnea:.1e}, crba {dev_crba:.1e}, aba {dev_aba:.1e}, frame_placement {dev_frames:.1e}"
     );
@@ -156,7 +156,16 @@ fn max_dev(a: &[f64], b: &[f64]) -> f64 {
     a.iter()
         .zip(b)
         .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
+        .fold(0.0, max_nan)
+}
+
+/// The larger of two deviations, NaN when either is (`f64::max` drops a NaN).
+fn max_nan(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
 }
 
 fn fmt(x: &[f64]) -> String {

@@ -1113,7 +1113,8 @@ impl Comparison {
 ///
 /// # Errors
 /// [`EvalError::Incomparable`] when the two headers describe other models, the
-/// numbers of states differ or the inputs of a state differ;
+/// numbers of states differ, the inputs of a state differ or the reference
+/// has no quantity (no states, or states of inputs only);
 /// [`EvalError::Format`] for a document that is not in the format.
 pub fn compare(reference: &Value, ours: &Value) -> Result<Comparison, EvalError> {
     let header = |doc: &Value| {
@@ -1174,6 +1175,13 @@ pub fn compare(reference: &Value, ours: &Value) -> Result<Comparison, EvalError>
                 .or_default()
                 .add(found.map(|ours| difference(leaf.value, ours)), at);
         }
+    }
+    // Nothing compared is not a pass.
+    if groups.is_empty() {
+        return Err(EvalError::Incomparable(format!(
+            "the reference has no quantity to compare ({} states)",
+            ref_states.len()
+        )));
     }
     Ok(Comparison {
         quantities: groups.into_iter().map(|(name, g)| g.report(name)).collect(),

@@ -320,6 +320,13 @@ fn bad_input_is_an_error_not_a_panic() {
         &["generate", "models/z1.urdf", "--functions", "nope"],
         &["generate", "models/z1.urdf", "--scalar", "f16"],
         &["generate", "models/README.md"],
+        &["generate", "models/z1.urdf", "--functions", ""],
+        &[
+            "generate",
+            "models/z1.urdf",
+            "--functions",
+            "rnea,crba,rnea",
+        ],
     ] {
         let run = rbdgen(args);
         assert_eq!(run.status.code(), Some(2), "{args:?}: {}", stderr(&run));
@@ -329,6 +336,45 @@ fn bad_input_is_an_error_not_a_panic() {
             stderr(&run)
         );
     }
+    let run = rbdgen(&[
+        "generate",
+        "models/z1.urdf",
+        "--functions",
+        "rnea,crba,rnea",
+    ]);
+    assert!(
+        stderr(&run).contains("`rnea` is listed twice"),
+        "{}",
+        stderr(&run)
+    );
+    let run = rbdgen(&["generate", "models/z1.urdf", "--functions", ""]);
+    assert!(stderr(&run).contains("an empty name"), "{}", stderr(&run));
+}
+
+#[test]
+fn a_model_without_dofs_generates_and_reports_what_needs_mass() {
+    let dir = scratch("no_dof");
+    let file = dir.join("rock.rs");
+    let run = rbdgen(&[
+        "generate",
+        "tests/urdf/no_dof/rock.urdf",
+        "--functions",
+        "rnea,crba,minverse,aba_derivatives,frame_jacobian_world",
+        "-o",
+        file.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("pub const NV: usize = 0;"), "{text}");
+    let run = rbdgen(&["generate", "tests/urdf/no_dof/rock.urdf", "--quiet"]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    let message = stderr(&run);
+    assert!(
+        message.contains("the moving bodies have no mass"),
+        "{message}"
+    );
+    assert!(!message.contains("panicked"), "{message}");
 }
 
 /// The functions committed in the embedded example.

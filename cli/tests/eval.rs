@@ -412,6 +412,22 @@ fn compare_refuses_other_states_or_models() {
         compare(&go2, &ours),
         Err(EvalError::Incomparable(_))
     ));
+    // No states, or states of inputs only: nothing is compared, which is no pass.
+    let no_states = edit(doc.clone(), &["states"], |s| *s = json!([]));
+    let e = compare(&no_states, &no_states).unwrap_err();
+    assert!(e.to_string().contains("no quantity to compare"), "{e}");
+    let one_state = edit(doc.clone(), &["states"], |s| {
+        s.as_array_mut().unwrap().truncate(1)
+    });
+    let inputs_only = edit(one_state, &["states", "0"], |state| {
+        let inputs = ["q", "v", "a", "tau", "w", "q2", "fext"];
+        state
+            .as_object_mut()
+            .unwrap()
+            .retain(|k, _| inputs.contains(&k.as_str()));
+    });
+    let e = compare(&inputs_only, &inputs_only).unwrap_err();
+    assert!(e.to_string().contains("no quantity to compare"), "{e}");
 }
 
 #[test]

@@ -410,6 +410,25 @@ fn verify_fails_above_the_tolerance() {
 }
 
 #[test]
+fn verify_refuses_checks_that_compare_nothing() {
+    for (extra, message) in [
+        (["--tolerance", "nan"], "--tolerance NaN"),
+        (["--tolerance=-1", "--seed=0"], "--tolerance -1"),
+        (["--tolerance", "inf"], "--tolerance inf"),
+        (["--states", "0"], "--states 0"),
+        (["--seconds", "nan"], "--seconds NaN"),
+    ] {
+        let mut args = vec!["verify", "tests/urdf/continuous_chain.urdf", "--quiet"];
+        args.extend(extra);
+        let out = rbdgen(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(message), "{extra:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
 fn verify_says_when_cargo_is_missing() {
     let work = work_dir("nocargo");
     let out = rbdgen(&[

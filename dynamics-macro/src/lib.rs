@@ -194,7 +194,13 @@ impl Parse for Args {
                     let content;
                     syn::bracketed!(content in input);
                     let names = content.parse_terminated(Ident::parse, Token![,])?;
-                    let mut list = Vec::new();
+                    if names.is_empty() {
+                        return Err(syn::Error::new(
+                            key.span(),
+                            "`functions = []` names no function; leave `functions` out for all of them",
+                        ));
+                    }
+                    let mut list: Vec<(Function, Span)> = Vec::new();
                     for n in names {
                         let f = Function::from_name(&n.to_string()).ok_or_else(|| {
                             let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
@@ -203,6 +209,12 @@ impl Parse for Args {
                                 format!("unknown function `{n}`; known: {}", known.join(", ")),
                             )
                         })?;
+                        if list.iter().any(|(g, _)| *g == f) {
+                            return Err(syn::Error::new(
+                                n.span(),
+                                format!("`{n}` is listed twice in `functions`"),
+                            ));
+                        }
                         list.push((f, n.span()));
                     }
                     functions = Some(list);

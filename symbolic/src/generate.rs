@@ -363,8 +363,9 @@ pub fn generate_module(
 
 /// A non-finite constant in a trace is an error; when the model has a moving
 /// joint with a massless subtree (a singular mass matrix, the usual cause in
-/// `aba`), the error names that joint. So is a constant that the scalar type
-/// cannot represent.
+/// `aba`), the error names that joint, and when no moving body has mass (the
+/// centre of mass), it says so. So is a constant that the scalar type cannot
+/// represent.
 fn check(
     model: &Model,
     traced: &Traced,
@@ -376,8 +377,13 @@ fn check(
         reason,
     };
     if let Some(reason) = traced.graph.non_finite() {
+        let moving_mass: f64 = model.joints[1..].iter().map(|j| j.inertia.mass).sum();
         return Err(error(match model.check_massless_subtrees() {
             Err(e) => e.to_string(),
+            Ok(()) if moving_mass == 0.0 => format!(
+                "{reason}: the moving bodies have no mass (the centre of mass is 0/0); \
+                 leave this function out"
+            ),
             Ok(()) => reason.to_string(),
         }));
     }

@@ -212,13 +212,32 @@ pub fn evaluate_generated(
             Value::Object(out)
         })
         .collect::<Vec<_>>();
-    let mut runtime_only: Vec<&str> = Vec::new();
+    // A quantity made of several functions (`frames`) that the set covers in
+    // part names the functions the runtime computed.
+    let mut quantities: Vec<&str> = Vec::new();
     for p in PARTS.iter().filter(|p| by_runtime.contains(&p.function)) {
-        if !runtime_only.contains(&p.quantity) {
-            runtime_only.push(p.quantity);
+        if !quantities.contains(&p.quantity) {
+            quantities.push(p.quantity);
         }
     }
-    runtime_only.push(OMI);
+    let mut runtime_only: Vec<String> = Vec::new();
+    for quantity in quantities {
+        let mut functions: Vec<&str> = Vec::new();
+        let mut generated = false;
+        for p in PARTS.iter().filter(|p| p.quantity == quantity) {
+            if !by_runtime.contains(&p.function) {
+                generated = true;
+            } else if !functions.contains(&p.function.name()) {
+                functions.push(p.function.name());
+            }
+        }
+        runtime_only.push(if generated {
+            format!("{quantity} ({})", functions.join(", "))
+        } else {
+            quantity.to_string()
+        });
+    }
+    runtime_only.push(OMI.to_string());
     note(&format!(
         "computed by the runtime (no generated function in the set): {}",
         runtime_only.join(", ")

@@ -74,10 +74,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
     std::fs::write(&path, &source).map_err(|e| format!("{}: {e}", path.display()))?;
     if !args.quiet {
         let ops: usize = module.op_counts.values().map(|c| c.total()).sum();
+        let n = module.op_counts.len();
+        let functions = if n == 1 { "function" } else { "functions" };
         eprintln!(
-            "wrote {} ({} functions, {ops} operations, {} bytes)",
+            "wrote {} ({n} {functions}, {ops} operations, {} bytes)",
             path.display(),
-            module.op_counts.len(),
             source.len()
         );
     }

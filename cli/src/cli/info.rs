@@ -109,6 +109,9 @@ fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool)
 fn print_info(model: &Model) {
     println!("robot {}: nq = {}, nv = {}", model.name, model.nq, model.nv);
     let mass: f64 = model.joints.iter().map(|j| j.inertia.mass).sum();
+    // Rounded to 1e-9 kg, without the digits of the summation's rounding.
+    let mass = format!("{mass:.9}");
+    let mass = mass.trim_end_matches('0').trim_end_matches('.');
     println!("total mass (moving bodies): {mass} kg");
     println!("joints:");
     for (i, j) in model.joints.iter().enumerate().skip(1) {

@@ -247,8 +247,8 @@ impl CodeArgs {
     /// The URDF text and the generation options these arguments ask for.
     ///
     /// # Errors
-    /// An unreadable file, an unknown function or scalar type, a malformed
-    /// armature or contact.
+    /// An unreadable file, an unknown, empty or repeated function name, an
+    /// unknown scalar type, a malformed armature or contact.
     pub fn load(&self) -> Result<(String, rbdgen_symbolic::Options), String> {
         use rbdgen_symbolic::{Function, Options, ScalarType};
         if self.threads && self.lanes.is_none() {
@@ -277,15 +277,22 @@ impl CodeArgs {
             .map_err(|e| format!("{}: {e}", self.urdf.display()))?;
         if !self.functions.is_empty() {
             let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-            options.functions = self
-                .functions
-                .iter()
-                .map(|n| {
-                    Function::from_name(n).ok_or_else(|| {
-                        format!("unknown function `{n}`; known: {}", known.join(", "))
-                    })
-                })
-                .collect::<Result<_, _>>()?;
+            options.functions.clear();
+            for n in &self.functions {
+                if n.is_empty() {
+                    return Err(
+                        "--functions: an empty name; name functions, comma-separated, \
+                                or leave --functions out for all of them"
+                            .into(),
+                    );
+                }
+                let f = Function::from_name(n).ok_or_else(|| {
+                    format!("unknown function `{n}`; known: {}", known.join(", "))
+                })?;
+                if !options.functions.insert(f) {
+                    return Err(format!("--functions: `{n}` is listed twice"));
+                }
+            }
         }
         Ok((text, options))
     }

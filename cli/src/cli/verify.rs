@@ -97,6 +97,20 @@ struct Row {
 /// A [`Failure`] with code 1 when a function's error exceeds the tolerance, 2
 /// for bad input, a missing cargo or a failed build.
 pub fn run(args: Args) -> Result<(), Failure> {
+    if args.states == 0 {
+        return Err("--states 0: no state to compare the generated code on"
+            .to_string()
+            .into());
+    }
+    if let Some(t) = args.tolerance {
+        if !(t.is_finite() && t >= 0.0) {
+            return Err(format!("--tolerance {t}: must be a finite number, 0 or more").into());
+        }
+    }
+    if !(args.seconds.is_finite() && args.seconds >= 0.0) {
+        let seconds = args.seconds;
+        return Err(format!("--seconds {seconds}: must be a finite number, 0 or more").into());
+    }
     let (text, options, module) = args.code.generate(args.quiet)?;
     let source = module.source().map_err(|e| e.to_string())?;
     let model = super::build_model(&args.code.urdf, &text, &options)?;

@@ -86,8 +86,12 @@ impl Shape {
         match self {
             Shape::Scalar => values[0].clone(),
             Shape::Vector(_) => array(values),
-            Shape::Matrix(_, c) => {
-                let rows: Vec<TokenStream> = values.chunks(*c).map(array).collect();
+            Shape::Matrix(r, c) => {
+                // `chunks` needs a non-zero length: a model without dofs has `[[_; 0]; r]`.
+                let rows: Vec<TokenStream> = match *c {
+                    0 => vec![array(&[]); *r],
+                    c => values.chunks(c).map(array).collect(),
+                };
                 array(&rows)
             }
             Shape::Tuple(parts) => {

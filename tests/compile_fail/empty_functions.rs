@@ -1,0 +1,3 @@
+rbdgen::robot_dynamics!(mod robot, "models/z1.urdf", functions = []);
+
+fn main() {}
