@@ -330,6 +330,14 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
             "threads: `NAME_batch_par` splits the lanes' batch across threads; add `lanes = 2 | 4 | 8`",
         ));
     }
+    // One error, on `threads`, rather than that and an unresolved `rayon` in the module.
+    if let (Some(span), false) = (args.threads, cfg!(feature = "rayon")) {
+        return Err(syn::Error::new(
+            span,
+            "threads: `NAME_batch_par` runs on rayon; enable rbdgen's `rayon` feature \
+             (rbdgen = { version = \"0.1\", features = [\"rayon\"] })",
+        ));
+    }
     let relative = args.path.value();
     let error = |msg: String| syn::Error::new(args.path.span(), format!("{relative}: {msg}"));
     let root = std::env::var("RBDGEN_MANIFEST_DIR")
