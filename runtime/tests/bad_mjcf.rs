@@ -10,6 +10,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::root;
+use rbdgen_runtime::model::mjcf::read_description;
 use rbdgen_runtime::{Model, ModelError};
 
 fn dir() -> PathBuf {
@@ -62,6 +63,41 @@ fn every_file_gets_its_expected_outcome() {
             }
         }
     }
+}
+
+/// Code generation reads an MJCF file as its flattened text
+/// (`read_description`): the errors found there name the same element at the
+/// same line as those of the file itself.
+#[test]
+fn errors_of_the_flattened_text_give_the_file_lines() {
+    let mut checked = 0;
+    for (file, outcome, _) in expectations() {
+        let path = dir().join(&file);
+        let Ok(text) = read_description(&path) else {
+            continue; // malformed XML or a missing include: refused while flattening
+        };
+        if outcome != "error" {
+            continue;
+        }
+        let from_file = Model::from_mjcf_file(&path, false).unwrap_err().to_string();
+        let from_text = Model::from_description_str(&text, false)
+            .unwrap_err()
+            .to_string();
+        if !from_file.contains("file `") {
+            assert_eq!(from_text, from_file, "{file}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} files checked");
+    // Elements that share a line keep it.
+    let one_line = r#"<mujoco><worldbody><body><joint type="screw"/><geom size="1"/></body></worldbody></mujoco>"#;
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("one_line.xml");
+    std::fs::write(&path, one_line).unwrap();
+    let text = read_description(&path).unwrap();
+    let e = Model::from_description_str(&text, false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("line 1: <joint>"), "{e}");
 }
 
 /// An `<include>` needs the file's directory: the text alone refuses it.

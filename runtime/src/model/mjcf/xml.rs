@@ -249,16 +249,25 @@ impl Tree {
     }
 
     /// The document as one self-contained XML text: every element with its
-    /// attributes, includes already expanded, comments and text dropped.
+    /// attributes, includes already expanded, comments and text dropped; each
+    /// element of the main file starts on its line in that file, so that the
+    /// errors of a model built from this text give the file's lines.
     pub fn to_xml(&self) -> String {
         let mut out = String::new();
+        // The line being written: each element of the main file starts on its
+        // line there, so that errors found in this text give the file's lines.
+        let mut line = 1;
         // (element, closing): children pushed in reverse, then the closing tag.
         let mut stack: Vec<(usize, bool)> = vec![(0, false)];
         while let Some((index, closing)) = stack.pop() {
             let e = &self.elements[index];
             if closing {
-                out.push_str(&format!("</{}>\n", e.tag));
+                out.push_str(&format!("</{}>", e.tag));
                 continue;
+            }
+            if e.file == 0 && e.line > line {
+                out.extend(std::iter::repeat_n('\n', (e.line - line) as usize));
+                line = e.line;
             }
             out.push('<');
             out.push_str(&e.tag);
@@ -276,13 +285,14 @@ impl Tree {
                 out.push('"');
             }
             if e.children.is_empty() {
-                out.push_str("/>\n");
+                out.push_str("/>");
             } else {
-                out.push_str(">\n");
+                out.push('>');
                 stack.push((index, true));
                 stack.extend(e.children.iter().rev().map(|&c| (c, false)));
             }
         }
+        out.push('\n');
         out
     }
 
