@@ -334,7 +334,8 @@ fn info_lists_the_whole_body_options() {
 #[test]
 fn verify_lanes_against_the_runtime_and_the_scalar_code() {
     let functions = ["--functions", "rnea,aba,frame_placement,integrate"];
-    let mut args = vec!["--lanes", "4"];
+    // `--threads` too: the harness crate then depends on rayon for `NAME_batch_par`.
+    let mut args = vec!["--lanes", "4", "--threads"];
     args.extend(functions);
     let out = verify("lanes", &args);
     let report = text(&out.stdout);

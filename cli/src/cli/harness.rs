@@ -4,8 +4,9 @@
 //! by `rbdgen verify`; any command that needs numbers from the compiled
 //! generated code (rather than from the runtime) can use it too.
 //!
-//! The crate depends on `libm` only, as a user's crate with committed
-//! generated code does, and is built with `cargo build --release`.
+//! The crate depends on `libm` (and `wide` with lanes, `rayon` with threads),
+//! as a user's crate with committed generated code does, and is built with
+//! `cargo build --release`.
 //!
 //! Protocol. Standard input is whitespace-separated numbers: the number of
 //! states, the seconds to spend timing each function, then for each function
@@ -83,15 +84,20 @@ impl Harness {
             .map(|f| f.args(model).iter().map(|(_, d)| d.len(model)).sum())
             .collect();
         let main = main_source(model, &functions, &widths, options);
-        // The lanes' vector type is `wide`'s.
+        // The lanes' vector type is `wide`'s; `NAME_batch_par` runs on rayon.
         let wide = if options.lanes.is_some() {
             "wide = { version = \"1\", default-features = false }\n"
         } else {
             ""
         };
+        let rayon = if options.threads {
+            "rayon = \"1\"\n"
+        } else {
+            ""
+        };
         let manifest = format!(
             "[package]\nname = \"{package}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nlibm = \"0.2\"\n{wide}\n\
+             [dependencies]\nlibm = \"0.2\"\n{wide}{rayon}\n\
              # Stand-alone even when placed under another workspace.\n[workspace]\n"
         );
         write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
@@ -527,6 +533,7 @@ fn line(out: &mut String, values: &[f64]) {{
     out.push('\\n');
 }}
 
+#[allow(unused_assignments)] // the last block's advance of `cursor`
 fn main() {{
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).expect(\"reading stdin\");
