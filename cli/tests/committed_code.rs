@@ -327,6 +327,12 @@ fn bad_input_is_an_error_not_a_panic() {
             "--functions",
             "rnea,crba,rnea",
         ],
+        &[
+            "generate",
+            "models/z1.urdf",
+            "--armature",
+            "joint1=0.1,joint1=0.2",
+        ],
     ] {
         let run = rbdgen(args);
         assert_eq!(run.status.code(), Some(2), "{args:?}: {}", stderr(&run));
@@ -344,6 +350,17 @@ fn bad_input_is_an_error_not_a_panic() {
     ]);
     assert!(
         stderr(&run).contains("`rnea` is listed twice"),
+        "{}",
+        stderr(&run)
+    );
+    let run = rbdgen(&[
+        "generate",
+        "models/z1.urdf",
+        "--armature",
+        "joint1=0.1,joint1=0.2",
+    ]);
+    assert!(
+        stderr(&run).contains("armature of joint `joint1`: named twice"),
         "{}",
         stderr(&run)
     );

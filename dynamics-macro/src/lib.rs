@@ -293,7 +293,11 @@ fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>
     let mut model = model.map_err(|e| Err(e.to_string()))?;
     let at =
         |span: Span| move |e: rbdgen_symbolic::ModelError| Ok(syn::Error::new(span, e.to_string()));
-    for (name, value, span) in &args.armature {
+    for (k, (name, value, span)) in args.armature.iter().enumerate() {
+        if args.armature[..k].iter().any(|(n, _, _)| n == name) {
+            let msg = format!("armature of joint `{name}`: named twice");
+            return Err(Ok(syn::Error::new(*span, msg)));
+        }
         model.set_armature(name, *value).map_err(at(*span))?;
     }
     let mut contacts = Vec::new();

@@ -120,8 +120,9 @@ impl Default for Options {
 ///
 /// # Errors
 /// [`GenerateError::Model`] for a URDF that does not make a model, or an
-/// unknown joint or link name, a negative armature, a contact or a parameter
-/// on a link welded to the universe, or an unknown frame in `options.frames`;
+/// unknown joint or link name, a negative armature, a joint given two
+/// armatures, a contact or a parameter on a link welded to the universe, or an
+/// unknown frame in `options.frames`;
 /// with [`Options::strict`], the first of [`Model::physical_warnings`].
 pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError> {
     let mut model = if options.mimic {
@@ -129,7 +130,14 @@ pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError
     } else {
         Model::from_description_str(urdf, options.floating_base)?
     };
-    for (joint, value) in &options.armature {
+    for (k, (joint, value)) in options.armature.iter().enumerate() {
+        if options.armature[..k].iter().any(|(j, _)| j == joint) {
+            return Err(ModelError::InvalidSetting {
+                item: format!("armature of joint `{joint}`"),
+                reason: "named twice".into(),
+            }
+            .into());
+        }
         model.set_armature(joint, *value)?;
     }
     let contacts: Vec<(&str, ContactKind)> = options
