@@ -879,3 +879,41 @@ fn cli_errors_exit_2_with_a_message() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+#[test]
+fn cli_eval_warns_of_values_that_are_not_finite() {
+    // Z1's first state with a huge velocity: the velocity products overflow.
+    let (doc, _, _, _) = load("z1_fixed");
+    let state = &doc["states"][0];
+    let mut inputs = serde_json::Map::new();
+    for key in ["q", "v", "a", "tau", "w", "q2"] {
+        if let Some(x) = state.get(key) {
+            inputs.insert(key.into(), x.clone());
+        }
+    }
+    inputs["v"][0] = json!(1e300);
+    let states = json!({ "model": doc["model"], "states": [inputs] });
+    let dir = scratch("nonfinite");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("states.json");
+    std::fs::write(&path, states.to_string()).unwrap();
+    let out = dir.join("out.json");
+    let run = rbdgen(&[
+        "eval",
+        "--urdf",
+        "models/z1.urdf",
+        "--states",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("state 0: not finite, written as null: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("kinetic_energy"), "{stderr}");
+    let ours: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(ours["states"][0]["kinetic_energy"], Value::Null);
+}

@@ -151,6 +151,13 @@ pub fn run(args: Args) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", states.display()))?
         }
     };
+    for (k, names) in nonfinite(&doc) {
+        eprintln!(
+            "rbdgen: warning: {}: state {k}: not finite, written as null: {}",
+            states.display(),
+            names.join(", ")
+        );
+    }
     let text = format!("{doc}\n");
     match out {
         Some(path) => std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display())),
@@ -159,4 +166,45 @@ pub fn run(args: Args) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// For each state with a `null` (a value that is not finite) in its results,
+/// its index and the quantities holding one (`aba`, `frames.FL_foot.placement`).
+fn nonfinite(doc: &serde_json::Value) -> Vec<(usize, Vec<String>)> {
+    use serde_json::Value;
+    fn has_null(v: &Value) -> bool {
+        match v {
+            Value::Null => true,
+            Value::Array(a) => a.iter().any(has_null),
+            Value::Object(o) => o.values().any(has_null),
+            _ => false,
+        }
+    }
+    let states = doc["states"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for (k, state) in states.iter().enumerate() {
+        let mut names = Vec::new();
+        for (key, value) in state.as_object().into_iter().flatten() {
+            match (key.as_str(), value) {
+                ("frames", Value::Object(frames)) => {
+                    for (frame, quantities) in frames {
+                        for (q, v) in quantities.as_object().into_iter().flatten() {
+                            if has_null(v) {
+                                names.push(format!("frames.{frame}.{q}"));
+                            }
+                        }
+                    }
+                }
+                (_, v) if has_null(v) => names.push(key.clone()),
+                _ => {}
+            }
+        }
+        if !names.is_empty() {
+            out.push((k, names));
+        }
+    }
+    out
 }
