@@ -254,8 +254,7 @@ impl Tree {
     /// errors of a model built from this text give the file's lines.
     pub fn to_xml(&self) -> String {
         let mut out = String::new();
-        // The line being written: each element of the main file starts on its
-        // line there, so that errors found in this text give the file's lines.
+        // The line being written.
         let mut line = 1;
         // (element, closing): children pushed in reverse, then the closing tag.
         let mut stack: Vec<(usize, bool)> = vec![(0, false)];
