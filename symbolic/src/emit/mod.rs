@@ -283,7 +283,7 @@ impl Arith {
 pub const WHOLE_LEN: usize = 4000;
 
 /// The most statements of one part of a block longer than [`WHOLE_LEN`].
-/// Shorter parts build faster but pass more values through the spill array:
+/// Shorter parts build faster but pass more values through the spill struct:
 /// on Go2+Z1, parts of 1500 instead of 4000 built the six dynamics functions
 /// in about 28 s instead of 45 s (when locals were reused and all parts were
 /// one codegen unit) and run the derivatives within 3 % as fast; parts of

@@ -26,7 +26,7 @@ pub struct Emitted {
 pub struct Split<'a> {
     /// Names the parts `{prefix}0`, `{prefix}1`, ...; unique in the module.
     pub prefix: &'a str,
-    /// Names the type of the spill array, a tuple struct; unique in the module.
+    /// Names the spill struct, a tuple struct; unique in the module.
     pub spill: &'a str,
     /// The parameter declarations, as `q: &[f64; NQ]`.
     pub params: &'a [TokenStream],
@@ -52,8 +52,8 @@ pub const LOCALS_PER_LET: usize = 8;
 /// rustc overflows its stack on a few thousand of them in a debug build. A
 /// schedule of several parts becomes a chain of `#[inline(never)]` functions
 /// `{prefix}{k}::run` taking the enclosing function's parameters, the spill
-/// array `t` and the result `out` (both on the caller's stack). `t` is a tuple
-/// struct, read as `t.12`: rustc type-checks an array index through the
+/// struct `t` and the result `out` (both on the caller's stack). `t` is a tuple
+/// struct, read as `t.12`, not an array: rustc type-checks an array index through the
 /// `Index` trait, and on Go2+Z1's largest build the spill indices took about
 /// 60 % of the type check and a fifth of the whole build. Each part is a
 /// module of its own because rustc puts each module in its own codegen unit,

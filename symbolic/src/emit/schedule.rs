@@ -23,7 +23,7 @@ pub enum Operand {
         /// The node whose value it holds.
         node: NodeId,
     },
-    /// Entry `entry` of the spill array `t`, holding `node` (a value computed
+    /// Entry `entry` of the spill struct `t`, holding `node` (a value computed
     /// in an earlier part).
     Spilled {
         /// The entry (printed `t.{entry}`).
@@ -95,7 +95,7 @@ pub struct Definition {
     pub node: NodeId,
     /// Its local in the statement's part, assigned by this statement only.
     pub slot: usize,
-    /// Its entry of the spill array, if a later part uses it.
+    /// Its entry of the spill struct, if a later part uses it.
     pub spill: Option<usize>,
 }
 
@@ -128,7 +128,7 @@ pub struct Schedule {
     /// The parts, in order, covering the statements (one part, possibly
     /// empty, for a short block).
     pub parts: Vec<Part>,
-    /// The length of the spill array (0 for a single part).
+    /// The number of entries of the spill struct (0 for a single part).
     pub spills: usize,
     /// The outputs, in order: constants, inputs, or locals (of the part that
     /// computes them, where they are stored into the result).
@@ -148,7 +148,7 @@ pub struct Schedule {
 /// cost an optimised build about a third more time.) More than `whole_len`
 /// statements are cut into parts of about equal length, at most `part_len`
 /// each; a value used by a later part is also stored to an
-/// entry of the spill array, freed after the last part that reads it.
+/// entry of the spill struct, freed after the last part that reads it.
 pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: usize) -> Schedule {
     let live = graph.reachable(outputs);
     let nodes = graph.nodes();
@@ -209,7 +209,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
         Some((s, c)) => vec![s, c],
         None => vec![i],
     };
-    // Entries of the spill array for the values that outlive their part.
+    // Entries of the spill struct for the values that outlive their part.
     let mut spilled: HashMap<usize, usize> = HashMap::new();
     let mut spills = 0;
     if parts > 1 {
