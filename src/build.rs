@@ -138,6 +138,15 @@ impl Config {
         self
     }
 
+    /// Also emits the Jacobian of each of these functions, `NAME_jacobian`, by
+    /// automatic differentiation of the traced graph (`--jacobians`; none by
+    /// default): one block per argument, a configuration's in the tangent
+    /// space.
+    pub fn jacobians(mut self, functions: &[Function]) -> Config {
+        self.options.jacobians = functions.iter().copied().collect::<BTreeSet<_>>();
+        self
+    }
+
     /// Emits only these functions (every function by default).
     pub fn functions(mut self, functions: &[Function]) -> Config {
         self.options.functions = functions.iter().copied().collect::<BTreeSet<_>>();

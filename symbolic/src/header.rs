@@ -24,6 +24,7 @@ pub(crate) fn header_doc(
     options: &Options,
     op_counts: &BTreeMap<Function, OpCounts>,
     op_counts_traced: &BTreeMap<Function, OpCounts>,
+    jacobian_op_counts: &BTreeMap<Function, OpCounts>,
 ) -> Vec<String> {
     let base = match (options.floating_base, options.mimic) {
         (true, false) => "free-flyer root",
@@ -111,6 +112,12 @@ pub(crate) fn header_doc(
             lines.push(format!("   {}", rnea_mul_reference(model.nv, counts)));
         }
     }
+    for (f, counts) in jacobian_op_counts {
+        lines.push(format!(
+            " - `{}_jacobian` (automatic differentiation): {counts}",
+            f.name()
+        ));
+    }
     lines
 }
 
@@ -150,6 +157,10 @@ pub fn command_line_options(options: &Options) -> String {
     if options.functions != all {
         let names: Vec<&str> = options.functions.iter().map(|f| f.name()).collect();
         args.push(format!("--functions {}", names.join(",")));
+    }
+    if !options.jacobians.is_empty() {
+        let names: Vec<&str> = options.jacobians.iter().map(|f| f.name()).collect();
+        args.push(format!("--jacobians {}", names.join(",")));
     }
     if options.scalar != ScalarType::F64 {
         args.push(format!("--scalar {}", options.scalar.name()));

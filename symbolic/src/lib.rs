@@ -8,12 +8,14 @@
 
 mod api;
 pub mod cost_reference;
+pub mod diff;
 pub mod emit;
 pub mod eval;
 pub mod functions;
 pub mod generate;
 pub mod graph;
 pub mod header;
+pub mod jacobian;
 mod lanes;
 pub mod simplify;
 pub mod trace;
