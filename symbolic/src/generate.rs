@@ -23,6 +23,7 @@ use crate::jacobian::{jacobian_output, trace_jacobian};
 use crate::lanes::{lane_widths, lane_wrappers, lanes_module};
 use crate::simplify::{simplify, Limits};
 use crate::trace::{trace, Expr, Traced};
+use crate::user::UserFunction;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,6 +90,10 @@ pub struct Options {
     /// none by default. Independent of `functions`: the function itself is
     /// emitted only when `functions` has it.
     pub jacobians: BTreeSet<Function>,
+    /// Functions written by the user, traced and emitted after the table's,
+    /// with the derivatives each asks for ([`crate::user`]); none by default.
+    /// A build script gives them; the command line and the macro cannot.
+    pub user_functions: Vec<UserFunction>,
 }
 
 /// The default of [`Options::max_ops`]: 200,000 operations per function.
@@ -118,6 +123,7 @@ impl Default for Options {
             strict: false,
             max_ops: DEFAULT_MAX_OPS,
             jacobians: BTreeSet::new(),
+            user_functions: Vec::new(),
         }
     }
 }
@@ -259,6 +265,15 @@ pub enum GenerateError {
         /// What the runtime refused.
         source: rbdgen_runtime::InputError,
     },
+    /// A user function's declaration is wrong ([`UserFunction::check`]), or
+    /// two user functions share a name.
+    #[error("user function `{name}`: {reason}")]
+    UserFunction {
+        /// The user function's name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The token stream did not parse as a Rust file (an internal error).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
@@ -293,6 +308,9 @@ pub struct Module {
     /// The operation count of each emitted Jacobian (`NAME_jacobian`), keyed
     /// by its function.
     pub jacobian_op_counts: BTreeMap<Function, OpCounts>,
+    /// The operation count of each emitted function of the user functions
+    /// (`NAME`, `NAME_gradient`, ...), in emission order.
+    pub user_op_counts: Vec<(String, OpCounts)>,
     /// What is physically impossible in the model although it loads
     /// ([`Model::physical_warnings`], empty with [`Options::strict`]), one
     /// message per item, naming the link or joint.
@@ -381,6 +399,31 @@ pub fn generate_module(
         lane_items.extend(item.lanes);
         jacobian_op_counts.insert(function, counts);
     }
+    let mut user_op_counts = Vec::new();
+    for (k, f) in options.user_functions.iter().enumerate() {
+        let refuse = |reason: String| GenerateError::UserFunction {
+            name: f.name.clone(),
+            reason,
+        };
+        f.check().map_err(refuse)?;
+        if options.user_functions[..k].iter().any(|g| g.name == f.name) {
+            return Err(refuse("two user functions have this name".into()));
+        }
+        for part in f.items() {
+            let signature = Signature {
+                name: part.name(&f.name),
+                args: f.inputs.clone(),
+                per_frame: false,
+                output: part.output(f, &model),
+                doc: part.doc(f),
+            };
+            let (item, _, counts) =
+                emit_traced(&model, &signature, options, |_| part.trace(f, &model))?;
+            items.push(item.scalar);
+            lane_items.extend(item.lanes);
+            user_op_counts.push((signature.name, counts));
+        }
+    }
     let header = header_doc(
         &model,
         urdf,
@@ -388,6 +431,7 @@ pub fn generate_module(
         &op_counts,
         &op_counts_traced,
         &jacobian_op_counts,
+        &user_op_counts,
     );
     let constants = constants(&model, options);
     let mul_add = mul_add_helper(options.scalar, options.std);
@@ -410,6 +454,7 @@ pub fn generate_module(
         op_counts,
         op_counts_traced,
         jacobian_op_counts,
+        user_op_counts,
         warnings,
     })
 }
@@ -467,7 +512,7 @@ struct FunctionItems {
 /// function of the table ([`Function::spec`]) or the Jacobian of one.
 struct Signature {
     name: String,
-    args: Vec<(&'static str, Dim)>,
+    args: Vec<(String, Dim)>,
     per_frame: bool,
     output: Output,
     doc: Vec<String>,
@@ -485,7 +530,7 @@ fn emit_function(
     let spec = function.spec();
     let signature = Signature {
         name: spec.name.to_string(),
-        args: function.args(model),
+        args: named(function.args(model)),
         per_frame: spec.per_frame,
         output: spec.output,
         doc: spec.doc.iter().map(|l| l.to_string()).collect(),
@@ -539,7 +584,7 @@ fn emit_jacobian(
     ];
     let signature = Signature {
         name: format!("{}_jacobian", spec.name),
-        args,
+        args: named(args),
         per_frame: spec.per_frame,
         output: jacobian_output(function, model),
         doc,
@@ -547,6 +592,11 @@ fn emit_jacobian(
     emit_traced(model, &signature, options, |frame| {
         trace_jacobian(model, function, frame)
     })
+}
+
+/// The table's argument names as owned strings.
+fn named(args: Vec<(&'static str, Dim)>) -> Vec<(String, Dim)> {
+    args.into_iter().map(|(n, d)| (n.to_string(), d)).collect()
 }
 
 /// A function given by its signature and its trace (`trace(frame)`, once per
@@ -560,7 +610,8 @@ fn emit_traced(
     mut trace_at: impl FnMut(Option<usize>) -> Result<Traced, rbdgen_runtime::InputError>,
 ) -> Result<(FunctionItems, OpCounts, OpCounts), GenerateError> {
     let scalar = options.scalar;
-    let fargs = &spec.args;
+    let fargs: Vec<(&str, Dim)> = spec.args.iter().map(|(n, d)| (n.as_str(), *d)).collect();
+    let fargs = &fargs;
     let args: Vec<(&str, usize)> = fargs.iter().map(|(n, d)| (*n, d.len(model))).collect();
     let row_len: Vec<Option<usize>> = fargs.iter().map(|(_, d)| d.row_len()).collect();
     let shape = output_shape(&spec.output, model);

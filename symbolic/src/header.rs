@@ -25,6 +25,7 @@ pub(crate) fn header_doc(
     op_counts: &BTreeMap<Function, OpCounts>,
     op_counts_traced: &BTreeMap<Function, OpCounts>,
     jacobian_op_counts: &BTreeMap<Function, OpCounts>,
+    user_op_counts: &[(String, OpCounts)],
 ) -> Vec<String> {
     let base = match (options.floating_base, options.mimic) {
         (true, false) => "free-flyer root",
@@ -117,6 +118,16 @@ pub(crate) fn header_doc(
             " - `{}_jacobian` (automatic differentiation): {counts}",
             f.name()
         ));
+    }
+    if !user_op_counts.is_empty() {
+        lines.push(String::new());
+        lines.push(
+            " User functions, traced from the build script (the command line above does not".into(),
+        );
+        lines.push(" make them; rerun the build script):".into());
+        for (name, counts) in user_op_counts {
+            lines.push(format!(" - `{name}`: {counts}"));
+        }
     }
     lines
 }

@@ -64,9 +64,48 @@ pub fn trace_jacobian(
     function: Function,
     frame: Option<usize>,
 ) -> Result<Traced, InputError> {
-    let args = function.args(model);
-    let lens: Vec<usize> = args.iter().map(|(_, d)| d.len(model)).collect();
-    let configurations: Vec<usize> = (0..args.len()).filter(|&k| args[k].1 == Dim::Nq).collect();
+    let dims: Vec<Dim> = function.args(model).iter().map(|(_, d)| *d).collect();
+    let all: Vec<usize> = (0..dims.len()).collect();
+    let mut at = trace_at_tangent(model, &dims, &all, |data, x| {
+        function.evaluate(model, data, x, frame)
+    })?;
+    let j = jacobian_by_shape(&mut at.graph, &at.outputs, &at.wrt);
+    let flat = blocks(&j, &at.widths);
+    let (graph, outputs) = substitute_zero(&at.graph, &flat, at.kept);
+    Ok(Traced { graph, outputs })
+}
+
+/// A function traced for differentiation: its graph and outputs, the nodes
+/// to differentiate with respect to (`δ` for a configuration, the inputs
+/// otherwise), the width of each differentiated argument, and the number of
+/// the function's own inputs (those after them, the `δ`, are set to zero at
+/// the end by [`substitute_zero`]).
+pub(crate) struct AtTangent {
+    pub(crate) graph: Graph,
+    pub(crate) outputs: Vec<NodeId>,
+    pub(crate) wrt: Vec<NodeId>,
+    pub(crate) widths: Vec<usize>,
+    pub(crate) kept: u32,
+}
+
+/// Traces `f` on arguments of dimensions `dims`, each configuration
+/// argument of `wrt` (indices into `dims`) replaced by `integrate(q, δ)`
+/// with `δ` a new input.
+///
+/// # Errors
+/// What `f` or `integrate` returns.
+pub(crate) fn trace_at_tangent(
+    model: &Model,
+    dims: &[Dim],
+    wrt: &[usize],
+    f: impl FnOnce(&mut Data<Expr>, &[Vec<Expr>]) -> Result<Vec<Expr>, InputError>,
+) -> Result<AtTangent, InputError> {
+    let lens: Vec<usize> = dims.iter().map(|d| d.len(model)).collect();
+    let configurations: Vec<usize> = wrt
+        .iter()
+        .copied()
+        .filter(|&k| dims[k] == Dim::Nq)
+        .collect();
     let all_lens: Vec<usize> = lens
         .iter()
         .copied()
@@ -74,7 +113,7 @@ pub fn trace_jacobian(
         .collect();
     let mut refused = None;
     let traced = trace(&all_lens, |x| {
-        let (x, deltas) = x.split_at(args.len());
+        let (x, deltas) = x.split_at(dims.len());
         let mut at = x.to_vec();
         for (&k, delta) in configurations.iter().zip(deltas) {
             match integrate(model, &x[k], delta) {
@@ -83,64 +122,77 @@ pub fn trace_jacobian(
             }
         }
         let mut data = Data::<Expr>::new(model);
-        function
-            .evaluate(model, &mut data, &at, frame)
-            .unwrap_or_else(|e| {
-                refused = Some(e);
-                Vec::new()
-            })
+        f(&mut data, &at).unwrap_or_else(|e| {
+            refused = Some(e);
+            Vec::new()
+        })
     });
     if let Some(e) = refused {
         return Err(e);
     }
-    let Traced { mut graph, outputs } = traced;
     let kept: usize = lens.iter().sum();
-    // The columns: δ for each configuration, the inputs themselves otherwise.
-    let mut offsets = Vec::with_capacity(args.len());
+    let mut offsets = Vec::with_capacity(lens.len());
     let mut start = 0;
     for len in &lens {
         offsets.push(start);
         start += len;
     }
-    let mut wrt = Vec::new();
+    let mut nodes = Vec::new();
     let mut widths = Vec::new();
-    for k in 0..args.len() {
+    for &k in wrt {
         let (first, width) = match configurations.iter().position(|&c| c == k) {
             Some(i) => (kept + i * model.nv, model.nv),
             None => (offsets[k], lens[k]),
         };
         widths.push(width);
         for i in first..first + width {
-            let id = graph.input(i as u32).expect("every input is a node");
-            wrt.push(id);
+            nodes.push(traced.graph.input(i as u32).expect("every input is a node"));
         }
     }
-    let j = match Mode::for_shape(outputs.len(), wrt.len()) {
-        Some(mode) => jacobian(&mut graph, &outputs, &wrt, mode),
-        // Between the clear cases: both, and the one with fewer operations.
-        None => {
-            let mut best: Option<(usize, Graph, Vec<Vec<NodeId>>)> = None;
-            for mode in [Mode::Forward, Mode::Reverse] {
-                let mut g = graph.clone();
-                let j = jacobian(&mut g, &outputs, &wrt, mode);
-                let ops = g.op_counts(&j.concat()).total();
-                if best.as_ref().is_none_or(|b| ops < b.0) {
-                    best = Some((ops, g, j));
-                }
-            }
-            let (_, g, j) = best.expect("two modes tried");
-            graph = g;
-            j
+    Ok(AtTangent {
+        graph: traced.graph,
+        outputs: traced.outputs,
+        wrt: nodes,
+        widths,
+        kept: kept as u32,
+    })
+}
+
+/// The Jacobian of `outputs` with respect to `wrt` in the mode
+/// [`Mode::for_shape`] picks, or, where it picks none, in both modes,
+/// keeping the one with fewer operations.
+pub(crate) fn jacobian_by_shape(
+    graph: &mut Graph,
+    outputs: &[NodeId],
+    wrt: &[NodeId],
+) -> Vec<Vec<NodeId>> {
+    if let Some(mode) = Mode::for_shape(outputs.len(), wrt.len()) {
+        return jacobian(graph, outputs, wrt, mode);
+    }
+    let mut best: Option<(usize, Graph, Vec<Vec<NodeId>>)> = None;
+    for mode in [Mode::Forward, Mode::Reverse] {
+        let mut g = graph.clone();
+        let j = jacobian(&mut g, outputs, wrt, mode);
+        let ops = g.op_counts(&j.concat()).total();
+        if best.as_ref().is_none_or(|b| ops < b.0) {
+            best = Some((ops, g, j));
         }
-    };
-    let mut flat = Vec::with_capacity(outputs.len() * wrt.len());
+    }
+    let (_, g, j) = best.expect("two modes tried");
+    *graph = g;
+    j
+}
+
+/// The Jacobian `j` (a row per output) as blocks of columns of `widths`, one
+/// after the other, each row-major.
+pub(crate) fn blocks(j: &[Vec<NodeId>], widths: &[usize]) -> Vec<NodeId> {
+    let mut flat = Vec::with_capacity(j.iter().map(Vec::len).sum());
     let mut column = 0;
     for width in widths {
-        for row in &j {
+        for row in j {
             flat.extend_from_slice(&row[column..column + width]);
         }
         column += width;
     }
-    let (graph, outputs) = substitute_zero(&graph, &flat, kept as u32);
-    Ok(Traced { graph, outputs })
+    flat
 }

@@ -19,6 +19,7 @@ pub mod jacobian;
 mod lanes;
 pub mod simplify;
 pub mod trace;
+pub mod user;
 
 pub use cost_reference::{rnea_mul_reference, RNEA_MULS_PER_JOINT};
 pub use emit::ScalarType;
@@ -33,3 +34,4 @@ pub use lanes::lane_widths;
 pub use rbdgen_runtime::model::mjcf::read_description;
 pub use rbdgen_runtime::{ContactKind, Model, ModelError};
 pub use trace::{trace, Expr, Traced};
+pub use user::{UserFn, UserFunction, UserItem};
