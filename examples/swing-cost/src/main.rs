@@ -25,9 +25,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use nalgebra::{DMatrix, DVector};
-use rbdgen::runtime::{
-    center_of_mass, forward_kinematics, frame_placement, integrate, Data, Model,
-};
+use rbdgen::runtime::{forward_kinematics, frame_placement, integrate, Data, Model};
 
 use cost::NR;
 
