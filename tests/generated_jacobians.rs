@@ -212,3 +212,32 @@ fn simplified_functions_match_the_runtime() {
         );
     }
 }
+
+rbdgen::robot_dynamics!(
+    mod z1_lanes,
+    "models/z1.urdf",
+    lanes = 4,
+    functions = [kinetic_energy],
+    jacobians = [kinetic_energy]
+);
+
+#[test]
+fn jacobians_in_lanes_equal_the_scalar_ones() {
+    use z1_lanes::{NQ, NV};
+    let model = load_model("models/z1.urdf", false);
+    let mut rng = ChaCha8Rng::seed_from_u64(36);
+    let n = 9;
+    let q: Vec<[f64; NQ]> = (0..n)
+        .map(|_| random_q(&model, &mut rng).try_into().unwrap())
+        .collect();
+    let v: Vec<[f64; NV]> = (0..n)
+        .map(|_| random_vec(NV, 1.0, &mut rng).try_into().unwrap())
+        .collect();
+    let mut out = vec![([0.0; NV], [0.0; NV]); n];
+    z1_lanes::lanes::kinetic_energy_jacobian_batch(&q, &v, &mut out).unwrap();
+    for k in 0..n {
+        let (dq, dv) = z1_lanes::kinetic_energy_jacobian(&q[k], &v[k]);
+        assert_close("dT/dq", &out[k].0, &dq, 1e-14);
+        assert_close("dT/dv", &out[k].1, &dv, 1e-14);
+    }
+}
