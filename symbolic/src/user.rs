@@ -207,7 +207,7 @@ impl UserFunction {
             return Err("a tuple output; return one vector or matrix".into());
         }
         let scalar = self.output == Output::Scalar;
-        if !scalar && !(self.gradient.is_empty() && self.hessian.is_empty()) {
+        if !scalar && (!self.gradient.is_empty() || !self.hessian.is_empty()) {
             return Err("a gradient or Hessian needs a scalar output".into());
         }
         if scalar && !self.gauss_newton.is_empty() {
