@@ -271,7 +271,12 @@ impl Config {
                 .map(PathBuf::from)
                 .ok_or_else(|| BuildError::NoOutDir { urdf: urdf() })?,
         };
-        println!("cargo:rerun-if-changed={}", self.urdf.display());
+        // The file, and every file its MJCF `<include>`s pull in.
+        let files = rbdgen_symbolic::description_files(&self.urdf)
+            .unwrap_or_else(|_| vec![self.urdf.clone()]);
+        for file in files {
+            println!("cargo:rerun-if-changed={}", file.display());
+        }
         let text = std::fs::read_to_string(&self.urdf).map_err(|source| BuildError::Read {
             urdf: urdf(),
             source,

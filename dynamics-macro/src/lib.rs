@@ -11,8 +11,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
 use rbdgen_symbolic::{
-    generate_module, read_description, ContactKind, Function, GenerateError, Model, Options,
-    ScalarType,
+    description_files, generate_module, read_description, ContactKind, Function, GenerateError,
+    Model, Options, ScalarType,
 };
 
 /// Generates a module of rigid-body dynamics functions from a URDF.
@@ -351,6 +351,12 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
     std::fs::metadata(&full).map_err(|e| error(format!("cannot read {}: {e}", full.display())))?;
     // URDF as is; MJCF (`.xml`, `<mujoco>`) with its includes expanded.
     let urdf = read_description(&full).map_err(|e| error(e.to_string()))?;
+    // The file and every file an MJCF `<include>` pulls in: editing any rebuilds.
+    let tracked: Vec<String> = description_files(&full)
+        .map_err(|e| error(e.to_string()))?
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
     let mut options = Options {
         floating_base: args.floating_base,
         mimic: args.mimic,
@@ -386,13 +392,12 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
         options.functions = list.iter().map(|(f, _)| *f).collect();
     }
     let vis = &args.vis;
-    let full = full.to_string_lossy().into_owned();
     module(
         &quote!(#vis),
         &args.name,
         &urdf,
         &options,
-        &full,
+        &tracked,
         args.path.span(),
     )
     .map_err(|e| error(e.to_string()))
@@ -401,8 +406,9 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
 /// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
 /// of [`rbdgen_symbolic::generate_tokens`] (so that formatting them gives exactly the file
 /// `rbdgen generate` writes), a `use` of the `libm` that `rbdgen` re-exports
-/// (and of its `wide` with `lanes`, its `rayon` with `threads`), an `include_bytes!` of `urdf_path`
-/// (an absolute path) so that editing the URDF triggers a rebuild, and one
+/// (and of its `wide` with `lanes`, its `rayon` with `threads`), an `include_bytes!` of each
+/// of `tracked` (absolute paths: the model's file and the files its MJCF `<include>`s
+/// pull in) so that editing any of them triggers a rebuild, and one
 /// compiler warning per item of `Module::warnings`, spanned on `span` (a proc
 /// macro on stable Rust cannot emit a warning: each is the use of a
 /// `#[deprecated]` item whose note is the message).
@@ -411,7 +417,7 @@ fn module(
     name: &Ident,
     urdf: &str,
     options: &Options,
-    urdf_path: &str,
+    tracked: &[String],
     span: Span,
 ) -> Result<TokenStream, GenerateError> {
     let module = generate_module(urdf, options, |_| {})?;
@@ -445,8 +451,8 @@ fn module(
             #rayon
             #wide
             use ::rbdgen::__private::libm;
-            // Rebuild when the URDF changes.
-            const _: &[u8] = include_bytes!(#urdf_path);
+            // Rebuild when the model's files change.
+            #(const _: &[u8] = include_bytes!(#tracked);)*
             #(#warnings)*
         }
     })
@@ -486,7 +492,7 @@ mod tests {
                 &format_ident!("robot"),
                 &text,
                 &options,
-                "/abs/robot.urdf",
+                &["/abs/robot.urdf".to_string()],
                 proc_macro2::Span::call_site(),
             )
             .unwrap();
@@ -519,6 +525,38 @@ mod tests {
         }
     }
 
+    /// An MJCF file's `<include>`s are tracked as the file itself is: one
+    /// `include_bytes!` of each file read, so that editing an included file
+    /// rebuilds the crate.
+    #[test]
+    fn every_included_file_is_tracked() {
+        let args: super::Args = syn::parse_str(
+            r#"mod acrobot, "../models/mjcf/dm_control/acrobot.xml", functions = [rnea]"#,
+        )
+        .unwrap();
+        let tokens = super::expand(&args).unwrap().to_string();
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/mjcf/dm_control");
+        let tracked: Vec<&str> = tokens
+            .split("include_bytes ! (\"")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap())
+            .collect();
+        let expected: Vec<String> = [
+            "acrobot.xml",
+            "./common/visual.xml",
+            "./common/skybox.xml",
+            "./common/materials.xml",
+        ]
+        .iter()
+        .map(|f| dir.join(f).to_string_lossy().into_owned())
+        .collect();
+        assert_eq!(tracked, expected);
+        for file in &tracked {
+            assert!(std::path::Path::new(file).is_file(), "{file}");
+        }
+    }
+
     /// A model that Pinocchio accepts but no rigid body has: one `#[deprecated]`
     /// item per warning, used at once, so that rustc prints the message (naming
     /// the link) as a warning; none for a physical model (above). With `strict`
@@ -536,7 +574,7 @@ mod tests {
                 &format_ident!("robot"),
                 &text,
                 options,
-                "/abs/robot.urdf",
+                &["/abs/robot.urdf".to_string()],
                 proc_macro2::Span::call_site(),
             )
         };
