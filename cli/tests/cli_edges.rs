@@ -212,3 +212,41 @@ fn a_second_free_flyer_is_a_warning_or_with_strict_an_error() {
         assert!(!stderr(&plain).contains("same directions"));
     }
 }
+
+/// The model's names in comma lists (frames, contacts, armature) are trimmed
+/// too, and a misspelt one gets the nearest name.
+#[test]
+fn model_names_are_trimmed_and_a_near_miss_named() {
+    let ok = rbdgen(&[
+        "info",
+        "models/z1.urdf",
+        "--frames",
+        "link06, link05",
+        "--armature",
+        "joint3=0.01, joint2 = 0.02",
+        "--contacts",
+        "link06:point, link05 : 6d",
+    ]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    for (flag, list, message) in [
+        (
+            "--frames",
+            "link06, lnk05",
+            "unknown link frame `lnk05`; did you mean `link05`?",
+        ),
+        (
+            "--armature",
+            "joint3=0.01, jont2=0.02",
+            "unknown joint `jont2`; did you mean `joint2`?",
+        ),
+        (
+            "--contacts",
+            "link06:point, link6:6d",
+            "unknown link frame `link6`; did you mean `link06`?",
+        ),
+    ] {
+        let out = rbdgen(&["info", "models/z1.urdf", flag, list]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(stderr(&out).contains(message), "{flag}: {}", stderr(&out));
+    }
+}

@@ -132,12 +132,14 @@ pub enum ModelError {
         hint: String,
     },
     /// A name given by the user that the model does not have.
-    #[error("unknown {what} `{name}`; the model has: {known}")]
+    #[error("unknown {what} `{name}`{hint}; the model has: {known}")]
     UnknownName {
         /// What was looked for: `joint`, `link frame`.
         what: &'static str,
         /// The name given.
         name: String,
+        /// `; did you mean `x`?` for a near miss ([`nearest`]), empty otherwise.
+        hint: String,
         /// The valid names, comma-separated.
         known: String,
     },
@@ -161,6 +163,26 @@ pub enum ModelError {
         /// What is wrong.
         reason: String,
     },
+}
+
+/// The name of `known` nearest to `name` when it is a near miss (a typo):
+/// at most one edit (insertion, deletion, substitution or transposition of
+/// adjacent characters) per three characters of `name`, at least one;
+/// `None` otherwise. For "did you mean" in messages about unknown names.
+pub fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    known
+        .into_iter()
+        .map(|k| (strsim::damerau_levenshtein(name, k), k))
+        .min()
+        .filter(|&(distance, _)| distance <= limit)
+        .map(|(_, k)| k)
+}
+
+/// `; did you mean `x`?` for the name of `known` [`nearest`] to `name`, or
+/// an empty string.
+pub(crate) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    nearest(name, known).map_or_else(String::new, |k| format!("; did you mean `{k}`?"))
 }
 
 /// A [`crate::Data`] used with a model other than the one it was built for

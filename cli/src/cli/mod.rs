@@ -187,13 +187,8 @@ pub fn build_model(
 /// of `known` when one is a near miss (`crab`: "did you mean `crba`?"), every
 /// known name otherwise.
 pub fn unknown_name(what: &str, name: &str, known: &[&str]) -> String {
-    let nearest = known
-        .iter()
-        .map(|k| (strsim::damerau_levenshtein(name, k), *k))
-        .min()
-        .filter(|&(distance, _)| distance <= (name.chars().count() / 3).max(1));
-    match nearest {
-        Some((_, near)) => format!("unknown {what} `{name}`; did you mean `{near}`?"),
+    match rbdgen_runtime::error::nearest(name, known.iter().copied()) {
+        Some(near) => format!("unknown {what} `{name}`; did you mean `{near}`?"),
         None => format!("unknown {what} `{name}`; known: {}", known.join(", ")),
     }
 }
