@@ -11,8 +11,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
 use rbdgen_symbolic::{
-    description_files, generate_module, read_description, ContactKind, Function, GenerateError,
-    Model, Options, ScalarType,
+    description_files, generate_module, nearest, read_description, ContactKind, Function,
+    GenerateError, Model, Options, ScalarType,
 };
 
 /// Generates a module of rigid-body dynamics functions from a URDF.
@@ -204,10 +204,11 @@ impl Parse for Args {
                     for n in names {
                         let f = Function::from_name(&n.to_string()).ok_or_else(|| {
                             let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-                            syn::Error::new(
-                                n.span(),
-                                format!("unknown function `{n}`; known: {}", known.join(", ")),
-                            )
+                            let message = match nearest(&n.to_string(), known.iter().copied()) {
+                                Some(near) => format!("unknown function `{n}`; did you mean `{near}`?"),
+                                None => format!("unknown function `{n}`; known: {}", known.join(", ")),
+                            };
+                            syn::Error::new(n.span(), message)
                         })?;
                         if list.iter().any(|(g, _)| *g == f) {
                             return Err(syn::Error::new(
@@ -523,6 +524,25 @@ mod tests {
                 "{file}"
             );
         }
+    }
+
+    /// A misspelt function gets the nearest name; one far from every name
+    /// gets the list.
+    #[test]
+    fn an_unknown_function_gets_did_you_mean() {
+        let message = |list: &str| {
+            let text = format!(r#"mod robot, "robot.urdf", functions = [{list}]"#);
+            match syn::parse_str::<super::Args>(&text) {
+                Ok(_) => panic!("{list}: accepted"),
+                Err(e) => e.to_string(),
+            }
+        };
+        assert_eq!(
+            message("rnea, crab"),
+            "unknown function `crab`; did you mean `crba`?"
+        );
+        assert!(message("inverse_dynamics")
+            .starts_with("unknown function `inverse_dynamics`; known: rnea, crba"));
     }
 
     /// An MJCF file's `<include>`s are tracked as the file itself is: one
