@@ -207,6 +207,22 @@ fn a_second_free_flyer_is_a_warning_or_with_strict_an_error() {
             stderr(&strict)
         );
 
+        // Generating `aba` fails on the singular model; the warning says why.
+        let failed = rbdgen(&[
+            "generate",
+            file,
+            "--floating-base",
+            "--functions",
+            "aba",
+            "--quiet",
+        ]);
+        assert_eq!(failed.status.code(), Some(2), "{}", stderr(&failed));
+        assert!(
+            stderr(&failed).starts_with(&format!("rbdgen: warning: {file}: joints `root_joint`")),
+            "{}",
+            stderr(&failed)
+        );
+
         let plain = rbdgen(&["info", file, "--strict"]);
         assert!(plain.status.success(), "{}", stderr(&plain));
         assert!(!stderr(&plain).contains("same directions"));

@@ -328,6 +328,13 @@ impl CodeArgs {
         })
         .map_err(|e| format!("{}: {e}", self.urdf.display()));
         bar.finish_and_clear();
+        if module.is_err() {
+            // The warnings first: a singular mass matrix is often why a
+            // function failed (a constant that evaluates to inf).
+            if let Ok(model) = rbdgen_symbolic::build_model(&text, &options) {
+                print_warnings(&self.urdf, &model.physical_warnings());
+            }
+        }
         let module = module?;
         print_warnings(&self.urdf, &module.warnings);
         Ok((text, options, module))
