@@ -401,7 +401,17 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
         &tracked,
         args.path.span(),
     )
-    .map_err(|e| error(e.to_string()))
+    .map_err(|e| {
+        // A singular mass matrix is often why a function failed (a constant
+        // that evaluates to inf): the model's warnings go with the error.
+        let mut message = e.to_string();
+        if let Ok(model) = rbdgen_symbolic::build_model(&urdf, &options) {
+            for warning in model.physical_warnings() {
+                message.push_str(&format!("; warning: {warning}"));
+            }
+        }
+        error(message)
+    })
 }
 
 /// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
@@ -543,6 +553,35 @@ mod tests {
         );
         assert!(message("inverse_dynamics")
             .starts_with("unknown function `inverse_dynamics`; known: rnea, crba"));
+    }
+
+    /// When a function fails on a model that has physical warnings (two
+    /// free-flyers in series: a singular mass matrix), the error carries them.
+    #[test]
+    fn a_failed_function_names_the_models_warnings() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let go2 = std::fs::read_to_string(root.join("models/go2.urdf")).unwrap();
+        let below_world = go2.replacen(
+            r#"<link name="base">"#,
+            r#"<link name="world"/><joint name="world_to_base" type="floating"><parent link="world"/><child link="base"/></joint><link name="base">"#,
+            1,
+        );
+        let path = std::env::temp_dir().join(format!(
+            "rbdgen-macro-{}-go2_below_world.urdf",
+            std::process::id()
+        ));
+        std::fs::write(&path, below_world).unwrap();
+        let args: super::Args = syn::parse_str(&format!(
+            r#"mod go2, "{}", floating_base, functions = [aba]"#,
+            path.display()
+        ))
+        .unwrap();
+        let e = super::expand(&args).map(|_| ()).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            e.contains("; warning: joints `root_joint` and `world_to_base` move the same bodies"),
+            "{e}"
+        );
     }
 
     /// An MJCF file's `<include>`s are tracked as the file itself is: one
