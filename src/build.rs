@@ -288,9 +288,18 @@ impl Config {
         };
         let (module, warnings) = generate_module(&text, &self.options, |_| {})
             .and_then(|m| Ok((m.source()?, m.warnings)))
-            .map_err(|source| BuildError::Generate {
-                urdf: urdf(),
-                source,
+            .map_err(|source| {
+                // The model's warnings first: a singular mass matrix is often
+                // why a function failed.
+                if let Ok(model) = rbdgen_symbolic::build_model(&text, &self.options) {
+                    for warning in model.physical_warnings() {
+                        println!("cargo:warning={}: {warning}", self.urdf.display());
+                    }
+                }
+                BuildError::Generate {
+                    urdf: urdf(),
+                    source,
+                }
             })?;
         for warning in warnings {
             println!("cargo:warning={}: {warning}", self.urdf.display());
