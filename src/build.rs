@@ -313,7 +313,12 @@ impl Config {
                 .map(PathBuf::from)
                 .ok_or_else(|| BuildError::NoOutDir { urdf: urdf() })?,
         };
-        println!("cargo:rerun-if-changed={}", self.urdf.display());
+        // The file, and every file its MJCF `<include>`s pull in.
+        let files = rbdgen_symbolic::description_files(&self.urdf)
+            .unwrap_or_else(|_| vec![self.urdf.clone()]);
+        for file in files {
+            println!("cargo:rerun-if-changed={}", file.display());
+        }
         let text = std::fs::read_to_string(&self.urdf).map_err(|source| BuildError::Read {
             urdf: urdf(),
             source,
@@ -325,9 +330,18 @@ impl Config {
         };
         let (module, warnings) = generate_module(&text, &self.options, |_| {})
             .and_then(|m| Ok((m.source()?, m.warnings)))
-            .map_err(|source| BuildError::Generate {
-                urdf: urdf(),
-                source,
+            .map_err(|source| {
+                // The model's warnings first: a singular mass matrix is often
+                // why a function failed.
+                if let Ok(model) = rbdgen_symbolic::build_model(&text, &self.options) {
+                    for warning in model.physical_warnings() {
+                        println!("cargo:warning={}: {warning}", self.urdf.display());
+                    }
+                }
+                BuildError::Generate {
+                    urdf: urdf(),
+                    source,
+                }
             })?;
         for warning in warnings {
             println!("cargo:warning={}: {warning}", self.urdf.display());

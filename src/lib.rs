@@ -32,6 +32,13 @@ pub use rbdgen_runtime as runtime;
 pub use rbdgen_runtime::{Data, Model};
 pub use rbdgen_symbolic as symbolic;
 
+/// The README's Rust snippets, each compiled and run as a doctest by `cargo
+/// test --doc --all-features` (the README's test command, `.ci/run`), so
+/// that they compile as written.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 #[doc(hidden)]
 pub mod __private {
     pub use libm;

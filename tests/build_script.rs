@@ -108,10 +108,15 @@ fn every_option_reaches_the_generator() {
     assert_eq!(options.frames, Some(vec!["link06".to_string()]));
     let written = config.generate().unwrap();
     assert_eq!(written, out.join("arm.rs"));
-    assert_eq!(
-        std::fs::read_to_string(written).unwrap(),
-        expected("arm", urdf, &options)
+    let text = std::fs::read_to_string(written).unwrap();
+    assert_eq!(text, expected("arm", urdf, &options));
+    // The header names the contact set, in its options and its command line.
+    assert!(
+        text.contains("functions = [aba, contact_jacobian], contacts = [link06: point]."),
+        "{}",
+        text.lines().take(8).collect::<Vec<_>>().join("\n")
     );
+    assert!(text.contains("--contacts link06:point"));
 }
 
 /// Bad input is an error naming the file, not a panic.

@@ -5,6 +5,22 @@
 //! same library functions as the macro (`rbdgen_symbolic`, `rbdgen_runtime`),
 //! and the eval format of this package's library (`rbdgen_cli`).
 
+/// `println!` that ends the process quietly (exit status 0) when standard
+/// output is closed (`rbdgen info ... | head -3`), as Unix tools do, instead
+/// of panicking; another write error is exit status 2 with a message.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` with [`outln!`]'s handling of a closed standard output.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::write_stdout(format_args!($($arg)*))
+    };
+}
+
 mod cli;
 
 use std::path::PathBuf;
@@ -16,7 +32,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "rbdgen",
     version,
-    about = "Compiles a robot's URDF into specialised rigid-body dynamics code"
+    about = "Compiles a robot's URDF or MJCF model into specialised rigid-body dynamics code"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -60,6 +76,25 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// Writes `text` to standard output; see [`outln!`].
+pub(crate) fn write_stdout(text: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(text) {
+        exit_on_write_error(&e);
+    }
+}
+
+/// Ends the process after a failed write to standard output: quietly with
+/// status 0 when the reader has gone (a broken pipe), with a message and
+/// status 2 otherwise.
+pub(crate) fn exit_on_write_error(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("rbdgen: standard output: {e}");
+    std::process::exit(2);
 }
 
 /// The text of a file, or a message naming it.

@@ -11,8 +11,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
 use rbdgen_symbolic::{
-    generate_module, read_description, ContactKind, Function, GenerateError, Model, Options,
-    ScalarType,
+    description_files, generate_module, nearest, read_description, ContactKind, Function,
+    GenerateError, Model, Options, ScalarType,
 };
 
 /// Generates a module of rigid-body dynamics functions from a URDF.
@@ -189,10 +189,11 @@ fn parse_functions(input: ParseStream, key: &Ident) -> syn::Result<Vec<(Function
     for n in names {
         let f = Function::from_name(&n.to_string()).ok_or_else(|| {
             let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-            syn::Error::new(
-                n.span(),
-                format!("unknown function `{n}`; known: {}", known.join(", ")),
-            )
+            let message = match nearest(&n.to_string(), known.iter().copied()) {
+                Some(near) => format!("unknown function `{n}`; did you mean `{near}`?"),
+                None => format!("unknown function `{n}`; known: {}", known.join(", ")),
+            };
+            syn::Error::new(n.span(), message)
         })?;
         if list.iter().any(|(g, _)| *g == f) {
             return Err(syn::Error::new(
@@ -374,6 +375,12 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
     std::fs::metadata(&full).map_err(|e| error(format!("cannot read {}: {e}", full.display())))?;
     // URDF as is; MJCF (`.xml`, `<mujoco>`) with its includes expanded.
     let urdf = read_description(&full).map_err(|e| error(e.to_string()))?;
+    // The file and every file an MJCF `<include>` pulls in: editing any rebuilds.
+    let tracked: Vec<String> = description_files(&full)
+        .map_err(|e| error(e.to_string()))?
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
     let mut options = Options {
         floating_base: args.floating_base,
         mimic: args.mimic,
@@ -411,23 +418,33 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
         options.functions = list.iter().map(|(f, _)| *f).collect();
     }
     let vis = &args.vis;
-    let full = full.to_string_lossy().into_owned();
     module(
         &quote!(#vis),
         &args.name,
         &urdf,
         &options,
-        &full,
+        &tracked,
         args.path.span(),
     )
-    .map_err(|e| error(e.to_string()))
+    .map_err(|e| {
+        // A singular mass matrix is often why a function failed (a constant
+        // that evaluates to inf): the model's warnings go with the error.
+        let mut message = e.to_string();
+        if let Ok(model) = rbdgen_symbolic::build_model(&urdf, &options) {
+            for warning in model.physical_warnings() {
+                message.push_str(&format!("; warning: {warning}"));
+            }
+        }
+        error(message)
+    })
 }
 
 /// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
 /// of [`rbdgen_symbolic::generate_tokens`] (so that formatting them gives exactly the file
 /// `rbdgen generate` writes), a `use` of the `libm` that `rbdgen` re-exports
-/// (and of its `wide` with `lanes`, its `rayon` with `threads`), an `include_bytes!` of `urdf_path`
-/// (an absolute path) so that editing the URDF triggers a rebuild, and one
+/// (and of its `wide` with `lanes`, its `rayon` with `threads`), an `include_bytes!` of each
+/// of `tracked` (absolute paths: the model's file and the files its MJCF `<include>`s
+/// pull in) so that editing any of them triggers a rebuild, and one
 /// compiler warning per item of `Module::warnings`, spanned on `span` (a proc
 /// macro on stable Rust cannot emit a warning: each is the use of a
 /// `#[deprecated]` item whose note is the message).
@@ -436,7 +453,7 @@ fn module(
     name: &Ident,
     urdf: &str,
     options: &Options,
-    urdf_path: &str,
+    tracked: &[String],
     span: Span,
 ) -> Result<TokenStream, GenerateError> {
     let module = generate_module(urdf, options, |_| {})?;
@@ -470,8 +487,8 @@ fn module(
             #rayon
             #wide
             use ::rbdgen::__private::libm;
-            // Rebuild when the URDF changes.
-            const _: &[u8] = include_bytes!(#urdf_path);
+            // Rebuild when the model's files change.
+            #(const _: &[u8] = include_bytes!(#tracked);)*
             #(#warnings)*
         }
     })
@@ -511,7 +528,7 @@ mod tests {
                 &format_ident!("robot"),
                 &text,
                 &options,
-                "/abs/robot.urdf",
+                &["/abs/robot.urdf".to_string()],
                 proc_macro2::Span::call_site(),
             )
             .unwrap();
@@ -544,6 +561,86 @@ mod tests {
         }
     }
 
+    /// A misspelt function gets the nearest name; one far from every name
+    /// gets the list.
+    #[test]
+    fn an_unknown_function_gets_did_you_mean() {
+        let message = |list: &str| {
+            let text = format!(r#"mod robot, "robot.urdf", functions = [{list}]"#);
+            match syn::parse_str::<super::Args>(&text) {
+                Ok(_) => panic!("{list}: accepted"),
+                Err(e) => e.to_string(),
+            }
+        };
+        assert_eq!(
+            message("rnea, crab"),
+            "unknown function `crab`; did you mean `crba`?"
+        );
+        assert!(message("inverse_dynamics")
+            .starts_with("unknown function `inverse_dynamics`; known: rnea, crba"));
+    }
+
+    /// When a function fails on a model that has physical warnings (two
+    /// free-flyers in series: a singular mass matrix), the error carries them.
+    #[test]
+    fn a_failed_function_names_the_models_warnings() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let go2 = std::fs::read_to_string(root.join("models/go2.urdf")).unwrap();
+        let below_world = go2.replacen(
+            r#"<link name="base">"#,
+            r#"<link name="world"/><joint name="world_to_base" type="floating"><parent link="world"/><child link="base"/></joint><link name="base">"#,
+            1,
+        );
+        let path = std::env::temp_dir().join(format!(
+            "rbdgen-macro-{}-go2_below_world.urdf",
+            std::process::id()
+        ));
+        std::fs::write(&path, below_world).unwrap();
+        let args: super::Args = syn::parse_str(&format!(
+            r#"mod go2, "{}", floating_base, functions = [aba]"#,
+            path.display()
+        ))
+        .unwrap();
+        let e = super::expand(&args).map(|_| ()).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            e.contains("; warning: joints `root_joint` and `world_to_base` move the same bodies"),
+            "{e}"
+        );
+    }
+
+    /// An MJCF file's `<include>`s are tracked as the file itself is: one
+    /// `include_bytes!` of each file read, so that editing an included file
+    /// rebuilds the crate.
+    #[test]
+    fn every_included_file_is_tracked() {
+        let args: super::Args = syn::parse_str(
+            r#"mod acrobot, "../models/mjcf/dm_control/acrobot.xml", functions = [rnea]"#,
+        )
+        .unwrap();
+        let tokens = super::expand(&args).unwrap().to_string();
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/mjcf/dm_control");
+        let tracked: Vec<&str> = tokens
+            .split("include_bytes ! (\"")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap())
+            .collect();
+        let expected: Vec<String> = [
+            "acrobot.xml",
+            "./common/visual.xml",
+            "./common/skybox.xml",
+            "./common/materials.xml",
+        ]
+        .iter()
+        .map(|f| dir.join(f).to_string_lossy().into_owned())
+        .collect();
+        assert_eq!(tracked, expected);
+        for file in &tracked {
+            assert!(std::path::Path::new(file).is_file(), "{file}");
+        }
+    }
+
     /// A model that Pinocchio accepts but no rigid body has: one `#[deprecated]`
     /// item per warning, used at once, so that rustc prints the message (naming
     /// the link) as a warning; none for a physical model (above). With `strict`
@@ -561,7 +658,7 @@ mod tests {
                 &format_ident!("robot"),
                 &text,
                 options,
-                "/abs/robot.urdf",
+                &["/abs/robot.urdf".to_string()],
                 proc_macro2::Span::call_site(),
             )
         };

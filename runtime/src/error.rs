@@ -61,6 +61,21 @@ pub enum ModelError {
         /// What is wrong.
         reason: String,
     },
+    /// The document is xacro (ROS's XML macro language), not URDF: a
+    /// `<xacro:...>` macro, include, call or condition, or a `${...}` /
+    /// `$(...)` expression, which the loader would otherwise read as
+    /// missing links or malformed numbers.
+    #[error(
+        "line {line}: {what}: this is a xacro file, not a URDF; expand it first \
+         (`xacro model.urdf.xacro > model.urdf`, with ROS's xacro or `pip install xacro`) \
+         and load the URDF it writes"
+    )]
+    Xacro {
+        /// The line of the first xacro construct.
+        line: u64,
+        /// What it is: `` `<xacro:macro>` ``, `` `${pi/2}` in `origin rpy` ``.
+        what: String,
+    },
     /// The document's root element is not `<robot>`.
     #[error("the root element is `<{0}>`, not `<robot>`")]
     NotARobot(String),
@@ -97,13 +112,34 @@ pub enum ModelError {
         /// The link it carries.
         link: String,
     },
+    /// Two joints move the same bodies along the same directions: `child`
+    /// is the only joint below `joint`, whose body carries no mass, and a
+    /// combination of their velocities leaves every body at rest. The mass
+    /// matrix is singular (ABA and `M⁻¹` divide by zero), however the
+    /// bodies are weighted. The typical case: a free-flyer added by
+    /// `floating_base` above a root that a joint of the file already frees.
+    #[error(
+        "joints `{joint}` and `{child}` move the same bodies along the same directions \
+         (`{child}` is the only joint below `{joint}`, which carries no mass): the mass \
+         matrix is singular and ABA is undefined{hint}"
+    )]
+    RedundantJoints {
+        /// The upper joint, whose body has no mass.
+        joint: String,
+        /// Its only child joint.
+        child: String,
+        /// What to do about it, when the cause is known (empty otherwise).
+        hint: String,
+    },
     /// A name given by the user that the model does not have.
-    #[error("unknown {what} `{name}`; the model has: {known}")]
+    #[error("unknown {what} `{name}`{hint}; the model has: {known}")]
     UnknownName {
         /// What was looked for: `joint`, `link frame`.
         what: &'static str,
         /// The name given.
         name: String,
+        /// `; did you mean `x`?` for a near miss ([`nearest`]), empty otherwise.
+        hint: String,
         /// The valid names, comma-separated.
         known: String,
     },
@@ -127,6 +163,26 @@ pub enum ModelError {
         /// What is wrong.
         reason: String,
     },
+}
+
+/// The name of `known` nearest to `name` when it is a near miss (a typo):
+/// at most one edit (insertion, deletion, substitution or transposition of
+/// adjacent characters) per three characters of `name`, at least one;
+/// `None` otherwise. For "did you mean" in messages about unknown names.
+pub fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    known
+        .into_iter()
+        .map(|k| (strsim::damerau_levenshtein(name, k), k))
+        .min()
+        .filter(|&(distance, _)| distance <= limit)
+        .map(|(_, k)| k)
+}
+
+/// `; did you mean `x`?` for the name of `known` [`nearest`] to `name`, or
+/// an empty string.
+pub(crate) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    nearest(name, known).map_or_else(String::new, |k| format!("; did you mean `{k}`?"))
 }
 
 /// A [`crate::Data`] used with a model other than the one it was built for

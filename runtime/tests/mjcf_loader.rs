@@ -61,14 +61,49 @@ fn floating_base_frees_a_jointless_first_body() {
     );
 }
 
-/// A body with its own joints ignores the flag: a `<freejoint>` stays the
-/// file's free-flyer, dm_control's planar root stays planar.
+/// The flag means one thing in both formats: a free-flyer `root_joint` above
+/// the first body, above its own joints when it has some (a `<freejoint>`,
+/// dm_control's planar root, acrobot's hinge), as above a URDF root. Two
+/// joints then move that body along the same directions, which
+/// `physical_warnings` reports, naming both and the flag.
 #[test]
-fn the_files_joints_win_over_floating_base() {
-    for name in ["humanoid", "cheetah", "acrobot"] {
+fn floating_base_adds_a_free_flyer_above_the_files_joints_with_a_warning() {
+    for (name, first) in [
+        ("humanoid", "root"),
+        ("cheetah", "rootx"),
+        ("acrobot", "shoulder"),
+    ] {
         let plain = Model::from_mjcf_file(dm(name), false).unwrap();
         let flagged = Model::from_mjcf_file(dm(name), true).unwrap();
-        assert_eq!(plain, flagged, "{name}");
+        assert_eq!(flagged.nq, plain.nq + 7, "{name}");
+        assert_eq!(flagged.nv, plain.nv + 6, "{name}");
+        assert_eq!(flagged.joints[1].name, "root_joint", "{name}");
+        assert_eq!(flagged.joints[1].kind, JointKind::FreeFlyer, "{name}");
+        assert_eq!(flagged.joints[2].name, first, "{name}");
+        assert_eq!(flagged.joints[2].parent, 1, "{name}");
+        // Below the added joint, the file's model as it was.
+        assert_eq!(flagged.joints[2..].len(), plain.joints[1..].len(), "{name}");
+        for (a, b) in flagged.joints[2..].iter().zip(&plain.joints[1..]) {
+            assert_eq!(
+                (&a.name, &a.kind, &a.placement),
+                (&b.name, &b.kind, &b.placement)
+            );
+        }
+        assert!(plain.check_redundant_joints().is_ok(), "{name}");
+        let warning = flagged.check_redundant_joints().unwrap_err().to_string();
+        assert!(
+            warning.starts_with(&format!(
+                "joints `root_joint` and `{first}` move the same bodies along the same directions"
+            )),
+            "{name}: {warning}"
+        );
+        assert!(warning.contains("`floating_base`"), "{name}: {warning}");
+        let all: Vec<String> = flagged
+            .physical_warnings()
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        assert!(all.contains(&warning), "{name}: {all:?}");
     }
     let humanoid = Model::from_mjcf_file(dm("humanoid"), false).unwrap();
     assert_eq!(humanoid.joints[1].name, "root");

@@ -56,11 +56,12 @@ pub(crate) fn header_doc(
         ),
         format!(" SHA-256 of the URDF: `{}`.", sha256_hex(urdf)),
         format!(
-            " Options: floating_base = {}, scalar = {}, std = {}, functions = [{}].",
+            " Options: floating_base = {}, scalar = {}, std = {}, functions = [{}]{}.",
             options.floating_base,
             options.scalar.name(),
             options.std,
-            functions.join(", ")
+            functions.join(", "),
+            contacts_option(options)
         ),
         format!(
             " Regenerate with `{regenerate} -o FILE`; add `--check` to test that FILE is current."
@@ -130,6 +131,20 @@ pub(crate) fn header_doc(
         }
     }
     lines
+}
+
+/// `, contacts = [FL_foot: point, ...]` (the macro's syntax) for the header's
+/// options line; empty without contacts.
+fn contacts_option(options: &Options) -> String {
+    if options.contacts.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = options
+        .contacts
+        .iter()
+        .map(|(link, kind)| format!("{link}: {}", kind.name()))
+        .collect();
+    format!(", contacts = [{}]", list.join(", "))
 }
 
 /// The URDF's name for the header: as given when relative, the file name when

@@ -369,6 +369,10 @@ pub(crate) fn lanes_module(
                 }
             }
 
+            // `core::error::Error`: `?` in a function returning
+            // `Result<_, Box<dyn std::error::Error>>`, with or without `std`.
+            impl core::error::Error for LengthMismatch {}
+
             #par_chunk
 
             #(#items)*

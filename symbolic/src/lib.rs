@@ -31,7 +31,8 @@ pub use generate::{
 pub use graph::{Graph, Node, NodeId, OpCounts};
 pub use header::{command_line_options, sha256_hex};
 pub use lanes::lane_widths;
-pub use rbdgen_runtime::model::mjcf::read_description;
+pub use rbdgen_runtime::error::nearest;
+pub use rbdgen_runtime::model::mjcf::{description_files, read_description};
 pub use rbdgen_runtime::{ContactKind, Model, ModelError};
 pub use trace::{trace, Expr, Traced};
 pub use user::{UserFn, UserFunction, UserItem};

@@ -59,7 +59,7 @@ fn names(c: &Comparison, status: Status) -> String {
 }
 
 fn print_summary(c: &Comparison) {
-    println!(
+    outln!(
         "{}\t{}\t{}\t{:.1e}\t{}\t{}\t{}",
         c.count(Status::Passed),
         c.count(Status::Failed),
@@ -80,9 +80,11 @@ fn print_table(c: &Comparison) {
         .max()
         .unwrap_or(0)
         .max(36);
-    println!(
+    outln!(
         "{:<w$} {:<12} {:>10}  where",
-        "quantity", "status", "rel. error"
+        "quantity",
+        "status",
+        "rel. error"
     );
     for q in &c.quantities {
         let status = match q.status {
@@ -99,18 +101,21 @@ fn print_table(c: &Comparison) {
             .as_deref()
             .map(|p| format!(": {p}"))
             .unwrap_or_default();
-        println!(
+        outln!(
             "{:<w$} {:<12} {:>10}  {}{problem}",
-            q.name, status, error, q.at
+            q.name,
+            status,
+            error,
+            q.at
         );
     }
     if !c.nonfinite.is_empty() {
-        println!(
+        outln!(
             "not compared where the reference is not finite: {}",
             c.nonfinite.join(", ")
         );
     }
-    println!(
+    outln!(
         "{} passed, {} failed, {} not computed; worst relative error {:.1e} (tolerance {TOLERANCE:e})",
         c.count(Status::Passed),
         c.count(Status::Failed),

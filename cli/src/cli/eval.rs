@@ -28,9 +28,12 @@ pub enum Backend {
 /// Arguments of `rbdgen eval`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The URDF file.
-    #[arg(long)]
-    urdf: PathBuf,
+    /// The model file: a URDF, or MJCF (`.xml`).
+    #[arg(value_name = "MODEL", required_unless_present = "urdf")]
+    file: Option<PathBuf>,
+    /// The model file, as MODEL (the option of earlier versions, kept for scripts).
+    #[arg(long, value_name = "MODEL", hide = true, conflicts_with = "file")]
+    urdf: Option<PathBuf>,
     /// Give the root link a free-flyer joint.
     #[arg(long)]
     floating_base: bool,
@@ -73,6 +76,7 @@ pub struct Args {
 /// Runs the subcommand; the error is the message to print.
 pub fn run(args: Args) -> Result<(), String> {
     let Args {
+        file,
         urdf,
         floating_base,
         states,
@@ -83,6 +87,9 @@ pub fn run(args: Args) -> Result<(), String> {
         work_dir,
         quiet,
     } = args;
+    let urdf = file
+        .or(urdf)
+        .ok_or("eval: name the model file (`rbdgen eval MODEL --states FILE`)")?;
     if backend == Backend::Runtime && (!functions.is_empty() || work_dir.is_some()) {
         return Err("--functions and --work-dir need --backend generated".into());
     }
@@ -123,10 +130,11 @@ pub fn run(args: Args) -> Result<(), String> {
                     functions
                         .iter()
                         .map(|n| {
+                            let n = n.trim();
                             Function::from_name(n).ok_or_else(|| {
                                 let known: Vec<&str> =
                                     eval_functions().iter().map(|f| f.name()).collect();
-                                format!("unknown function `{n}`; known: {}", known.join(", "))
+                                super::unknown_name("function", n, &known)
                             })
                         })
                         .collect::<Result<_, _>>()?,
@@ -162,7 +170,7 @@ pub fn run(args: Args) -> Result<(), String> {
     match out {
         Some(path) => std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display())),
         None => {
-            print!("{text}");
+            out!("{text}");
             Ok(())
         }
     }

@@ -15,7 +15,8 @@ use super::ModelArgs;
 /// Arguments of `rbdgen info`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The URDF file.
+    /// The model file: a URDF, or MJCF (`.xml`).
+    #[arg(value_name = "MODEL")]
     urdf: PathBuf,
     /// Give the root link a free-flyer joint.
     #[arg(long)]
@@ -60,7 +61,7 @@ pub fn run(args: Args) -> Result<(), String> {
     if args.ops {
         print_op_counts(&model, &text, &options, args.simplify);
     } else {
-        println!("operation counts: not computed (`--ops` traces every generated function)");
+        outln!("operation counts: not computed (`--ops` traces every generated function)");
     }
     Ok(())
 }
@@ -72,7 +73,7 @@ pub fn run(args: Args) -> Result<(), String> {
 fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool) {
     let functions = super::generated_functions(model, options);
     let width = functions.iter().map(|f| f.name().len()).max().unwrap_or(0);
-    println!("operation counts of the generated functions:");
+    outln!("operation counts of the generated functions:");
     let bar = super::progress_bar(functions.len(), "counting", false);
     for function in functions {
         bar.set_message(function.name());
@@ -107,7 +108,7 @@ fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool)
             ),
             Err(e) => format!("  {:<width$} not generated: {e}", function.name()),
         };
-        bar.suspend(|| println!("{line}"));
+        bar.suspend(|| outln!("{line}"));
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -132,13 +133,13 @@ fn ad_counts(text: &str, options: &Options, base: Function) -> String {
 }
 
 fn print_info(model: &Model) {
-    println!("robot {}: nq = {}, nv = {}", model.name, model.nq, model.nv);
+    outln!("robot {}: nq = {}, nv = {}", model.name, model.nq, model.nv);
     let mass: f64 = model.joints.iter().map(|j| j.inertia.mass).sum();
     // Rounded to 1e-9 kg, without the digits of the summation's rounding.
     let mass = format!("{mass:.9}");
     let mass = mass.trim_end_matches('0').trim_end_matches('.');
-    println!("total mass (moving bodies): {mass} kg");
-    println!("joints:");
+    outln!("total mass (moving bodies): {mass} kg");
+    outln!("joints:");
     for (i, j) in model.joints.iter().enumerate().skip(1) {
         let coordinates = match j.mimic {
             None => format!(
@@ -153,32 +154,35 @@ fn print_info(model: &Model) {
                 model.joints[m.primary].name, m.gain, j.idx_q, m.offset
             ),
         };
-        println!(
+        outln!(
             "  {i:>3} {:<24} {:?} parent {} ({coordinates})",
-            j.name, j.kind, model.joints[j.parent].name,
+            j.name,
+            j.kind,
+            model.joints[j.parent].name,
         );
     }
-    println!("link frames:");
+    outln!("link frames:");
     for (_, f) in model.body_frames() {
-        println!(
+        outln!(
             "  {:<24} on joint {}",
-            f.name, model.joints[f.parent_joint].name
+            f.name,
+            model.joints[f.parent_joint].name
         );
     }
     if model.armature.iter().any(|&a| a != 0.0) {
-        println!("armature (per dof, on the diagonal of M):");
+        outln!("armature (per dof, on the diagonal of M):");
         for j in &model.joints[1..] {
             let values = &model.armature[j.v_range()];
             if values.iter().any(|&a| a != 0.0) {
                 let list: Vec<String> = values.iter().map(|a| a.to_string()).collect();
-                println!("  {:<24} {}", j.name, list.join(", "));
+                outln!("  {:<24} {}", j.name, list.join(", "));
             }
         }
     }
     if !model.contacts.is_empty() {
-        println!("contacts (nc = {} rows):", model.nc());
+        outln!("contacts (nc = {} rows):", model.nc());
         for c in &model.contacts {
-            println!(
+            outln!(
                 "  {:<24} {} ({} rows)",
                 model.frames[c.frame].name,
                 c.kind.name(),
@@ -187,12 +191,14 @@ fn print_info(model: &Model) {
         }
     }
     if !model.parameters.is_empty() {
-        println!("links with run-time inertial parameters (`pi`):");
+        outln!("links with run-time inertial parameters (`pi`):");
         for &f in &model.parameters {
             let frame = &model.frames[f];
-            println!(
+            outln!(
                 "  {:<24} mass {} kg, on joint {}",
-                frame.name, frame.inertia.mass, model.joints[frame.parent_joint].name
+                frame.name,
+                frame.inertia.mass,
+                model.joints[frame.parent_joint].name
             );
         }
     }

@@ -35,7 +35,9 @@ impl From<String> for Failure {
 /// The arguments that choose the generated code, shared by `generate` and `verify`.
 #[derive(clap::Args, Debug)]
 pub struct CodeArgs {
-    /// The URDF file; its name is written in the header as given.
+    /// The model file, a URDF or MJCF (`.xml`); its name is written in the
+    /// header as given.
+    #[arg(value_name = "MODEL")]
     pub urdf: std::path::PathBuf,
     /// Give the root link a free-flyer joint.
     #[arg(long)]
@@ -186,6 +188,16 @@ pub fn build_model(
     rbdgen_symbolic::build_model(text, options).map_err(|e| format!("{}: {e}", urdf.display()))
 }
 
+/// The message for an unknown `name` of a `what` (a function): the nearest
+/// of `known` when one is a near miss (`crab`: "did you mean `crba`?"), every
+/// known name otherwise.
+pub fn unknown_name(what: &str, name: &str, known: &[&str]) -> String {
+    match rbdgen_runtime::error::nearest(name, known.iter().copied()) {
+        Some(near) => format!("unknown {what} `{name}`; did you mean `{near}`?"),
+        None => format!("unknown {what} `{name}`; known: {}", known.join(", ")),
+    }
+}
+
 /// Prints each of `warnings` on stderr as `rbdgen: warning: URDF: message`.
 pub fn print_warnings(urdf: &std::path::Path, warnings: &[impl std::fmt::Display]) {
     for warning in warnings {
@@ -283,7 +295,7 @@ impl CodeArgs {
         if !self.functions.is_empty() {
             let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
             options.functions.clear();
-            for n in &self.functions {
+            for n in self.functions.iter().map(|n| n.trim()) {
                 if n.is_empty() {
                     return Err(
                         "--functions: an empty name; name functions, comma-separated, \
@@ -291,9 +303,8 @@ impl CodeArgs {
                             .into(),
                     );
                 }
-                let f = Function::from_name(n).ok_or_else(|| {
-                    format!("unknown function `{n}`; known: {}", known.join(", "))
-                })?;
+                let f =
+                    Function::from_name(n).ok_or_else(|| unknown_name("function", n, &known))?;
                 if !options.functions.insert(f) {
                     return Err(format!("--functions: `{n}` is listed twice"));
                 }
@@ -336,6 +347,13 @@ impl CodeArgs {
         })
         .map_err(|e| format!("{}: {e}", self.urdf.display()));
         bar.finish_and_clear();
+        if module.is_err() {
+            // The warnings first: a singular mass matrix is often why a
+            // function failed (a constant that evaluates to inf).
+            if let Ok(model) = rbdgen_symbolic::build_model(&text, &options) {
+                print_warnings(&self.urdf, &model.physical_warnings());
+            }
+        }
         let module = module?;
         print_warnings(&self.urdf, &module.warnings);
         Ok((text, options, module))

@@ -200,7 +200,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     });
     print_report(&model, &options, &rows, nstates, build_seconds, tolerance);
     if cfg!(debug_assertions) {
-        println!("note: this rbdgen is a debug build, so the runtime timings are pessimistic");
+        outln!("note: this rbdgen is a debug build, so the runtime timings are pessimistic");
     }
     let mut failed: Vec<String> = rows
         .iter()
@@ -422,7 +422,7 @@ fn print_report(
     build_seconds: f64,
     tolerance: f64,
 ) {
-    println!(
+    outln!(
         "{} (nq = {}, nv = {}, {} code): {nstates} random states, generated code built in {build_seconds:.1} s",
         model.name,
         model.nq,
@@ -444,9 +444,13 @@ fn print_report(
     } else {
         String::new()
     };
-    println!(
+    outln!(
         "{:<w$} {:>10} {:>14} {:>12} {:>9}{lane_header}",
-        "function", "max error", "generated (ns)", "runtime (ns)", "speed-up"
+        "function",
+        "max error",
+        "generated (ns)",
+        "runtime (ns)",
+        "speed-up"
     );
     for row in rows {
         let ns = row.runtime_ns;
@@ -469,7 +473,7 @@ fn print_report(
             ),
             None => String::new(),
         };
-        println!(
+        outln!(
             "{:<w$} {:>10.1e} {:>14.1} {:>12} {:>9}{lanes}{verdict}",
             row.function.name(),
             row.error,
@@ -479,7 +483,7 @@ fn print_report(
         );
     }
     if let Some(l) = options.lanes {
-        println!(
+        outln!(
             "lanes: lanes::NAME_batch over all {nstates} states ({} groups of {l}, {} through the \
              scalar tail); lanes-scalar: largest difference from the scalar generated code \
              (tolerance {:.0e})",
@@ -488,7 +492,7 @@ fn print_report(
             lanes_tolerance(options)
         );
     }
-    println!("tolerance {tolerance:.0e} (|ours - runtime| / max(1, max |runtime|) per state)");
+    outln!("tolerance {tolerance:.0e} (|ours - runtime| / max(1, max |runtime|) per state)");
 }
 
 /// `name` with every character other than an ASCII letter or digit made `_`.

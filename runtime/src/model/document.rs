@@ -21,6 +21,14 @@ use xml::reader::{ParserConfig, XmlEvent};
 
 use crate::error::ModelError;
 
+/// The xacro namespace: its elements (but [`XACRO_INERT`]) are macros,
+/// includes, calls and conditions that only `xacro` expands.
+const XACRO: &str = "http://www.ros.org/wiki/xacro";
+
+/// Xacro elements that change no model by themselves (a property is used
+/// through `${...}`, which is refused on its own).
+const XACRO_INERT: &[&str] = &["property", "arg"];
+
 /// Elements nested deeper than this are refused (a URDF needs about 6 levels).
 pub(crate) const MAX_DEPTH: usize = 64;
 
@@ -143,6 +151,26 @@ pub(crate) fn reduce(text: &str) -> Result<String, ModelError> {
                     return Err(ModelError::Parse(format!(
                         "line {line}: elements nested deeper than {MAX_DEPTH} levels"
                     )));
+                }
+                if name.namespace.as_deref() == Some(XACRO)
+                    && !XACRO_INERT.contains(&&*name.local_name)
+                {
+                    return Err(ModelError::Xacro {
+                        line,
+                        what: format!("`<xacro:{}>`", name.local_name),
+                    });
+                }
+                if let Some(a) = attributes
+                    .iter()
+                    .find(|a| a.value.contains("${") || a.value.contains("$("))
+                {
+                    return Err(ModelError::Xacro {
+                        line,
+                        what: format!(
+                            "`{}` in `{} {}`",
+                            a.value, name.local_name, a.name.local_name
+                        ),
+                    });
                 }
                 if name.prefix.is_some() {
                     continue;

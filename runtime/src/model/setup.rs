@@ -180,6 +180,10 @@ impl Model {
             .ok_or_else(|| ModelError::UnknownName {
                 what: "link frame",
                 name: name.to_string(),
+                hint: crate::error::did_you_mean(
+                    name,
+                    self.body_frames().map(|(_, f)| f.name.as_str()),
+                ),
                 known: self
                     .body_frames()
                     .map(|(_, f)| f.name.as_str())
@@ -192,6 +196,10 @@ impl Model {
         ModelError::UnknownName {
             what: "joint",
             name: name.to_string(),
+            hint: crate::error::did_you_mean(
+                name,
+                self.joints[1..].iter().map(|j| j.name.as_str()),
+            ),
             known: self.joints[1..]
                 .iter()
                 .map(|j| j.name.as_str())

@@ -1,5 +1,6 @@
-//! Physical checks of a model: link inertias that no body can have, and moving
-//! joints that carry no mass at all (a singular mass matrix).
+//! Physical checks of a model: link inertias that no body can have, moving
+//! joints that carry no mass at all, and pairs of joints that move the same
+//! bodies along the same directions (both make the mass matrix singular).
 //!
 //! # Policy on inertias
 //!
@@ -23,7 +24,7 @@
 //! (and a massless moving subtree) on a loaded model, for the code generator
 //! and the command line to report.
 
-use super::{FrameKind, Model};
+use super::{FrameKind, JointKind, Model};
 use crate::error::ModelError;
 use crate::spatial::Inertia;
 
@@ -42,7 +43,10 @@ impl Model {
     ///   (example-robot-data holds nine such robots); the model stays well
     ///   defined (the inertia is still positive semi-definite);
     /// - [`ModelError::MasslessSubtree`] from [`Model::check_massless_subtrees`]:
-    ///   a singular mass matrix, on which ABA and `M⁻¹` divide by zero.
+    ///   a singular mass matrix, on which ABA and `M⁻¹` divide by zero;
+    /// - [`ModelError::RedundantJoints`] from [`Model::check_redundant_joints`]:
+    ///   two joints that move the same bodies along the same directions (two
+    ///   free-flyers in series), a mass matrix singular by its structure.
     ///
     /// Empty for a physical model. Code generation reports these as warnings,
     /// or refuses the model with `strict`.
@@ -65,7 +69,70 @@ impl Model {
             })
             .collect();
         warnings.extend(self.check_massless_subtrees().err());
+        warnings.extend(self.check_redundant_joints().err());
         warnings
+    }
+
+    /// Checks that no two joints move the same bodies along the same
+    /// directions: a moving joint whose own body (with the links welded to
+    /// it) has no mass, and whose only child joint adds no direction of
+    /// motion that it lacks, or only some: the columns of both motion
+    /// subspaces, in the upper joint's frame, are linearly dependent. A
+    /// combination of the two velocities then moves no body, so the mass
+    /// matrix is singular whatever the masses below (a structural
+    /// singularity, unlike [`Model::check_massless_subtrees`]'s). The case it
+    /// is for: `floating_base` adds a free-flyer above a root that a joint of
+    /// the file already frees (a massless URDF `world` link joined to the
+    /// base by a `floating` joint; an MJCF first body with a `<freejoint>`
+    /// or joints of its own): two free-flyers in series. Two parallel
+    /// revolute joints on one axis with a massless link between them are
+    /// another. Mimic joints are left out.
+    ///
+    /// # Errors
+    /// [`ModelError::RedundantJoints`] naming the first such pair (in joint
+    /// order), with a hint when the upper joint is the free-flyer
+    /// `root_joint` that `floating_base` adds.
+    pub fn check_redundant_joints(&self) -> Result<(), ModelError> {
+        let n = self.njoints();
+        let mut children = vec![Vec::new(); n];
+        for i in 1..n {
+            children[self.joints[i].parent].push(i);
+        }
+        for (i, joint) in self.joints.iter().enumerate().skip(1) {
+            let &[child] = children[i].as_slice() else {
+                continue;
+            };
+            let below = &self.joints[child];
+            if joint.inertia != Inertia::zero() || joint.mimic.is_some() || below.mimic.is_some() {
+                continue;
+            }
+            let columns = (0..joint.kind.nv())
+                .map(|k| joint.kind.subspace_column::<f64>(k))
+                .chain((0..below.kind.nv()).map(|k| {
+                    below
+                        .placement
+                        .act_motion(&below.kind.subspace_column::<f64>(k))
+                }))
+                .map(|m| m.to_array());
+            if !independent(columns) {
+                let hint =
+                    if i == 1 && joint.name == "root_joint" && joint.kind == JointKind::FreeFlyer {
+                        format!(
+                        "; `floating_base` (--floating-base) added the free-flyer `root_joint` \
+                         above a root that `{}` already moves: leave it out",
+                        below.name
+                    )
+                    } else {
+                        String::new()
+                    };
+                return Err(ModelError::RedundantJoints {
+                    joint: joint.name.clone(),
+                    child: below.name.clone(),
+                    hint,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Checks that every moving joint carries some mass or inertia: a joint
@@ -124,6 +191,30 @@ impl Model {
             }
         }
     }
+}
+
+/// Whether the 6-vectors `columns` are linearly independent (Gram–Schmidt; a
+/// column is dependent when less than 1e-9 of its length is left after
+/// removing its projections on the columns before it).
+fn independent(columns: impl Iterator<Item = [f64; 6]>) -> bool {
+    let mut basis: Vec<[f64; 6]> = Vec::new();
+    for column in columns {
+        let norm = |x: &[f64; 6]| x.iter().map(|a| a * a).sum::<f64>().sqrt();
+        let length = norm(&column);
+        let mut rest = column;
+        for b in &basis {
+            let dot: f64 = rest.iter().zip(b).map(|(a, b)| a * b).sum();
+            for (r, b) in rest.iter_mut().zip(b) {
+                *r -= dot * b;
+            }
+        }
+        let left = norm(&rest);
+        if left <= 1e-9 * length {
+            return false;
+        }
+        basis.push(rest.map(|r| r / left));
+    }
+    true
 }
 
 /// The inertia checks of every link; see the module documentation. Runs after

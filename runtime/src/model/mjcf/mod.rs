@@ -58,12 +58,18 @@
 //!
 //! # `floating_base` and the file's joints
 //!
-//! As Pinocchio's `buildModelFromMJCF(file, JointModelFreeFlyer())`: the flag
-//! gives the first child body of `<worldbody>` a free-flyer named
-//! `root_joint`, at the identity (`q` is then the world pose of that body's
-//! frame), when that body has no joint of its own; when it has joints (a
-//! `<freejoint>`, or dm_control's planar `rootx` / `rootz` / `rooty`), the
-//! file's joints win and the flag changes nothing. Without the flag a
+//! As a URDF's: the flag gives the first child body of `<worldbody>` a
+//! free-flyer named `root_joint`, at the identity (`q` is then the world pose
+//! of that body's frame). That is Pinocchio's
+//! `buildModelFromMJCF(file, JointModelFreeFlyer())` when the body has no
+//! joint of its own. When it has joints (a `<freejoint>`, or dm_control's
+//! planar `rootx` / `rootz` / `rooty`), Pinocchio ignores the flag; rbdgen
+//! adds the free-flyer above them, as it (and Pinocchio) does above a URDF
+//! root that a `floating` joint already frees, so that one flag means one
+//! thing in both formats: two joints then move the same body along the same
+//! directions, a singular mass matrix that [`Model::physical_warnings`]
+//! reports ([`Model::check_redundant_joints`]; an error with `strict`).
+//! Without the flag a
 //! `<freejoint>` is still a free-flyer (`q = [x y z qx qy qz qw]`, MuJoCo's
 //! `[x y z qw qx qy qz]` reordered; `v` in the body frame, MuJoCo's linear
 //! velocity is in the world frame), and a jointless first body is welded to
@@ -101,7 +107,7 @@ mod geom;
 mod spec;
 mod xml;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{Frame, FrameKind, Joint, JointKind, Model};
 use crate::error::ModelError;
@@ -113,8 +119,9 @@ impl Model {
     /// what is read and how it maps to
     /// Pinocchio's `buildModelFromMJCF`.
     ///
-    /// `floating_base` gives a jointless first body a free-flyer `root_joint`;
-    /// a body's own joints (a `<freejoint>`) always win.
+    /// `floating_base` gives the first body a free-flyer `root_joint`, above
+    /// its own joints when it has some (a singular model then, reported by
+    /// [`Model::physical_warnings`]).
     ///
     /// # Errors
     /// [`ModelError::Mjcf`] naming the element and its line: malformed XML, a
@@ -240,6 +247,36 @@ pub fn read_description(path: impl AsRef<Path>) -> Result<String, ModelError> {
     }
 }
 
+/// The files a robot description is read from: `path`, then, for an MJCF
+/// file (as [`read_description`] tells them apart), each file that its
+/// `<include>`s pull in, nested ones too, once each in reading order. A build
+/// that reads the model must rerun when any of them changes: the macro
+/// emits an `include_bytes!` of each, a build script a
+/// `cargo:rerun-if-changed` line.
+///
+/// # Errors
+/// As [`read_description`].
+pub fn description_files(path: impl AsRef<Path>) -> Result<Vec<PathBuf>, ModelError> {
+    let path = path.as_ref();
+    let text = crate::model::read_file(path)?;
+    let by_extension = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml") || e.eq_ignore_ascii_case("mjcf"));
+    let mut files = vec![path.to_path_buf()];
+    if by_extension || is_mjcf(&text) {
+        let tree = xml::Tree::parse(&text, Some(path))?;
+        // Every include resolves against the main file's directory (MuJoCo's rule).
+        let dir = path.parent().unwrap_or(Path::new("."));
+        for name in &tree.files[1..] {
+            let file = dir.join(name);
+            if !files.contains(&file) {
+                files.push(file);
+            }
+        }
+    }
+    Ok(files)
+}
+
 /// Where a body sits: the joint it moves with and its frame in that joint's frame.
 #[derive(Clone, Copy)]
 struct Attachment {
@@ -261,10 +298,27 @@ fn build(tree: &xml::Tree, floating_base: bool) -> Result<Model, ModelError> {
                 joint_from_body: Transform::identity(),
             },
         };
-        let at = if body.joints.is_empty() && index == 0 && floating_base {
-            b.free_root(body)
-        } else {
-            b.body(body, parent)
+        let at = match (index == 0 && floating_base, body.joints.is_empty()) {
+            (true, true) => b.free_root(body),
+            // The flag adds its free-flyer above the body's own joints, as it
+            // does above a URDF root: a singular model that
+            // `Model::check_redundant_joints` reports.
+            (true, false) => {
+                let joint = b.root_joint();
+                b.model.frames.push(Frame {
+                    name: "root_joint".into(),
+                    kind: FrameKind::Joint,
+                    parent_joint: joint,
+                    placement: Transform::identity(),
+                    inertia: Inertia::zero(),
+                });
+                let above = Attachment {
+                    joint,
+                    joint_from_body: Transform::identity(),
+                };
+                b.body(body, above)
+            }
+            _ => b.body(body, parent),
         };
         for site in &body.sites {
             b.model.frames.push(Frame {
@@ -300,20 +354,26 @@ struct Builder {
 impl Builder {
     /// The free-flyer `root_joint` that `floating_base` gives a jointless first body.
     fn free_root(&mut self, body: &BodySpec) -> Attachment {
-        let id = self.add_joint(
-            "root_joint".into(),
-            JointKind::FreeFlyer,
-            0,
-            Transform::identity(),
-            None,
-            0.0,
-        );
+        let id = self.root_joint();
         self.model.joints[id].inertia = body.inertia;
         self.push_frames(id, "root_joint", body, Transform::identity());
         Attachment {
             joint: id,
             joint_from_body: Transform::identity(),
         }
+    }
+
+    /// The free-flyer `root_joint` of `floating_base`, at the identity below
+    /// the universe, without a body; returns its id.
+    fn root_joint(&mut self) -> usize {
+        self.add_joint(
+            "root_joint".into(),
+            JointKind::FreeFlyer,
+            0,
+            Transform::identity(),
+            None,
+            0.0,
+        )
     }
 
     /// Adds a body with its joints; returns where its frame is.

@@ -2,7 +2,9 @@
 //! time from `models/go2_z1.urdf`, evaluated at a standing and at a random
 //! configuration, and checked against the generic runtime.
 //!
-//! Run with `cargo run --release --example go2_z1`.
+//! Run with `cargo run --release -p go2-z1`. The generated module lives in
+//! the crate `go2-z1-dynamics` (`../dynamics`), which this one depends on:
+//! editing this file recompiles this crate only.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -10,14 +12,7 @@ use rbdgen::runtime::{
     aba, crba, forward_kinematics, frame_placement, rnea, Data, FrameKind, Model,
 };
 
-rbdgen::robot_dynamics!(
-    mod go2_z1,
-    "models/go2_z1.urdf",
-    floating_base,
-    functions = [rnea, crba, aba, frame_placement]
-);
-
-use go2_z1::{NQ, NV};
+use go2_z1_dynamics::go2_z1::{self, NQ, NV};
 
 /// The blocks of `v`: free-flyer base, the four legs, the arm.
 const BLOCKS: [(&str, std::ops::Range<usize>); 3] =
@@ -25,7 +20,7 @@ const BLOCKS: [(&str, std::ops::Range<usize>); 3] =
 
 fn main() {
     let model = Model::from_urdf_file(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/models/go2_z1.urdf"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../models/go2_z1.urdf"),
         true,
     )
     .expect("models/go2_z1.urdf is a valid URDF");

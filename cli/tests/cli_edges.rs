@@ -1,0 +1,268 @@
+//! The small edges of the command line: a closed standard output ends the
+//! process quietly, names in comma lists are trimmed and a near miss gets a
+//! "did you mean", `eval` takes the model as a positional argument (with
+//! `--urdf` kept), and the help calls it `MODEL`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn rbdgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rbdgen"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `rbdgen ARGS` with a standard output whose reader is already closed, so
+/// that the first write fails with a broken pipe (as `rbdgen ... | head -3`
+/// once `head` has exited).
+// `std::io::pipe` is newer than the workspace's rust-version; the tests are
+// built with the pinned toolchain (rust-toolchain.toml).
+#[allow(clippy::incompatible_msrv)]
+fn into_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_rbdgen"))
+        .args(args)
+        .current_dir(root())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_process_quietly() {
+    let commands: [&[&str]; 3] = [
+        &["info", "models/go2_z1.urdf", "--floating-base"],
+        &[
+            "generate",
+            "models/double_pendulum_continuous.urdf",
+            "--functions",
+            "rnea",
+            "--quiet",
+        ],
+        &[
+            "eval",
+            "models/z1.urdf",
+            "--states",
+            "tests/reference/z1_fixed.json",
+        ],
+    ];
+    for args in commands {
+        let out = into_closed_pipe(args);
+        let what = format!("rbdgen {}", args.join(" "));
+        assert!(
+            !stderr(&out).contains("panicked"),
+            "{what}: {}",
+            stderr(&out)
+        );
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("Broken pipe"), "{what}");
+    }
+}
+
+#[test]
+fn names_in_a_comma_list_are_trimmed() {
+    let out = rbdgen(&[
+        "generate",
+        "models/double_pendulum_continuous.urdf",
+        "--functions",
+        "rnea, crba ,aba",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let source = String::from_utf8(out.stdout).unwrap();
+    for f in ["rnea", "crba", "aba"] {
+        assert!(source.contains(&format!("pub fn {f}(")), "no `{f}`");
+    }
+    assert!(!source.contains("pub fn minverse("));
+}
+
+#[test]
+fn a_near_miss_gets_a_did_you_mean() {
+    for (given, near) in [("crab", "crba"), ("rnea_derivative", "rnea_derivatives")] {
+        let out = rbdgen(&[
+            "generate",
+            "models/double_pendulum_continuous.urdf",
+            "--functions",
+            &format!("rnea, {given}"),
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let message = stderr(&out);
+        assert!(
+            message.contains(&format!(
+                "unknown function `{given}`; did you mean `{near}`?"
+            )),
+            "{message}"
+        );
+        assert_eq!(message.lines().count(), 1, "{message}");
+    }
+    // Nothing near: the known names.
+    let out = rbdgen(&[
+        "generate",
+        "models/double_pendulum_continuous.urdf",
+        "--functions",
+        "quux",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown function `quux`; known: rnea, "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn eval_takes_the_model_positionally_or_with_urdf() {
+    let states = "tests/reference/z1_fixed.json";
+    let positional = rbdgen(&["eval", "models/z1.urdf", "--states", states]);
+    assert!(positional.status.success(), "{}", stderr(&positional));
+    let flag = rbdgen(&["eval", "--urdf", "models/z1.urdf", "--states", states]);
+    assert!(flag.status.success(), "{}", stderr(&flag));
+    assert_eq!(positional.stdout, flag.stdout);
+    assert!(!positional.stdout.is_empty());
+
+    let neither = rbdgen(&["eval", "--states", states]);
+    assert_eq!(neither.status.code(), Some(2));
+    assert!(stderr(&neither).contains("<MODEL>"), "{}", stderr(&neither));
+    let both = rbdgen(&[
+        "eval",
+        "models/z1.urdf",
+        "--urdf",
+        "models/z1.urdf",
+        "--states",
+        states,
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+}
+
+#[test]
+fn the_help_calls_the_model_argument_model() {
+    for command in ["generate", "info", "verify", "eval"] {
+        let out = rbdgen(&[command, "--help"]);
+        assert!(out.status.success());
+        let help = String::from_utf8(out.stdout).unwrap();
+        // `[MODEL]` for eval, whose `--urdf` may stand in for it.
+        let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap();
+        assert!(
+            usage.contains("<MODEL>") || usage.contains("[MODEL]"),
+            "{command}: {usage}"
+        );
+        assert!(!help.contains("URDF>"), "{command}: {help}");
+        assert!(help.contains("MJCF"), "{command}: {help}");
+    }
+}
+
+/// `--floating-base` above a root that the file's `floating` joint already
+/// frees: a warning naming both joints and the flag, an error (exit status
+/// 2) with `--strict`; the same for an MJCF file with a `<freejoint>`.
+#[test]
+fn a_second_free_flyer_is_a_warning_or_with_strict_an_error() {
+    let go2 = std::fs::read_to_string(root().join("models/go2.urdf")).unwrap();
+    let below_world = go2.replacen(
+        r#"<link name="base">"#,
+        r#"<link name="world"/>
+  <joint name="world_to_base" type="floating">
+    <parent link="world"/>
+    <child link="base"/>
+  </joint>
+  <link name="base">"#,
+        1,
+    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_edges");
+    std::fs::create_dir_all(&dir).unwrap();
+    let urdf = dir.join("go2_below_world.urdf");
+    std::fs::write(&urdf, below_world).unwrap();
+    let urdf = urdf.to_str().unwrap();
+    let mjcf = "models/mjcf/dm_control/humanoid.xml";
+    for (file, joint) in [(urdf, "world_to_base"), (mjcf, "root")] {
+        let warned = rbdgen(&["info", file, "--floating-base"]);
+        assert!(warned.status.success(), "{}", stderr(&warned));
+        let message = stderr(&warned);
+        assert!(
+            message.contains(&format!(
+                "rbdgen: warning: {file}: joints `root_joint` and `{joint}` move the same bodies"
+            )),
+            "{message}"
+        );
+        assert!(message.contains("--floating-base"), "{message}");
+
+        let strict = rbdgen(&["info", file, "--floating-base", "--strict"]);
+        assert_eq!(strict.status.code(), Some(2), "{}", stderr(&strict));
+        assert!(
+            stderr(&strict).starts_with(&format!(
+                "rbdgen: {file}: joints `root_joint` and `{joint}`"
+            )),
+            "{}",
+            stderr(&strict)
+        );
+
+        // Generating `aba` fails on the singular model; the warning says why.
+        let failed = rbdgen(&[
+            "generate",
+            file,
+            "--floating-base",
+            "--functions",
+            "aba",
+            "--quiet",
+        ]);
+        assert_eq!(failed.status.code(), Some(2), "{}", stderr(&failed));
+        assert!(
+            stderr(&failed).starts_with(&format!("rbdgen: warning: {file}: joints `root_joint`")),
+            "{}",
+            stderr(&failed)
+        );
+
+        let plain = rbdgen(&["info", file, "--strict"]);
+        assert!(plain.status.success(), "{}", stderr(&plain));
+        assert!(!stderr(&plain).contains("same directions"));
+    }
+}
+
+/// The model's names in comma lists (frames, contacts, armature) are trimmed
+/// too, and a misspelt one gets the nearest name.
+#[test]
+fn model_names_are_trimmed_and_a_near_miss_named() {
+    let ok = rbdgen(&[
+        "info",
+        "models/z1.urdf",
+        "--frames",
+        "link06, link05",
+        "--armature",
+        "joint3=0.01, joint2 = 0.02",
+        "--contacts",
+        "link06:point, link05 : 6d",
+    ]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    for (flag, list, message) in [
+        (
+            "--frames",
+            "link06, lnk05",
+            "unknown link frame `lnk05`; did you mean `link05`?",
+        ),
+        (
+            "--armature",
+            "joint3=0.01, jont2=0.02",
+            "unknown joint `jont2`; did you mean `joint2`?",
+        ),
+        (
+            "--contacts",
+            "link06:point, link6:6d",
+            "unknown link frame `link6`; did you mean `link06`?",
+        ),
+    ] {
+        let out = rbdgen(&["info", "models/z1.urdf", flag, list]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(stderr(&out).contains(message), "{flag}: {}", stderr(&out));
+    }
+}
