@@ -16,6 +16,7 @@ use crate::api::{
     arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames, variant_name,
 };
 use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
+use crate::ffi::{c_api_module, c_header, is_c_identifier};
 use crate::functions::Function;
 use crate::graph::{Node, OpCounts};
 use crate::header::header_doc;
@@ -83,6 +84,12 @@ pub struct Options {
     /// A larger function is refused ([`GenerateError::TooLarge`]) before it is
     /// emitted.
     pub max_ops: usize,
+    /// Also emit the C interface with this prefix (a C identifier, usually the
+    /// module's name; `--c-api NAME`): a module `c_api` of `extern "C"`
+    /// functions `PREFIX_FUNCTION` and `PREFIX_FUNCTION_batch` around every
+    /// function ([`crate::ffi`]), and the C header that declares them in
+    /// [`Module::c_header`]. `None` by default.
+    pub c_api: Option<String>,
 }
 
 /// The default of [`Options::max_ops`]: 200,000 operations per function.
@@ -111,6 +118,7 @@ impl Default for Options {
             threads: false,
             strict: false,
             max_ops: DEFAULT_MAX_OPS,
+            c_api: None,
         }
     }
 }
@@ -242,6 +250,15 @@ pub enum GenerateError {
     /// The token stream did not parse as a Rust file (an internal error).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
+    /// The prefix of [`Options::c_api`] is not a C identifier.
+    #[error(
+        "c_api: `{0}` is not a C identifier (letters, digits and `_`, not starting with a digit)"
+    )]
+    CApiName(String),
+    /// The Python module was asked for with `scalar = f32` (its numpy arrays
+    /// are `float64`).
+    #[error("python: the module's arrays are float64; leave out `scalar = f32`")]
+    PythonScalar,
 }
 
 /// Where [`generate_module`] is, for a progress display.
@@ -269,6 +286,8 @@ pub struct Module {
     /// ([`Model::physical_warnings`], empty with [`Options::strict`]), one
     /// message per item, naming the link or joint.
     pub warnings: Vec<String>,
+    /// The C header of the `c_api` module with [`Options::c_api`], else `None`.
+    pub c_header: Option<String>,
 }
 
 impl Module {
@@ -331,11 +350,15 @@ pub fn generate_module(
     if options.threads && options.lanes.is_none() {
         return Err(GenerateError::ThreadsWithoutLanes);
     }
+    if let Some(prefix) = options.c_api.as_ref().filter(|p| !is_c_identifier(p)) {
+        return Err(GenerateError::CApiName(prefix.clone()));
+    }
+    let functions = functions_for(&model, options)?;
     let mut items = Vec::new();
     let mut lane_items = Vec::new();
     let mut op_counts = BTreeMap::new();
     let mut op_counts_traced = BTreeMap::new();
-    for function in functions_for(&model, options)? {
+    for &function in &functions {
         progress(Progress::Start(function));
         let (item, traced, counts) = emit_function(&model, function, options)?;
         progress(Progress::Done(function, counts));
@@ -350,6 +373,14 @@ pub fn generate_module(
     let lanes = options
         .lanes
         .map(|l| lanes_module(l, options.scalar, options.std, options.threads, &lane_items));
+    let c_api = options
+        .c_api
+        .as_ref()
+        .map(|prefix| c_api_module(&model, options, &functions, prefix));
+    let c_header = options
+        .c_api
+        .as_ref()
+        .map(|prefix| c_header(&model, options, &functions, prefix, &header));
     let tokens = quote! {
         #(#![doc = #header])*
         // `cargo fmt` leaves the file as generated, so that `--check` still holds.
@@ -360,12 +391,14 @@ pub fn generate_module(
         #(#items)*
         #mul_add
         #lanes
+        #c_api
     };
     Ok(Module {
         tokens,
         op_counts,
         op_counts_traced,
         warnings,
+        c_header,
     })
 }
 

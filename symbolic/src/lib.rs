@@ -10,11 +10,13 @@ mod api;
 pub mod cost_reference;
 pub mod emit;
 pub mod eval;
+pub mod ffi;
 pub mod functions;
 pub mod generate;
 pub mod graph;
 pub mod header;
 mod lanes;
+pub mod python;
 pub mod simplify;
 pub mod trace;
 
