@@ -732,7 +732,7 @@ pub(crate) fn c_header(
         let outs = output_parts(&spec.output, &ty, prefix);
         let _ = writeln!(h, "\n/*");
         for l in spec.doc {
-            let _ = writeln!(h, " * {}", l.replace("*/", "* /").trim_end());
+            let _ = writeln!(h, "{}", format!(" * {}", l.replace("*/", "* /")).trim_end());
         }
         let _ = writeln!(h, " *");
         for a in &args {
