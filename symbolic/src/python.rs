@@ -93,20 +93,18 @@ fn dims(part: &Part) -> TokenStream {
 /// The chain that turns a flat slice into a slice of the part's Rust type:
 /// `.as_chunks::<{ C }>().0.as_chunks::<{ R }>().0` for `[[f64; C]; R]`.
 fn chunks(part: &Part) -> TokenStream {
-    let steps = part
-        .dims
-        .iter()
-        .rev()
-        .map(|d| quote!(.as_chunks::<{ #d }>().0));
+    let steps = part.dims.iter().rev().map(|d| {
+        let d = const_arg(d);
+        quote!(.as_chunks::<#d>().0)
+    });
     quote!(#(#steps)*)
 }
 
 fn chunks_mut(part: &Part) -> TokenStream {
-    let steps = part
-        .dims
-        .iter()
-        .rev()
-        .map(|d| quote!(.as_chunks_mut::<{ #d }>().0));
+    let steps = part.dims.iter().rev().map(|d| {
+        let d = const_arg(d);
+        quote!(.as_chunks_mut::<#d>().0)
+    });
     quote!(#(#steps)*)
 }
 
@@ -148,7 +146,6 @@ fn python_lib(
         let frame_arg = spec.per_frame.then(|| quote!(frame,));
         // Docstrings.
         let shapes = |batch: bool| -> Vec<String> {
-            let n = if batch { "n, " } else { "" };
             let mut lines: Vec<String> = args
                 .iter()
                 .map(|a| {
@@ -159,7 +156,11 @@ fn python_lib(
                             format!(" {}: float", a.name)
                         }
                     } else {
-                        format!(" {}: array of shape ({n}{})", a.name, py_dims(&a.shape))
+                        format!(
+                            " {}: array of shape {}",
+                            a.name,
+                            py_shape_doc(&a.shape, batch)
+                        )
                     }
                 })
                 .collect();
@@ -176,7 +177,7 @@ fn python_lib(
                             "float".to_string()
                         }
                     } else {
-                        format!("shape ({n}{})", py_dims(&o.shape))
+                        format!("shape {}", py_shape_doc(&o.shape, batch))
                     }
                 })
                 .collect();
@@ -422,7 +423,26 @@ fn py_dims(shape: &str) -> String {
         .trim_start_matches('[')
         .trim_end_matches(']')
         .replace(" x ", ", ")
-        + if shape.contains(" x ") { "" } else { "," }
+}
+
+/// A Python shape in a docstring: `(n, NV, NV)` in a batch, `(NV,)` alone.
+fn py_shape_doc(shape: &str, batch: bool) -> String {
+    let dims = py_dims(shape);
+    match (batch, dims.contains(", ")) {
+        (true, _) => format!("(n, {dims})"),
+        (false, true) => format!("({dims})"),
+        (false, false) => format!("({dims},)"),
+    }
+}
+
+/// A const generic argument: braces only around an expression
+/// (`{ 6 * NJOINTS }`), not around a name or a number (`unused_braces`).
+fn const_arg(d: &TokenStream) -> TokenStream {
+    if d.clone().into_iter().count() == 1 {
+        d.clone()
+    } else {
+        quote!({ #d })
+    }
 }
 
 #[cfg(test)]
