@@ -60,6 +60,7 @@ def main():
         best(lambda: [pin.computeABADerivatives(MODEL, DATA, q0, v0, tau0) for _ in range(calls)], 5)
         / calls
     )
+    t_gravity = best(lambda: [go2_z1.generalized_gravity(q0) for _ in range(calls)], 5) / calls
     print(f"states: {N}, lanes: {go2_z1.L}")
     print(f"python loop over pin.computeABADerivatives: {t_pin * 1e3:.2f} ms")
     print(f"python loop over go2_z1.aba_derivatives:    {t_loop * 1e3:.2f} ms")
@@ -67,6 +68,7 @@ def main():
     print(f"speed-up of the batch over the pin loop:    {t_pin / t_batch:.1f}x")
     print(f"one go2_z1.aba_derivatives call from Python: {t_single * 1e9:.0f} ns")
     print(f"one pin.computeABADerivatives call:          {t_pin_single * 1e9:.0f} ns")
+    print(f"one go2_z1.generalized_gravity call:         {t_gravity * 1e9:.0f} ns")
 
 
 if __name__ == "__main__":
