@@ -176,11 +176,17 @@ fn write_or_check(
 fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
     let (text, options) = args.code.load()?;
     let urdf = args.code.urdf.display().to_string();
+    // The crate's files name the directory as given, an absolute one by its
+    // last component only (no machine's path in generated text).
+    let shown = match dir.file_name() {
+        Some(name) if dir.is_absolute() => Path::new(name),
+        _ => dir,
+    };
     let (files, warnings, regenerate) = if let Some(name) = &args.python {
         let command = regenerate_command(
             args,
             &options,
-            &format!("--python {name} --crate {}", dir.display()),
+            &format!("--python {name} --crate {}", shown.display()),
         );
         let (files, module) =
             rbdgen_symbolic::python::python_crate(&text, &options, name, &command)
@@ -192,7 +198,7 @@ fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
                 .to_string()
                 .into());
         };
-        let command = regenerate_command(args, &options, &format!("--crate {}", dir.display()));
+        let command = regenerate_command(args, &options, &format!("--crate {}", shown.display()));
         let module = rbdgen_symbolic::generate_module(&text, &options, |_| {})
             .map_err(|e| format!("{urdf}: {e}"))?;
         let source = module.source().map_err(|e| e.to_string())?;
