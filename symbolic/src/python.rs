@@ -73,9 +73,10 @@ pub fn python_crate(
          [project]\nname = \"{name}\"\nversion = \"0.1.0\"\nrequires-python = \">=3.9\"\n\
          dependencies = [\"numpy\"]\n\n\
          [tool.maturin]\nfeatures = [\"pyo3/extension-module\"]\n\
-         # Built for the machine that builds it (FMA, the widest vectors for the lanes):\n\
-         # leave this line out for a wheel that runs on any x86-64.\n\
-         rustc-args = [\"-C\", \"target-cpu=native\"]\n"
+         # Every crate built for the machine that builds it (FMA, and the widest vectors\n\
+         # for the lanes: `wide` picks its instructions when it is compiled); leave this\n\
+         # line out for a wheel that runs on any x86-64.\n\
+         config = [\"build.rustflags = ['-C', 'target-cpu=native']\"]\n"
     );
     let files = vec![
         ("Cargo.toml".to_string(), cargo),
