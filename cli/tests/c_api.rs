@@ -251,3 +251,49 @@ fn every_function_compiles() {
         assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     }
 }
+
+/// `rbdgen::build::Config::c_api()` writes the module with the wrappers
+/// prefixed with the module's name, and the header beside it: the same text
+/// as `rbdgen generate --c-api NAME --header`.
+#[test]
+fn build_script_config_writes_the_header() {
+    use rbdgen::build::{Config, Function};
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c_api_config");
+    std::fs::create_dir_all(&dir).unwrap();
+    let urdf = root().join("tests/golden/double_pendulum.urdf");
+    let path = Config::new(&urdf)
+        .module_name("pendulum")
+        .functions(&[Function::Rnea, Function::AbaDerivatives])
+        .c_api()
+        .out_dir(&dir)
+        .generate()
+        .unwrap();
+    let source = std::fs::read_to_string(&path).unwrap();
+    assert!(source.contains("pub unsafe extern \"C\" fn pendulum_rnea("));
+    let header = std::fs::read_to_string(dir.join("pendulum.h")).unwrap();
+    let cli_header = dir.join("cli.h");
+    let out = Command::new(env!("CARGO_BIN_EXE_rbdgen"))
+        .arg("generate")
+        .arg(&urdf)
+        .args(["--functions", "rnea,aba_derivatives", "--c-api", "pendulum"])
+        .args(["-o", "/dev/null", "--quiet", "--header"])
+        .arg(&cli_header)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&cli_header).unwrap(), header);
+    // A module name that is no C identifier cannot happen (it is a Rust
+    // one); a bad prefix on the command line is an error naming it.
+    let out = Command::new(env!("CARGO_BIN_EXE_rbdgen"))
+        .arg("generate")
+        .arg(&urdf)
+        .args(["--c-api", "2link", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`2link` is not a C identifier"),
+        "{}",
+        stderr(&out)
+    );
+}
