@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 use rbdgen_symbolic::{generate_module, GenerateError, Options};
 use thiserror::Error;
 
-pub use rbdgen_symbolic::{ContactKind, Function, ScalarType};
+pub use rbdgen_symbolic::{ContactKind, Dim, Expr, Function, Output, ScalarType, UserFunction};
 
 /// What to generate from one URDF, and where to write it.
 ///
@@ -137,6 +137,48 @@ impl Config {
     /// primary and leaves `q` and `v` (`rbdgen generate --mimic`).
     pub fn mimic(mut self) -> Config {
         self.options.mimic = true;
+        self
+    }
+
+    /// Also emits the Jacobian of each of these functions, `NAME_jacobian`, by
+    /// automatic differentiation of the traced graph (`--jacobians`; none by
+    /// default): one block per argument, a configuration's in the tangent
+    /// space.
+    pub fn jacobians(mut self, functions: &[Function]) -> Config {
+        self.options.jacobians = functions.iter().copied().collect::<BTreeSet<_>>();
+        self
+    }
+
+    /// Also emits a function written in the build script, with the
+    /// derivatives it asks for ([`UserFunction`]: `NAME`, `NAME_jacobian`,
+    /// `NAME_gradient`, `NAME_hessian`, `NAME_gauss_newton`), after the
+    /// table's functions; with [`Config::lanes`], in lanes too. Call once per
+    /// function.
+    ///
+    /// ```no_run
+    /// use rbdgen::build::{Config, Dim, Expr, Function, Output, UserFunction};
+    /// use rbdgen::runtime::{center_of_mass, Data, InputError, Model, Scalar};
+    ///
+    /// /// The residual from the centre of mass to a target point `[3]`.
+    /// fn com_error<S: Scalar>(m: &Model, d: &mut Data<S>, x: &[Vec<S>]) -> Result<Vec<S>, InputError> {
+    ///     let c = center_of_mass(m, d, &x[0])?;
+    ///     Ok((0..3).map(|i| c.0[i] - x[1][i]).collect())
+    /// }
+    ///
+    /// Config::new("models/go2_z1.urdf")
+    ///     .floating_base()
+    ///     .functions(&[Function::CenterOfMass])
+    ///     .user_function(
+    ///         UserFunction::new("com_error", Output::Vector(Dim::Fixed(3)), com_error::<Expr>)
+    ///             .input("q", Dim::Nq)
+    ///             .input("target", Dim::Fixed(3))
+    ///             .gauss_newton(&["q"]),
+    ///     )
+    ///     .generate()
+    ///     .unwrap_or_else(|e| panic!("{e}"));
+    /// ```
+    pub fn user_function(mut self, function: UserFunction) -> Config {
+        self.options.user_functions.push(function);
         self
     }
 

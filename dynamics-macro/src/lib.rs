@@ -35,6 +35,12 @@ use rbdgen_symbolic::{
 ///   `frame_placement`, `minverse`, `ccrba`, the frame Jacobians, the derivatives
 ///   and the configuration-space operations: any name of
 ///   `rbdgen_symbolic::Function`, listed in the README); all by default.
+/// - `jacobians = [...]`: also emit `NAME_jacobian` for these functions, by
+///   automatic differentiation of the traced graph: one block per argument, a
+///   configuration's in the tangent space (`NV` columns); none by default.
+/// - `simplify`: simplify each function's graph with e-graphs (egg) before
+///   emitting it, as `rbdgen generate --simplify`; the header gives the counts
+///   before and after.
 /// - `scalar = f32`: single-precision code (`f32` arrays, `libm::sinf`, ...)
 ///   for microcontrollers; `f64` by default.
 /// - `armature = [JOINT: VALUE, ...]`: rotor inertia (kg·m², kg) of each dof of
@@ -88,6 +94,8 @@ struct Args {
     floating_base: bool,
     mimic: bool,
     functions: Option<Vec<(Function, Span)>>,
+    jacobians: Vec<(Function, Span)>,
+    simplify: bool,
     scalar: ScalarType,
     armature: Vec<(String, f64, Span)>,
     contacts: Vec<(String, ContactKind, Span)>,
@@ -159,6 +167,44 @@ fn parse_contact(input: ParseStream) -> syn::Result<(String, ContactKind, Span)>
     Ok((name, kind, span))
 }
 
+/// `= [NAME, ...]` after `key` (`functions` or `jacobians`): names of
+/// functions of the table, none twice, at least one.
+fn parse_functions(input: ParseStream, key: &Ident) -> syn::Result<Vec<(Function, Span)>> {
+    input.parse::<Token![=]>()?;
+    let content;
+    syn::bracketed!(content in input);
+    let names = content.parse_terminated(Ident::parse, Token![,])?;
+    if names.is_empty() {
+        let hint = if key == "functions" {
+            "leave `functions` out for all of them"
+        } else {
+            "leave `jacobians` out for none"
+        };
+        return Err(syn::Error::new(
+            key.span(),
+            format!("`{key} = []` names no function; {hint}"),
+        ));
+    }
+    let mut list: Vec<(Function, Span)> = Vec::new();
+    for n in names {
+        let f = Function::from_name(&n.to_string()).ok_or_else(|| {
+            let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+            syn::Error::new(
+                n.span(),
+                format!("unknown function `{n}`; known: {}", known.join(", ")),
+            )
+        })?;
+        if list.iter().any(|(g, _)| *g == f) {
+            return Err(syn::Error::new(
+                n.span(),
+                format!("`{n}` is listed twice in `{key}`"),
+            ));
+        }
+        list.push((f, n.span()));
+    }
+    Ok(list)
+}
+
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let vis: syn::Visibility = input.parse()?;
@@ -174,6 +220,8 @@ impl Parse for Args {
         let mut floating_base = false;
         let mut mimic = false;
         let mut functions = None;
+        let mut jacobians = Vec::new();
+        let mut simplify = false;
         let mut scalar = ScalarType::F64;
         let (mut armature, mut contacts, mut parameters, mut frames) =
             (Vec::new(), Vec::new(), Vec::new(), None);
@@ -189,36 +237,9 @@ impl Parse for Args {
             match key.to_string().as_str() {
                 "floating_base" => floating_base = true,
                 "mimic" => mimic = true,
-                "functions" => {
-                    input.parse::<Token![=]>()?;
-                    let content;
-                    syn::bracketed!(content in input);
-                    let names = content.parse_terminated(Ident::parse, Token![,])?;
-                    if names.is_empty() {
-                        return Err(syn::Error::new(
-                            key.span(),
-                            "`functions = []` names no function; leave `functions` out for all of them",
-                        ));
-                    }
-                    let mut list: Vec<(Function, Span)> = Vec::new();
-                    for n in names {
-                        let f = Function::from_name(&n.to_string()).ok_or_else(|| {
-                            let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-                            syn::Error::new(
-                                n.span(),
-                                format!("unknown function `{n}`; known: {}", known.join(", ")),
-                            )
-                        })?;
-                        if list.iter().any(|(g, _)| *g == f) {
-                            return Err(syn::Error::new(
-                                n.span(),
-                                format!("`{n}` is listed twice in `functions`"),
-                            ));
-                        }
-                        list.push((f, n.span()));
-                    }
-                    functions = Some(list);
-                }
+                "functions" => functions = Some(parse_functions(input, &key)?),
+                "jacobians" => jacobians = parse_functions(input, &key)?,
+                "simplify" => simplify = true,
                 "scalar" => {
                     input.parse::<Token![=]>()?;
                     let ty: Ident = input.parse()?;
@@ -247,7 +268,7 @@ impl Parse for Args {
                         key.span(),
                         format!(
                         "unknown option `{other}`; expected `floating_base`, `mimic`, `functions = [...]`, \
-                         `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
+                         `jacobians = [...]`, `simplify`, `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
                          `frames = [...]`, `lanes = 4`, `threads`, `strict` or `max_ops = N`"
                     ),
                     ))
@@ -269,6 +290,8 @@ impl Parse for Args {
             floating_base,
             mimic,
             functions,
+            jacobians,
+            simplify,
             scalar,
             armature,
             contacts,
@@ -314,7 +337,7 @@ fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>
         model.link_frame(name).map_err(at(*span))?;
     }
     if args.contacts.is_empty() {
-        for (f, span) in args.functions.iter().flatten() {
+        for (f, span) in args.functions.iter().flatten().chain(&args.jacobians) {
             if f.needs_contacts() {
                 let msg = format!(
                     "`{}` needs a contact set: add `contacts = [LINK: point | 6d, ...]`",
@@ -376,6 +399,8 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
         threads: args.threads.is_some(),
         strict: args.strict,
         max_ops: args.max_ops,
+        jacobians: args.jacobians.iter().map(|(f, _)| *f).collect(),
+        simplify: args.simplify,
         ..Options::default()
     };
     check_names(args, &urdf).map_err(|e| match e {

@@ -17,12 +17,14 @@ use crate::api::{
 };
 use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
 use crate::ffi::{c_api_module, c_header, is_c_identifier};
-use crate::functions::Function;
+use crate::functions::{Dim, Function, Output};
 use crate::graph::{Node, OpCounts};
 use crate::header::header_doc;
+use crate::jacobian::{jacobian_output, trace_jacobian};
 use crate::lanes::{lane_widths, lane_wrappers, lanes_module};
 use crate::simplify::{simplify, Limits};
 use crate::trace::{trace, Expr, Traced};
+use crate::user::UserFunction;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,6 +86,15 @@ pub struct Options {
     /// A larger function is refused ([`GenerateError::TooLarge`]) before it is
     /// emitted.
     pub max_ops: usize,
+    /// Functions whose Jacobian is also emitted, as `NAME_jacobian`, by
+    /// automatic differentiation of the traced graph ([`crate::jacobian`]);
+    /// none by default. Independent of `functions`: the function itself is
+    /// emitted only when `functions` has it.
+    pub jacobians: BTreeSet<Function>,
+    /// Functions written by the user, traced and emitted after the table's,
+    /// with the derivatives each asks for ([`crate::user`]); none by default.
+    /// A build script gives them; the command line and the macro cannot.
+    pub user_functions: Vec<UserFunction>,
     /// Also emit the C interface with this prefix (a C identifier, usually the
     /// module's name; `--c-api NAME`): a module `c_api` of `extern "C"`
     /// functions `PREFIX_FUNCTION` and `PREFIX_FUNCTION_batch` around every
@@ -118,6 +129,8 @@ impl Default for Options {
             threads: false,
             strict: false,
             max_ops: DEFAULT_MAX_OPS,
+            jacobians: BTreeSet::new(),
+            user_functions: Vec::new(),
             c_api: None,
         }
     }
@@ -185,6 +198,19 @@ fn functions_for(model: &Model, options: &Options) -> Result<Vec<Function>, Gene
     Ok(options.functions.iter().copied().collect())
 }
 
+/// The functions whose Jacobian `options` asks for.
+///
+/// # Errors
+/// [`GenerateError::NoContacts`] for a contact function without a contact set.
+fn jacobians_for(model: &Model, options: &Options) -> Result<Vec<Function>, GenerateError> {
+    if model.contacts.is_empty() {
+        if let Some(f) = options.jacobians.iter().find(|f| f.needs_contacts()) {
+            return Err(GenerateError::NoContacts(f.name()));
+        }
+    }
+    Ok(options.jacobians.iter().copied().collect())
+}
+
 /// [`lane_widths`] in words: `2, 4 or 8`.
 fn expected_lanes(scalar: ScalarType) -> String {
     let w: Vec<String> = lane_widths(scalar)
@@ -205,7 +231,7 @@ pub enum GenerateError {
     #[error("{function}: {reason}")]
     NonFinite {
         /// The function being traced.
-        function: &'static str,
+        function: String,
         /// What went wrong.
         reason: String,
     },
@@ -231,7 +257,7 @@ pub enum GenerateError {
     )]
     TooLarge {
         /// The function refused.
-        function: &'static str,
+        function: String,
         /// Its operation count (at least; the count stops at the first frame
         /// of a per-frame function that passes the limit).
         ops: usize,
@@ -243,9 +269,18 @@ pub enum GenerateError {
     #[error("{function}: {source}")]
     Input {
         /// The function being traced.
-        function: &'static str,
+        function: String,
         /// What the runtime refused.
         source: rbdgen_runtime::InputError,
+    },
+    /// A user function's declaration is wrong ([`UserFunction::check`]), or
+    /// two user functions share a name.
+    #[error("user function `{name}`: {reason}")]
+    UserFunction {
+        /// The user function's name.
+        name: String,
+        /// What is wrong.
+        reason: String,
     },
     /// The token stream did not parse as a Rust file (an internal error).
     #[error("generated code does not parse: {0}")]
@@ -268,6 +303,11 @@ pub enum Progress {
     Start(Function),
     /// The function is done; its operation count.
     Done(Function, OpCounts),
+    /// The function's Jacobian (`NAME_jacobian`) is about to be traced,
+    /// differentiated and emitted.
+    JacobianStart(Function),
+    /// The Jacobian is done; its operation count.
+    JacobianDone(Function, OpCounts),
 }
 
 /// A generated module before formatting: its items and what they cost.
@@ -282,6 +322,12 @@ pub struct Module {
     /// The operation count of each function as traced, before simplification
     /// (equal to `op_counts` when [`Options::simplify`] is off).
     pub op_counts_traced: BTreeMap<Function, OpCounts>,
+    /// The operation count of each emitted Jacobian (`NAME_jacobian`), keyed
+    /// by its function.
+    pub jacobian_op_counts: BTreeMap<Function, OpCounts>,
+    /// The operation count of each emitted function of the user functions
+    /// (`NAME`, `NAME_gradient`, ...), in emission order.
+    pub user_op_counts: Vec<(String, OpCounts)>,
     /// What is physically impossible in the model although it loads
     /// ([`Model::physical_warnings`], empty with [`Options::strict`]), one
     /// message per item, naming the link or joint.
@@ -367,7 +413,49 @@ pub fn generate_module(
         op_counts.insert(function, counts);
         op_counts_traced.insert(function, traced);
     }
-    let header = header_doc(&model, urdf, options, &op_counts, &op_counts_traced);
+    let mut jacobian_op_counts = BTreeMap::new();
+    for function in jacobians_for(&model, options)? {
+        progress(Progress::JacobianStart(function));
+        let (item, _, counts) = emit_jacobian(&model, function, options)?;
+        progress(Progress::JacobianDone(function, counts));
+        items.push(item.scalar);
+        lane_items.extend(item.lanes);
+        jacobian_op_counts.insert(function, counts);
+    }
+    let mut user_op_counts = Vec::new();
+    for (k, f) in options.user_functions.iter().enumerate() {
+        let refuse = |reason: String| GenerateError::UserFunction {
+            name: f.name.clone(),
+            reason,
+        };
+        f.check().map_err(refuse)?;
+        if options.user_functions[..k].iter().any(|g| g.name == f.name) {
+            return Err(refuse("two user functions have this name".into()));
+        }
+        for part in f.items() {
+            let signature = Signature {
+                name: part.name(&f.name),
+                args: f.inputs.clone(),
+                per_frame: false,
+                output: part.output(f, &model),
+                doc: part.doc(f),
+            };
+            let (item, _, counts) =
+                emit_traced(&model, &signature, options, |_| part.trace(f, &model))?;
+            items.push(item.scalar);
+            lane_items.extend(item.lanes);
+            user_op_counts.push((signature.name, counts));
+        }
+    }
+    let header = header_doc(
+        &model,
+        urdf,
+        options,
+        &op_counts,
+        &op_counts_traced,
+        &jacobian_op_counts,
+        &user_op_counts,
+    );
     let constants = constants(&model, options);
     let mul_add = mul_add_helper(options.scalar, options.std);
     let lanes = options
@@ -397,6 +485,8 @@ pub fn generate_module(
         tokens,
         op_counts,
         op_counts_traced,
+        jacobian_op_counts,
+        user_op_counts,
         warnings,
         c_header,
     })
@@ -410,11 +500,11 @@ pub fn generate_module(
 fn check(
     model: &Model,
     traced: &Traced,
-    name: &'static str,
+    name: &str,
     scalar: ScalarType,
 ) -> Result<(), GenerateError> {
     let error = |reason: String| GenerateError::NonFinite {
-        function: name,
+        function: name.to_string(),
         reason,
     };
     if let Some(reason) = traced.graph.non_finite() {
@@ -451,6 +541,16 @@ struct FunctionItems {
     lanes: Option<TokenStream>,
 }
 
+/// What emission needs to know of a function besides its graphs: a
+/// function of the table ([`Function::spec`]) or the Jacobian of one.
+struct Signature {
+    name: String,
+    args: Vec<(String, Dim)>,
+    per_frame: bool,
+    output: Output,
+    doc: Vec<String>,
+}
+
 /// One function of the table: traced (once per link frame for per-frame
 /// functions), simplified when asked, emitted (in lanes too when asked),
 /// documented with its operation count; returns the items and the operation
@@ -460,11 +560,92 @@ fn emit_function(
     function: Function,
     options: &Options,
 ) -> Result<(FunctionItems, OpCounts, OpCounts), GenerateError> {
-    let scalar = options.scalar;
     let spec = function.spec();
-    let fargs = function.args(model);
+    let signature = Signature {
+        name: spec.name.to_string(),
+        args: named(function.args(model)),
+        per_frame: spec.per_frame,
+        output: spec.output,
+        doc: spec.doc.iter().map(|l| l.to_string()).collect(),
+    };
+    let lens: Vec<usize> = signature.args.iter().map(|(_, d)| d.len(model)).collect();
+    emit_traced(model, &signature, options, |frame| {
+        let mut refused = None;
+        let traced = trace(&lens, |x| {
+            let mut data = Data::<Expr>::new(model);
+            function
+                .evaluate(model, &mut data, x, frame)
+                .unwrap_or_else(|e| {
+                    refused = Some(e);
+                    Vec::new()
+                })
+        });
+        match refused {
+            Some(e) => Err(e),
+            None => Ok(traced),
+        }
+    })
+}
+
+/// The Jacobian of a function of the table, `NAME_jacobian`
+/// ([`crate::jacobian`]): emitted as a function of the table is.
+fn emit_jacobian(
+    model: &Model,
+    function: Function,
+    options: &Options,
+) -> Result<(FunctionItems, OpCounts, OpCounts), GenerateError> {
+    let spec = function.spec();
+    let args = function.args(model);
+    let blocks: Vec<String> = args
+        .iter()
+        .map(|(name, dim)| match dim {
+            Dim::Nq => format!("`d_d{name}` (tangent space, `NV` columns)"),
+            _ => format!("`d_d{name}`"),
+        })
+        .collect();
+    let doc = vec![
+        format!(
+            "The Jacobian of [`{}`] by automatic differentiation of its traced graph:",
+            spec.name
+        ),
+        format!(
+            "`({})`, one block per argument, a row per output scalar (flattened row-major).",
+            blocks.join(", ")
+        ),
+        "A configuration's block is in the tangent space: the derivative at `δ = 0` of the".into(),
+        "function at `integrate(q, δ)`, as Pinocchio's derivatives.".into(),
+    ];
+    let signature = Signature {
+        name: format!("{}_jacobian", spec.name),
+        args: named(args),
+        per_frame: spec.per_frame,
+        output: jacobian_output(function, model),
+        doc,
+    };
+    emit_traced(model, &signature, options, |frame| {
+        trace_jacobian(model, function, frame)
+    })
+}
+
+/// The table's argument names as owned strings.
+fn named(args: Vec<(&'static str, Dim)>) -> Vec<(String, Dim)> {
+    args.into_iter().map(|(n, d)| (n.to_string(), d)).collect()
+}
+
+/// A function given by its signature and its trace (`trace(frame)`, once per
+/// link frame for a per-frame function): checked, simplified when asked,
+/// emitted (in lanes too when asked), documented with its operation count;
+/// returns the items and the operation counts as traced and as emitted.
+fn emit_traced(
+    model: &Model,
+    spec: &Signature,
+    options: &Options,
+    mut trace_at: impl FnMut(Option<usize>) -> Result<Traced, rbdgen_runtime::InputError>,
+) -> Result<(FunctionItems, OpCounts, OpCounts), GenerateError> {
+    let scalar = options.scalar;
+    let fargs: Vec<(&str, Dim)> = spec.args.iter().map(|(n, d)| (n.as_str(), *d)).collect();
+    let fargs = &fargs;
     let args: Vec<(&str, usize)> = fargs.iter().map(|(n, d)| (*n, d.len(model))).collect();
-    let lens: Vec<usize> = args.iter().map(|a| a.1).collect();
     let row_len: Vec<Option<usize>> = fargs.iter().map(|(_, d)| d.row_len()).collect();
     let shape = output_shape(&spec.output, model);
     let names: Vec<Ident> = fargs
@@ -485,23 +666,12 @@ fn emit_function(
     let mut traced_counts = OpCounts::default();
     let mut schedules = Vec::with_capacity(frames.len());
     for frame in &frames {
-        let mut refused = None;
-        let mut traced = trace(&lens, |x| {
-            let mut data = Data::<Expr>::new(model);
-            function
-                .evaluate(model, &mut data, x, frame.as_ref().map(|f| f.0))
-                .unwrap_or_else(|e| {
-                    refused = Some(e);
-                    Vec::new()
-                })
-        });
-        if let Some(source) = refused {
-            return Err(GenerateError::Input {
-                function: spec.name,
+        let mut traced =
+            trace_at(frame.as_ref().map(|f| f.0)).map_err(|source| GenerateError::Input {
+                function: spec.name.clone(),
                 source,
-            });
-        }
-        check(model, &traced, spec.name, scalar)?;
+            })?;
+        check(model, &traced, &spec.name, scalar)?;
         traced_counts += traced.graph.op_counts(&traced.outputs);
         if options.simplify {
             let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
@@ -509,12 +679,12 @@ fn emit_function(
                 graph: s.graph,
                 outputs: s.outputs,
             };
-            check(model, &traced, spec.name, scalar)?;
+            check(model, &traced, &spec.name, scalar)?;
         }
         counts += traced.graph.op_counts(&traced.outputs);
         if counts.total() > options.max_ops {
             return Err(GenerateError::TooLarge {
-                function: spec.name,
+                function: spec.name.clone(),
                 ops: counts.total(),
                 limit: options.max_ops,
             });
@@ -526,7 +696,7 @@ fn emit_function(
             PART_LEN,
         ));
     }
-    let name = Ident::new(spec.name, Span::call_site());
+    let name = Ident::new(&spec.name, Span::call_site());
     // The function in one arithmetic: its item and its parts.
     let emit = |arith: Arith| -> TokenStream {
         let ty = match arith {
@@ -537,7 +707,7 @@ fn emit_function(
             Arith::Scalar => quote!(libm),
             Arith::Lanes => quote!(V),
         };
-        let params = arg_params(&fargs, &ty);
+        let params = arg_params(fargs, &ty);
         let ret = output_type(&spec.output, &ty);
         let mut parts = Vec::new();
         let mut blocks = Vec::new();
@@ -545,7 +715,7 @@ fn emit_function(
             // `Spill` between the function and the frame keeps the names apart
             // (`frame_jacobian_local` of link `world_aligned_x` against
             // `frame_jacobian_local_world_aligned` of link `x`).
-            let function = upper_camel(spec.name);
+            let function = upper_camel(&spec.name);
             let (prefix, spill) = match frame {
                 Some((_, variant)) => (
                     format!("{}_{variant}_part", spec.name),
@@ -625,8 +795,8 @@ fn emit_function(
         lanes: options.lanes.map(|_| {
             let kernel = emit(Arith::Lanes);
             let wrappers = lane_wrappers(
-                spec.name,
-                &fargs,
+                &spec.name,
+                fargs,
                 &spec.output,
                 spec.per_frame,
                 scalar,

@@ -52,6 +52,23 @@ impl Node {
         a.into_iter().chain(b).chain(c)
     }
 
+    /// The same operation on other operands: `f` maps each child.
+    pub fn map_children(&self, mut f: impl FnMut(NodeId) -> NodeId) -> Node {
+        match *self {
+            Node::Const(_) | Node::Input(_) => *self,
+            Node::Neg(a) => Node::Neg(f(a)),
+            Node::Add(a, b) => Node::Add(f(a), f(b)),
+            Node::Sub(a, b) => Node::Sub(f(a), f(b)),
+            Node::Mul(a, b) => Node::Mul(f(a), f(b)),
+            Node::Div(a, b) => Node::Div(f(a), f(b)),
+            Node::Sin(a) => Node::Sin(f(a)),
+            Node::Cos(a) => Node::Cos(f(a)),
+            Node::Sqrt(a) => Node::Sqrt(f(a)),
+            Node::Atan2(a, b) => Node::Atan2(f(a), f(b)),
+            Node::Select(c, a, b) => Node::Select(f(c), f(a), f(b)),
+        }
+    }
+
     /// The value of the node given its operands' values (the numeric semantics
     /// every other pass must agree with).
     pub fn apply(&self, x: impl Fn(NodeId) -> f64, input: impl Fn(u32) -> f64) -> f64 {
@@ -178,6 +195,16 @@ impl Graph {
     pub fn new_input(&mut self) -> NodeId {
         self.inputs += 1;
         self.intern(Node::Input(self.inputs - 1))
+    }
+
+    /// The node of input number `k`, if the graph has it.
+    pub fn input(&self, k: u32) -> Option<NodeId> {
+        self.index.get(&Node::Input(k)).copied()
+    }
+
+    /// How many inputs have been created ([`Graph::new_input`]).
+    pub fn input_count(&self) -> u32 {
+        self.inputs
     }
 
     /// The node for the constant `x`.

@@ -24,6 +24,8 @@ pub(crate) fn header_doc(
     options: &Options,
     op_counts: &BTreeMap<Function, OpCounts>,
     op_counts_traced: &BTreeMap<Function, OpCounts>,
+    jacobian_op_counts: &BTreeMap<Function, OpCounts>,
+    user_op_counts: &[(String, OpCounts)],
 ) -> Vec<String> {
     let base = match (options.floating_base, options.mimic) {
         (true, false) => "free-flyer root",
@@ -111,6 +113,22 @@ pub(crate) fn header_doc(
             lines.push(format!("   {}", rnea_mul_reference(model.nv, counts)));
         }
     }
+    for (f, counts) in jacobian_op_counts {
+        lines.push(format!(
+            " - `{}_jacobian` (automatic differentiation): {counts}",
+            f.name()
+        ));
+    }
+    if !user_op_counts.is_empty() {
+        lines.push(String::new());
+        lines.push(
+            " User functions, traced from the build script (the command line above does not".into(),
+        );
+        lines.push(" make them; rerun the build script):".into());
+        for (name, counts) in user_op_counts {
+            lines.push(format!(" - `{name}`: {counts}"));
+        }
+    }
     lines
 }
 
@@ -150,6 +168,10 @@ pub fn command_line_options(options: &Options) -> String {
     if options.functions != all {
         let names: Vec<&str> = options.functions.iter().map(|f| f.name()).collect();
         args.push(format!("--functions {}", names.join(",")));
+    }
+    if !options.jacobians.is_empty() {
+        let names: Vec<&str> = options.jacobians.iter().map(|f| f.name()).collect();
+        args.push(format!("--jacobians {}", names.join(",")));
     }
     if options.scalar != ScalarType::F64 {
         args.push(format!("--scalar {}", options.scalar.name()));

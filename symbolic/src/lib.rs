@@ -8,6 +8,7 @@
 
 mod api;
 pub mod cost_reference;
+pub mod diff;
 pub mod emit;
 pub mod eval;
 pub mod ffi;
@@ -15,10 +16,12 @@ pub mod functions;
 pub mod generate;
 pub mod graph;
 pub mod header;
+pub mod jacobian;
 mod lanes;
 pub mod python;
 pub mod simplify;
 pub mod trace;
+pub mod user;
 
 pub use cost_reference::{rnea_mul_reference, RNEA_MULS_PER_JOINT};
 pub use emit::ScalarType;
@@ -33,3 +36,4 @@ pub use lanes::lane_widths;
 pub use rbdgen_runtime::model::mjcf::read_description;
 pub use rbdgen_runtime::{ContactKind, Model, ModelError};
 pub use trace::{trace, Expr, Traced};
+pub use user::{UserFn, UserFunction, UserItem};

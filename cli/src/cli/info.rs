@@ -92,6 +92,13 @@ fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool)
                     let reference = rnea_mul_reference(model.nv, &counts);
                     line.push_str(&format!("\n  {:<width$} {reference}", ""));
                 }
+                if let Some(base) = function.ad_form() {
+                    line.push_str(&format!(
+                        "\n  {:<width$} {}",
+                        "",
+                        ad_counts(text, options, base)
+                    ));
+                }
                 line
             }
             Err(GenerateError::TooLarge { ops, limit, .. }) => format!(
@@ -104,6 +111,24 @@ fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool)
         bar.inc(1);
     }
     bar.finish_and_clear();
+}
+
+/// The operation count of `base`'s Jacobian by automatic differentiation
+/// (`NAME_jacobian`), to print beside the analytical form.
+fn ad_counts(text: &str, options: &Options, base: Function) -> String {
+    let one = Options {
+        functions: [base].into_iter().collect(),
+        jacobians: [base].into_iter().collect(),
+        ..options.clone()
+    };
+    match generate_module(text, &one, |_| {}) {
+        Ok(module) => format!(
+            "by automatic differentiation (`{}_jacobian`): {}",
+            base.name(),
+            module.jacobian_op_counts[&base]
+        ),
+        Err(e) => format!("by automatic differentiation: not generated: {e}"),
+    }
 }
 
 fn print_info(model: &Model) {

@@ -44,6 +44,11 @@ pub struct CodeArgs {
     /// `robot_dynamics!` takes, listed in the README); all by default.
     #[arg(long, value_delimiter = ',')]
     pub functions: Vec<String>,
+    /// Comma-separated functions whose Jacobian to emit too, as `NAME_jacobian`,
+    /// by automatic differentiation of the traced graph (one block per argument,
+    /// a configuration's in the tangent space); none by default.
+    #[arg(long, value_delimiter = ',')]
+    pub jacobians: Vec<String>,
     /// Floating-point type of the generated code: f64, or f32 for microcontrollers.
     #[arg(long, default_value = "f64")]
     pub scalar: String,
@@ -302,6 +307,18 @@ impl CodeArgs {
                 }
             }
         }
+        for n in &self.jacobians {
+            let f = Function::from_name(n).ok_or_else(|| {
+                let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "--jacobians: unknown function `{n}`; known: {}",
+                    known.join(", ")
+                )
+            })?;
+            if !options.jacobians.insert(f) {
+                return Err(format!("--jacobians: `{n}` is listed twice"));
+            }
+        }
         Ok((text, options))
     }
 
@@ -318,10 +335,12 @@ impl CodeArgs {
         use rbdgen_symbolic::{generate_module, Progress};
 
         let (text, options) = self.load()?;
-        let bar = progress_bar(options.functions.len(), "generating", quiet);
+        let steps = options.functions.len() + options.jacobians.len();
+        let bar = progress_bar(steps, "generating", quiet);
         let module = generate_module(&text, &options, |step| match step {
             Progress::Start(f) => bar.set_message(f.name()),
-            Progress::Done(..) => bar.inc(1),
+            Progress::JacobianStart(f) => bar.set_message(format!("{}_jacobian", f.name())),
+            Progress::Done(..) | Progress::JacobianDone(..) => bar.inc(1),
         })
         .map_err(|e| format!("{}: {e}", self.urdf.display()));
         bar.finish_and_clear();
@@ -381,6 +400,9 @@ mod tests {
             mimic: true,
             strict: true,
             max_ops: 1_000_000,
+            jacobians: [Function::CenterOfMass, Function::KineticEnergy]
+                .into_iter()
+                .collect(),
             c_api: Some("go2_z1".into()),
             ..plain.clone()
         };

@@ -192,6 +192,22 @@ impl Function {
         )
     }
 
+    /// The function whose Jacobian this analytical derivative is, where the
+    /// Jacobian by automatic differentiation (`NAME_jacobian`) gives the
+    /// same numbers: `rnea` for `rnea_derivatives`, `aba` for
+    /// `aba_derivatives`, `center_of_mass` for `jacobian_center_of_mass` (the
+    /// `fext` forms' Jacobians have a block for `fext` besides).
+    pub fn ad_form(self) -> Option<Function> {
+        match self {
+            Function::RneaDerivatives => Some(Function::Rnea),
+            Function::AbaDerivatives => Some(Function::Aba),
+            Function::JacobianCenterOfMass => Some(Function::CenterOfMass),
+            Function::RneaDerivativesFext => Some(Function::RneaFext),
+            Function::AbaDerivativesFext => Some(Function::AbaFext),
+            _ => None,
+        }
+    }
+
     /// The functions generated when none are named: all of them, but those
     /// that need a contact set when `model` has none.
     pub fn default_set(model: &Model) -> Vec<Function> {
