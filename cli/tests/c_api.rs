@@ -200,7 +200,8 @@ fn c_and_cpp_against_the_runtime() {
 
 /// Every function of the table gets wrappers that compile, with and without
 /// lanes and threads (arguments of every kind: `fext`, a placement, the step
-/// `h`, the contact forces; results that are tuples and scalars), and the
+/// `h`, the contact forces; results that are tuples and scalars; the
+/// Jacobians of `--jacobians`), and the
 /// header that `--header` writes is what the crate holds.
 #[test]
 fn every_function_compiles() {
@@ -220,6 +221,8 @@ fn every_function_compiles() {
             "lower:point",
             "--parameters",
             "lower",
+            "--jacobians",
+            "rnea,kinetic_energy,frame_placement",
             "--c-api",
             "pendulum",
             "--quiet",

@@ -26,8 +26,8 @@ use rbdgen_runtime::Model;
 
 use crate::api::{dim_tokens, output_type, selected_frames};
 use crate::emit::ScalarType;
-use crate::functions::{Dim, Function, Output};
-use crate::generate::Options;
+use crate::functions::{Dim, Output};
+use crate::generate::{Options, Signature};
 
 /// The status codes of the C interface: name, value and meaning, in the
 /// order of the `c_api` module's constants and the header's macros.
@@ -231,9 +231,8 @@ fn frame_constants(model: &Model, options: &Options, prefix: &str) -> Vec<(Strin
 /// single call, its safe batch over slices (one per result part) and the
 /// batch's `extern "C"` form.
 pub(crate) fn c_api_module(
-    model: &Model,
     options: &Options,
-    functions: &[Function],
+    functions: &[Signature],
     prefix: &str,
 ) -> TokenStream {
     let ty = options.scalar.ty();
@@ -244,7 +243,7 @@ pub(crate) fn c_api_module(
     });
     let items = functions
         .iter()
-        .map(|&f| function_items(model, options, f, prefix, &ty));
+        .map(|f| function_items(options, f, prefix, &ty));
     let lanes_use = options.lanes.map(|_| {
         quote!(
             use super::lanes::Lanes;
@@ -300,18 +299,16 @@ pub(crate) fn c_api_module(
 
 /// A function's items in `c_api`.
 fn function_items(
-    model: &Model,
     options: &Options,
-    function: Function,
+    spec: &Signature,
     prefix: &str,
     ty: &TokenStream,
 ) -> TokenStream {
-    let spec = function.spec();
-    let name = Ident::new(spec.name, Span::call_site());
-    let args: Vec<Part> = function
-        .args(model)
-        .into_iter()
-        .map(|(n, d)| arg_part(n, d, ty, prefix))
+    let name = Ident::new(&spec.name, Span::call_site());
+    let args: Vec<Part> = spec
+        .args
+        .iter()
+        .map(|(n, d)| arg_part(n, *d, ty, prefix))
         .collect();
     let outs = output_parts(&spec.output, ty, prefix);
     let tuple = matches!(spec.output, Output::Tuple(_));
@@ -631,7 +628,7 @@ fn function_items(
 pub(crate) fn c_header(
     model: &Model,
     options: &Options,
-    functions: &[Function],
+    functions: &[Signature],
     prefix: &str,
     header: &[String],
 ) -> String {
@@ -721,17 +718,16 @@ pub(crate) fn c_header(
         "\n/* The neutral configuration (Pinocchio's `neutral`). */\nstatic const {c_ty} {p}_NEUTRAL[{p}_NQ] = {{{}}};",
         neutral.join(", ")
     );
-    for &f in functions {
-        let spec = f.spec();
+    for spec in functions {
         let ty = options.scalar.ty();
-        let args: Vec<Part> = f
-            .args(model)
-            .into_iter()
-            .map(|(n, d)| arg_part(n, d, &ty, prefix))
+        let args: Vec<Part> = spec
+            .args
+            .iter()
+            .map(|(n, d)| arg_part(n, *d, &ty, prefix))
             .collect();
         let outs = output_parts(&spec.output, &ty, prefix);
         let _ = writeln!(h, "\n/*");
-        for l in spec.doc {
+        for l in &spec.doc {
             let _ = writeln!(h, "{}", format!(" * {}", l.replace("*/", "* /")).trim_end());
         }
         let _ = writeln!(h, " *");
@@ -887,6 +883,28 @@ mod tests {
         let plain = generate_module(URDF, &Options::default(), |_| {}).unwrap();
         assert!(plain.c_header.is_none());
         assert!(!plain.source().unwrap().contains("extern \"C\""));
+    }
+
+    /// The Jacobians of `Options::jacobians` are wrapped as well: every
+    /// function the module emits.
+    #[test]
+    fn jacobians_are_wrapped() {
+        let options = Options {
+            jacobians: [crate::Function::Rnea].into_iter().collect(),
+            functions: [crate::Function::Aba].into_iter().collect(),
+            ..c_options(Some(2))
+        };
+        let module = generate_module(URDF, &options, |_| {}).unwrap();
+        let header = module.c_header.clone().unwrap();
+        let source = module.source().unwrap();
+        for c in [
+            "pendulum_aba(",
+            "pendulum_rnea_jacobian(",
+            "pendulum_rnea_jacobian_batch(",
+        ] {
+            assert!(header.contains(&format!("int {c}")), "{c}");
+            assert!(source.contains(&format!("extern \"C\" fn {c}")), "{c}");
+        }
     }
 
     /// A prefix that is not a C identifier is refused, naming it.

@@ -400,6 +400,7 @@ pub fn generate_module(
         return Err(GenerateError::CApiName(prefix.clone()));
     }
     let functions = functions_for(&model, options)?;
+    let mut signatures = Vec::new();
     let mut items = Vec::new();
     let mut lane_items = Vec::new();
     let mut op_counts = BTreeMap::new();
@@ -408,6 +409,7 @@ pub fn generate_module(
         progress(Progress::Start(function));
         let (item, traced, counts) = emit_function(&model, function, options)?;
         progress(Progress::Done(function, counts));
+        signatures.push(item.signature);
         items.push(item.scalar);
         lane_items.extend(item.lanes);
         op_counts.insert(function, counts);
@@ -418,6 +420,7 @@ pub fn generate_module(
         progress(Progress::JacobianStart(function));
         let (item, _, counts) = emit_jacobian(&model, function, options)?;
         progress(Progress::JacobianDone(function, counts));
+        signatures.push(item.signature);
         items.push(item.scalar);
         lane_items.extend(item.lanes);
         jacobian_op_counts.insert(function, counts);
@@ -442,6 +445,7 @@ pub fn generate_module(
             };
             let (item, _, counts) =
                 emit_traced(&model, &signature, options, |_| part.trace(f, &model))?;
+            signatures.push(item.signature);
             items.push(item.scalar);
             lane_items.extend(item.lanes);
             user_op_counts.push((signature.name, counts));
@@ -464,11 +468,11 @@ pub fn generate_module(
     let c_api = options
         .c_api
         .as_ref()
-        .map(|prefix| c_api_module(&model, options, &functions, prefix));
+        .map(|prefix| c_api_module(options, &signatures, prefix));
     let c_header = options
         .c_api
         .as_ref()
-        .map(|prefix| c_header(&model, options, &functions, prefix, &header));
+        .map(|prefix| c_header(&model, options, &signatures, prefix, &header));
     let tokens = quote! {
         #(#![doc = #header])*
         // `cargo fmt` leaves the file as generated, so that `--check` still holds.
@@ -539,16 +543,19 @@ fn check(
 struct FunctionItems {
     scalar: TokenStream,
     lanes: Option<TokenStream>,
+    /// The function's signature, which the C interface wraps.
+    signature: Signature,
 }
 
 /// What emission needs to know of a function besides its graphs: a
 /// function of the table ([`Function::spec`]) or the Jacobian of one.
-struct Signature {
-    name: String,
-    args: Vec<(String, Dim)>,
-    per_frame: bool,
-    output: Output,
-    doc: Vec<String>,
+#[derive(Clone, Debug)]
+pub(crate) struct Signature {
+    pub(crate) name: String,
+    pub(crate) args: Vec<(String, Dim)>,
+    pub(crate) per_frame: bool,
+    pub(crate) output: Output,
+    pub(crate) doc: Vec<String>,
 }
 
 /// One function of the table: traced (once per link frame for per-frame
@@ -791,6 +798,7 @@ fn emit_traced(
         }
     };
     let items = FunctionItems {
+        signature: spec.clone(),
         scalar: emit(Arith::Scalar),
         lanes: options.lanes.map(|_| {
             let kernel = emit(Arith::Lanes);
