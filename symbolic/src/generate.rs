@@ -334,6 +334,9 @@ pub struct Module {
     pub warnings: Vec<String>,
     /// The C header of the `c_api` module with [`Options::c_api`], else `None`.
     pub c_header: Option<String>,
+    /// The signature of every emitted function, in order (the table's, the
+    /// Jacobians, the user functions): what the C and Python interfaces wrap.
+    pub(crate) signatures: Vec<Signature>,
 }
 
 impl Module {
@@ -493,6 +496,7 @@ pub fn generate_module(
         user_op_counts,
         warnings,
         c_header,
+        signatures,
     })
 }
 

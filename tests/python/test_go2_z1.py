@@ -3,7 +3,7 @@ bindings (`pin` 4.1.0), on random states of Go2+Z1 with a free-flyer.
 
 scripts/python-bindings generates the module (`go2_z1`, with rnea, aba,
 generalized_gravity, frame_jacobian_local_world_aligned of `gripper_link` and
-aba_derivatives), builds it with maturin, installs it in .venv and runs this
+aba_derivatives, rnea_jacobian), builds it with maturin, installs it in .venv and runs this
 file; .ci/run runs that script.
 """
 
@@ -69,6 +69,13 @@ def test_functions_against_pinocchio():
         close(got[0], ddq_dq)
         close(got[1], ddq_dv)
         close(got[2], full(minv))
+        # The Jacobian by automatic differentiation (one block per argument,
+        # q's in the tangent space) against Pinocchio's analytical derivatives.
+        dtau_dq, dtau_dv, dtau_da = pin.computeRNEADerivatives(MODEL, DATA, q, v, a)
+        jac_q, jac_v, jac_a = go2_z1.rnea_jacobian(q, v, a)
+        close(jac_q, dtau_dq)
+        close(jac_v, dtau_dv)
+        close(jac_a, full(dtau_da))
 
 
 def test_batches_equal_single_calls():
