@@ -1,8 +1,10 @@
 //! The C interface of a generated module ([`Options::c_api`]): a `c_api`
 //! module of `extern "C"` wrappers around every function of the table,
 //! named `PREFIX_FUNCTION`, and the C header that declares them. Both are
-//! written from the function table ([`Function::args`], [`crate::Spec::output`],
-//! [`crate::Spec::doc`]), so a new function needs no change here.
+//! written from the signatures of the emitted functions: the function
+//! table's ([`crate::Function::args`], [`crate::Spec::output`],
+//! [`crate::Spec::doc`]), the Jacobians of [`Options::jacobians`] and the
+//! user functions, so a new function needs no change here.
 //!
 //! Layouts: every argument and result is a plain `double *` (`float *` with
 //! `scalar = f32`) to the Rust array's memory, row-major: a matrix `[R x C]`

@@ -4,7 +4,8 @@
 //! checked, a `ValueError` naming the argument otherwise); its `_batch` form
 //! takes `(n, ...)` arrays and runs the C interface's batch ([`crate::ffi`]:
 //! lanes, split across rayon's threads) with the GIL released. Docstrings
-//! are the table's doc lines. Written from the function table, so a new
+//! are the functions' doc lines. Written from the signatures of the emitted
+//! functions (the table's, the Jacobians, the user functions), so a new
 //! function needs no change here.
 
 use proc_macro2::{Ident, Span, TokenStream};
