@@ -8,16 +8,21 @@
 # With --cxx, also install the headers that the `pin` wheel does not ship but
 # its C++ API needs (cmeel-eigen 3.4.1, cmeel-urdfdom-headers 3.0.0), for the
 # Pinocchio C++ benchmark harness in benches/pinocchio/. With --mujoco, also
-# MuJoCo 4.0.0, the second reference of scripts/conformance-mjcf.
+# MuJoCo 4.0.0, the second reference of scripts/conformance-mjcf. With
+# --bindings, also maturin 1.16.0, pytest 9.2.0 and matplotlib 3.11.2, which
+# build, test and plot the Python module of `rbdgen generate --python`
+# (scripts/python-bindings).
 set -euo pipefail
 
 CXX_HEADERS=0
 MUJOCO=0
+BINDINGS=0
 for arg in "$@"; do
     case "$arg" in
         --cxx) CXX_HEADERS=1 ;;
         --mujoco) MUJOCO=1 ;;
-        *) echo "usage: $0 [--cxx] [--mujoco]" >&2; exit 2 ;;
+        --bindings) BINDINGS=1 ;;
+        *) echo "usage: $0 [--cxx] [--mujoco] [--bindings]" >&2; exit 2 ;;
     esac
 done
 
@@ -69,5 +74,18 @@ fi
 if [ "$CXX_HEADERS" = 1 ] && ! have_cxx_headers; then
     "$PY" -m pip install "cmeel-eigen==3.4.1" "cmeel-urdfdom-headers==3.0.0"
     have_cxx_headers || { echo "setup-python.sh: C++ headers still missing" >&2; exit 1; }
+fi
+have_bindings() {
+    "$PY" - <<'PY' 2>/dev/null
+import importlib.metadata as md
+assert md.version("maturin") == "1.16.0"
+assert md.version("pytest") == "9.2.0"
+assert md.version("matplotlib") == "3.11.2"
+PY
+}
+
+if [ "$BINDINGS" = 1 ] && ! have_bindings; then
+    "$PY" -m pip install "maturin==1.16.0" "pytest==9.2.0" "matplotlib==3.11.2"
+    have_bindings || { echo "setup-python.sh: maturin, pytest or matplotlib still missing" >&2; exit 1; }
 fi
 echo "Python environment ready: $PY"

@@ -58,6 +58,7 @@ pub struct Config {
     module_name: Option<String>,
     out_dir: Option<PathBuf>,
     options: Options,
+    c_api: bool,
 }
 
 /// Why [`Config::generate`] failed; every variant names the file at fault.
@@ -121,6 +122,7 @@ impl Config {
             module_name: None,
             out_dir: None,
             options,
+            c_api: false,
         }
     }
 
@@ -266,6 +268,17 @@ impl Config {
         self
     }
 
+    /// Also emits the C interface, prefixed with the module's name
+    /// (`--c-api NAME`): a module `NAME::c_api` of `extern "C"` functions
+    /// `NAME_FUNCTION(...)` and `NAME_FUNCTION_batch(n, ...)` returning a
+    /// status code, and its C header `NAME.h` beside `NAME.rs`
+    /// (`rbdgen_symbolic::ffi`). The crate that includes the module builds as
+    /// a `staticlib` or `cdylib` for C and C++ callers.
+    pub fn c_api(mut self) -> Config {
+        self.c_api = true;
+        self
+    }
+
     /// The name of the module and of the file `NAME.rs` (the URDF's file stem
     /// by default).
     pub fn module_name(mut self, name: &str) -> Config {
@@ -284,7 +297,8 @@ impl Config {
         &self.options
     }
 
-    /// Generates the module and writes `OUT_DIR/NAME.rs`, unless it already
+    /// Generates the module and writes `OUT_DIR/NAME.rs` (and `NAME.h` with
+    /// [`Config::c_api`]), unless it already
     /// holds exactly that text (so that its modification time, and what
     /// depends on it, stays put); prints `cargo:rerun-if-changed=URDF`, and a
     /// `cargo:warning=URDF: ...` for each of the model's warnings
@@ -328,12 +342,16 @@ impl Config {
             Ok(description) => description,
             Err(_) => text,
         };
-        let (module, warnings) = generate_module(&text, &self.options, |_| {})
-            .and_then(|m| Ok((m.source()?, m.warnings)))
+        let mut options = self.options.clone();
+        if self.c_api {
+            options.c_api = Some(name.clone());
+        }
+        let (module, warnings, header) = generate_module(&text, &options, |_| {})
+            .and_then(|m| Ok((m.source()?, m.warnings, m.c_header)))
             .map_err(|source| {
                 // The model's warnings first: a singular mass matrix is often
                 // why a function failed.
-                if let Ok(model) = rbdgen_symbolic::build_model(&text, &self.options) {
+                if let Ok(model) = rbdgen_symbolic::build_model(&text, &options) {
                     for warning in model.physical_warnings() {
                         println!("cargo:warning={}: {warning}", self.urdf.display());
                     }
@@ -345,6 +363,15 @@ impl Config {
             })?;
         for warning in warnings {
             println!("cargo:warning={}: {warning}", self.urdf.display());
+        }
+        if let Some(header) = header {
+            let path = dir.join(format!("{name}.h"));
+            if std::fs::read(&path).ok().as_deref() != Some(header.as_bytes()) {
+                std::fs::write(&path, header).map_err(|source| BuildError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+            }
         }
         let source = wrap(&name, &module);
         let path = dir.join(format!("{name}.rs"));

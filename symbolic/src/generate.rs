@@ -16,6 +16,7 @@ use crate::api::{
     arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames, variant_name,
 };
 use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
+use crate::ffi::{c_api_module, c_header, is_c_identifier};
 use crate::functions::{Dim, Function, Output};
 use crate::graph::{Node, OpCounts};
 use crate::header::header_doc;
@@ -94,6 +95,12 @@ pub struct Options {
     /// with the derivatives each asks for ([`crate::user`]); none by default.
     /// A build script gives them; the command line and the macro cannot.
     pub user_functions: Vec<UserFunction>,
+    /// Also emit the C interface with this prefix (a C identifier, usually the
+    /// module's name; `--c-api NAME`): a module `c_api` of `extern "C"`
+    /// functions `PREFIX_FUNCTION` and `PREFIX_FUNCTION_batch` around every
+    /// function ([`crate::ffi`]), and the C header that declares them in
+    /// [`Module::c_header`]. `None` by default.
+    pub c_api: Option<String>,
 }
 
 /// The default of [`Options::max_ops`]: 200,000 operations per function.
@@ -124,6 +131,7 @@ impl Default for Options {
             max_ops: DEFAULT_MAX_OPS,
             jacobians: BTreeSet::new(),
             user_functions: Vec::new(),
+            c_api: None,
         }
     }
 }
@@ -277,6 +285,15 @@ pub enum GenerateError {
     /// The token stream did not parse as a Rust file (an internal error).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
+    /// The prefix of [`Options::c_api`] is not a C identifier.
+    #[error(
+        "c_api: `{0}` is not a C identifier (letters, digits and `_`, not starting with a digit)"
+    )]
+    CApiName(String),
+    /// The Python module was asked for with `scalar = f32` (its numpy arrays
+    /// are `float64`).
+    #[error("python: the module's arrays are float64; leave out `scalar = f32`")]
+    PythonScalar,
 }
 
 /// Where [`generate_module`] is, for a progress display.
@@ -315,6 +332,11 @@ pub struct Module {
     /// ([`Model::physical_warnings`], empty with [`Options::strict`]), one
     /// message per item, naming the link or joint.
     pub warnings: Vec<String>,
+    /// The C header of the `c_api` module with [`Options::c_api`], else `None`.
+    pub c_header: Option<String>,
+    /// The signature of every emitted function, in order (the table's, the
+    /// Jacobians, the user functions): what the C and Python interfaces wrap.
+    pub(crate) signatures: Vec<Signature>,
 }
 
 impl Module {
@@ -377,14 +399,20 @@ pub fn generate_module(
     if options.threads && options.lanes.is_none() {
         return Err(GenerateError::ThreadsWithoutLanes);
     }
+    if let Some(prefix) = options.c_api.as_ref().filter(|p| !is_c_identifier(p)) {
+        return Err(GenerateError::CApiName(prefix.clone()));
+    }
+    let functions = functions_for(&model, options)?;
+    let mut signatures = Vec::new();
     let mut items = Vec::new();
     let mut lane_items = Vec::new();
     let mut op_counts = BTreeMap::new();
     let mut op_counts_traced = BTreeMap::new();
-    for function in functions_for(&model, options)? {
+    for &function in &functions {
         progress(Progress::Start(function));
         let (item, traced, counts) = emit_function(&model, function, options)?;
         progress(Progress::Done(function, counts));
+        signatures.push(item.signature);
         items.push(item.scalar);
         lane_items.extend(item.lanes);
         op_counts.insert(function, counts);
@@ -395,6 +423,7 @@ pub fn generate_module(
         progress(Progress::JacobianStart(function));
         let (item, _, counts) = emit_jacobian(&model, function, options)?;
         progress(Progress::JacobianDone(function, counts));
+        signatures.push(item.signature);
         items.push(item.scalar);
         lane_items.extend(item.lanes);
         jacobian_op_counts.insert(function, counts);
@@ -419,6 +448,7 @@ pub fn generate_module(
             };
             let (item, _, counts) =
                 emit_traced(&model, &signature, options, |_| part.trace(f, &model))?;
+            signatures.push(item.signature);
             items.push(item.scalar);
             lane_items.extend(item.lanes);
             user_op_counts.push((signature.name, counts));
@@ -438,6 +468,14 @@ pub fn generate_module(
     let lanes = options
         .lanes
         .map(|l| lanes_module(l, options.scalar, options.std, options.threads, &lane_items));
+    let c_api = options
+        .c_api
+        .as_ref()
+        .map(|prefix| c_api_module(options, &signatures, prefix));
+    let c_header = options
+        .c_api
+        .as_ref()
+        .map(|prefix| c_header(&model, options, &signatures, prefix, &header));
     let tokens = quote! {
         #(#![doc = #header])*
         // `cargo fmt` leaves the file as generated, so that `--check` still holds.
@@ -448,6 +486,7 @@ pub fn generate_module(
         #(#items)*
         #mul_add
         #lanes
+        #c_api
     };
     Ok(Module {
         tokens,
@@ -456,6 +495,8 @@ pub fn generate_module(
         jacobian_op_counts,
         user_op_counts,
         warnings,
+        c_header,
+        signatures,
     })
 }
 
@@ -506,16 +547,19 @@ fn check(
 struct FunctionItems {
     scalar: TokenStream,
     lanes: Option<TokenStream>,
+    /// The function's signature, which the C interface wraps.
+    signature: Signature,
 }
 
 /// What emission needs to know of a function besides its graphs: a
 /// function of the table ([`Function::spec`]) or the Jacobian of one.
-struct Signature {
-    name: String,
-    args: Vec<(String, Dim)>,
-    per_frame: bool,
-    output: Output,
-    doc: Vec<String>,
+#[derive(Clone, Debug)]
+pub(crate) struct Signature {
+    pub(crate) name: String,
+    pub(crate) args: Vec<(String, Dim)>,
+    pub(crate) per_frame: bool,
+    pub(crate) output: Output,
+    pub(crate) doc: Vec<String>,
 }
 
 /// One function of the table: traced (once per link frame for per-frame
@@ -758,6 +802,7 @@ fn emit_traced(
         }
     };
     let items = FunctionItems {
+        signature: spec.clone(),
         scalar: emit(Arith::Scalar),
         lanes: options.lanes.map(|_| {
             let kernel = emit(Arith::Lanes);

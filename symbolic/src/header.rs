@@ -231,5 +231,8 @@ pub fn command_line_options(options: &Options) -> String {
     if options.max_ops != DEFAULT_MAX_OPS {
         args.push(format!("--max-ops {}", options.max_ops));
     }
+    if let Some(prefix) = &options.c_api {
+        args.push(format!("--c-api {prefix}"));
+    }
     args.join(" ")
 }

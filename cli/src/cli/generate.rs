@@ -1,7 +1,7 @@
 //! `rbdgen generate`: the source `robot_dynamics!` would expand to, as a file
 //! to commit, or a check that a committed file is current.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rbdgen_symbolic::command_line_options;
 
@@ -20,8 +20,22 @@ pub struct Args {
     quiet: bool,
     /// Write nothing: compare with the existing output file and fail (exit
     /// code 1) when it differs from what would be generated.
-    #[arg(long, requires = "output")]
+    #[arg(long)]
     check: bool,
+    /// With --c-api: also write the C header that declares the `extern "C"`
+    /// functions (checked too with --check).
+    #[arg(long, value_name = "FILE")]
+    header: Option<PathBuf>,
+    /// Write a whole crate into DIR instead of one module: with --c-api NAME,
+    /// a C library (`staticlib` and `cdylib`, `include/NAME.h`); with --python
+    /// NAME, a PyO3 module that `pip install DIR` builds with maturin.
+    #[arg(long = "crate", value_name = "DIR", conflicts_with = "output")]
+    crate_dir: Option<PathBuf>,
+    /// With --crate: the crate is the Python module NAME (numpy arrays in and
+    /// out, `_batch` forms over `(n, ...)` arrays on the lanes and threads,
+    /// with --lanes 4 unless given).
+    #[arg(long, value_name = "NAME", requires = "crate_dir")]
+    python: Option<String>,
 }
 
 /// Runs the subcommand.
@@ -30,7 +44,28 @@ pub struct Args {
 /// A [`Failure`] with code 1 when `--check` finds the file stale, 2 for bad
 /// input or I/O.
 pub fn run(args: Args) -> Result<(), Failure> {
+    if args.check && args.output.is_none() && args.crate_dir.is_none() {
+        return Err("--check compares with a file: give -o FILE or --crate DIR"
+            .to_string()
+            .into());
+    }
+    if args.header.is_some() && args.code.c_api.is_none() {
+        return Err("--header writes the C interface's header: add --c-api NAME"
+            .to_string()
+            .into());
+    }
+    if let Some(dir) = &args.crate_dir {
+        return run_crate(&args, dir);
+    }
     let (_, options, module) = args.code.generate(args.quiet)?;
+    if let (Some(path), Some(header)) = (&args.header, &module.c_header) {
+        let regenerate = regenerate_command(
+            &args,
+            &options,
+            &format!("-o FILE --header {}", path.display()),
+        );
+        write_or_check(path, header, args.check, args.quiet, &regenerate)?;
+    }
     let source = module.source().map_err(|e| e.to_string())?;
     let Some(path) = args.output else {
         use std::io::Write;
@@ -81,6 +116,102 @@ pub fn run(args: Args) -> Result<(), Failure> {
             path.display(),
             source.len()
         );
+    }
+    Ok(())
+}
+
+/// The `rbdgen generate` command line for `options`, then `tail`.
+fn regenerate_command(args: &Args, options: &rbdgen_symbolic::Options, tail: &str) -> String {
+    [
+        format!("rbdgen generate {}", args.code.urdf.display()),
+        command_line_options(options),
+        tail.to_string(),
+    ]
+    .iter()
+    .filter(|s| !s.is_empty())
+    .cloned()
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
+/// Writes `text` to `path` (creating its directory), or with `check`
+/// compares them and fails when they differ.
+fn write_or_check(
+    path: &Path,
+    text: &str,
+    check: bool,
+    quiet: bool,
+    regenerate: &str,
+) -> Result<(), Failure> {
+    if check {
+        return match std::fs::read(path) {
+            Ok(existing) if existing == text.as_bytes() => {
+                if !quiet {
+                    eprintln!("{} is up to date", path.display());
+                }
+                Ok(())
+            }
+            Ok(existing) => Err(Failure::check(format!(
+                "{} is stale ({}); regenerate with `{regenerate}`",
+                path.display(),
+                first_difference(&String::from_utf8_lossy(&existing), text)
+            ))),
+            Err(e) => Err(Failure::check(format!(
+                "{}: {e}; generate it with `{regenerate}`",
+                path.display()
+            ))),
+        };
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    if std::fs::read(path).ok().as_deref() != Some(text.as_bytes()) {
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `--crate DIR`: the C library crate (`--c-api NAME`) or the Python
+/// module's crate (`--python NAME`), every file written or checked.
+fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
+    let (text, options) = args.code.load()?;
+    let urdf = args.code.urdf.display().to_string();
+    // The crate's files name the directory as given, an absolute one by its
+    // last component only (no machine's path in generated text).
+    let shown = match dir.file_name() {
+        Some(name) if dir.is_absolute() => Path::new(name),
+        _ => dir,
+    };
+    let (files, warnings, regenerate) = if let Some(name) = &args.python {
+        let command = regenerate_command(
+            args,
+            &options,
+            &format!("--python {name} --crate {}", shown.display()),
+        );
+        let (files, module) =
+            rbdgen_symbolic::python::python_crate(&text, &options, name, &command)
+                .map_err(|e| format!("{urdf}: {e}"))?;
+        (files, module.warnings, command)
+    } else {
+        let Some(name) = options.c_api.clone() else {
+            return Err("--crate writes a C library (add --c-api NAME) or a Python module                         (add --python NAME)"
+                .to_string()
+                .into());
+        };
+        let command = regenerate_command(args, &options, &format!("--crate {}", shown.display()));
+        let module = rbdgen_symbolic::generate_module(&text, &options, |_| {})
+            .map_err(|e| format!("{urdf}: {e}"))?;
+        let source = module.source().map_err(|e| e.to_string())?;
+        let header = module.c_header.clone().unwrap_or_default();
+        let files = rbdgen_symbolic::ffi::c_crate(&options, &name, &source, &header, &command);
+        (files, module.warnings, command)
+    };
+    super::print_warnings(&args.code.urdf, &warnings);
+    for (path, text) in &files {
+        write_or_check(&dir.join(path), text, args.check, args.quiet, &regenerate)?;
+    }
+    if !args.quiet && !args.check {
+        eprintln!("wrote {} ({} files)", dir.display(), files.len());
     }
     Ok(())
 }

@@ -79,6 +79,13 @@ pub struct CodeArgs {
     /// 3, so the default, 200000, is a build of about three minutes).
     #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_MAX_OPS)]
     pub max_ops: usize,
+    /// Also emit the C interface, prefixed with NAME (a C identifier, usually
+    /// the module's name): a module `c_api` of `extern "C"` functions
+    /// `NAME_FUNCTION` and `NAME_FUNCTION_batch` returning a status code
+    /// (`generate --header FILE` writes their C header, `--crate DIR` a
+    /// staticlib and cdylib crate).
+    #[arg(long, value_name = "NAME")]
+    pub c_api: Option<String>,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -287,6 +294,7 @@ impl CodeArgs {
             lanes: self.lanes,
             threads: self.threads,
             max_ops: self.max_ops,
+            c_api: self.c_api.clone(),
             ..Options::default()
         };
         self.model
@@ -413,6 +421,7 @@ mod tests {
             jacobians: [Function::CenterOfMass, Function::KineticEnergy]
                 .into_iter()
                 .collect(),
+            c_api: Some("go2_z1".into()),
             ..plain.clone()
         };
         for options in [plain, every] {
