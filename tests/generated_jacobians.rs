@@ -70,7 +70,7 @@ fn kinematic_jacobians_equal_the_analytical_ones() {
         let qa: &[f64; go2_z1::NQ] = q.as_slice().try_into().unwrap();
         let jcom = go2_z1::center_of_mass_jacobian(qa);
         let want = jacobian_center_of_mass(&model, &mut data, &q).unwrap();
-        assert_close("center_of_mass_jacobian", jcom.as_flattened(), &want, 1e-12);
+        assert_close("center_of_mass_jacobian", jcom.as_flattened(), want, 1e-12);
         // The placement's rows 3, 7 and 11 (row-major 4 x 4) are its translation.
         let jp = go2_z1::frame_placement_jacobian(qa, go2_z1::Frame::GripperMover);
         compute_joint_jacobians(&model, &mut data, &q).unwrap();
@@ -92,7 +92,7 @@ fn kinetic_energy_gradient_is_m_v_and_central_differences_in_q() {
         v.as_slice().try_into().unwrap(),
     );
     let m = crba(&model, &mut data, &q).unwrap();
-    assert_close("dT/dv", &dv, &mat_vec(&m, &v), 1e-12);
+    assert_close("dT/dv", &dv, &mat_vec(m, &v), 1e-12);
     // dT/dq: ½ vᵀ M(q ⊕ δ) v by central differences.
     let h = 1e-6;
     let energy = |d: &[f64], data: &mut Data<f64>| {
@@ -100,7 +100,7 @@ fn kinetic_energy_gradient_is_m_v_and_central_differences_in_q() {
         let m = crba(&model, data, &qd).unwrap();
         0.5 * v
             .iter()
-            .zip(mat_vec(&m, &v))
+            .zip(mat_vec(m, &v))
             .map(|(a, b)| a * b)
             .sum::<f64>()
     };
@@ -200,14 +200,14 @@ fn simplified_functions_match_the_runtime() {
         assert_close(
             "rnea",
             &tau,
-            &rnea(&model, &mut data, &q, &v, &a).unwrap(),
+            rnea(&model, &mut data, &q, &v, &a).unwrap(),
             1e-12,
         );
         let m = z1::crba(qa);
         assert_close(
             "crba",
             m.as_flattened(),
-            &crba(&model, &mut data, &q).unwrap(),
+            crba(&model, &mut data, &q).unwrap(),
             1e-12,
         );
     }
