@@ -318,14 +318,10 @@ impl CodeArgs {
                 }
             }
         }
-        for n in &self.jacobians {
-            let f = Function::from_name(n).ok_or_else(|| {
-                let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-                format!(
-                    "--jacobians: unknown function `{n}`; known: {}",
-                    known.join(", ")
-                )
-            })?;
+        let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+        for n in self.jacobians.iter().map(|n| n.trim()) {
+            let f = Function::from_name(n)
+                .ok_or_else(|| format!("--jacobians: {}", unknown_name("function", n, &known)))?;
             if !options.jacobians.insert(f) {
                 return Err(format!("--jacobians: `{n}` is listed twice"));
             }
