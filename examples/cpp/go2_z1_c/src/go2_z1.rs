@@ -1527,6 +1527,7 @@ pub mod lanes {
             )
         }
     }
+    impl core::error::Error for LengthMismatch {}
     /// States per task of the `NAME_batch_par` functions: `n` split evenly over
     /// rayon's threads, rounded up to whole groups of `L` (at least one group), so
     /// that only the last task has a scalar tail.
