@@ -1,35 +1,41 @@
-//! Forward-mode dual numbers with `N` tangent lanes: running an ordinary
-//! algorithm on them gives its directional derivatives (the tests check the
-//! analytical derivatives of `algorithms::derivatives` this way).
+//! Forward-mode dual numbers with `N` tangent lanes over any scalar: running
+//! an ordinary algorithm on them gives its directional derivatives. On `f64`
+//! they give numbers (the runtime's `*_derivatives` of contact, impulse,
+//! centroidal and frame quantities, [`crate::algorithms::tangent`]); on a
+//! symbolic scalar, a derivative's trace.
 
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
 use crate::Scalar;
 
 /// `re + Σ eps[k] ε_k` with `ε_j ε_k = 0`: evaluating a function on it gives the
-/// value and `N` directional derivatives at once.
+/// value and `N` directional derivatives at once. `S` is the scalar of the
+/// value and the tangents (`f64` unless nested or traced).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Dual<const N: usize> {
+pub struct Dual<const N: usize, S = f64> {
     /// The value.
-    pub re: f64,
+    pub re: S,
     /// The directional derivatives.
-    pub eps: [f64; N],
+    pub eps: [S; N],
 }
 
-impl<const N: usize> Dual<N> {
+impl<const N: usize, S: Scalar> Dual<N, S> {
     /// A value with no tangent.
-    pub fn new(re: f64) -> Self {
-        Self { re, eps: [0.0; N] }
+    pub fn new(re: S) -> Self {
+        Self {
+            re,
+            eps: [S::zero(); N],
+        }
     }
 
     /// A value whose tangent is lane `k` (the variable being differentiated).
-    pub fn variable(re: f64, lane: usize) -> Self {
-        let mut eps = [0.0; N];
-        eps[lane] = 1.0;
+    pub fn variable(re: S, lane: usize) -> Self {
+        let mut eps = [S::zero(); N];
+        eps[lane] = S::one();
         Self { re, eps }
     }
 
-    fn chain(self, value: f64, slope: f64) -> Self {
+    fn chain(self, value: S, slope: S) -> Self {
         Self {
             re: value,
             eps: self.eps.map(|e| e * slope),
@@ -37,9 +43,9 @@ impl<const N: usize> Dual<N> {
     }
 }
 
-impl<const N: usize> Scalar for Dual<N> {
+impl<const N: usize, S: Scalar> Scalar for Dual<N, S> {
     fn constant(value: f64) -> Self {
-        Self::new(value)
+        Self::new(S::constant(value))
     }
 
     fn sin_cos(self) -> (Self, Self) {
@@ -49,7 +55,7 @@ impl<const N: usize> Scalar for Dual<N> {
 
     fn sqrt(self) -> Self {
         let r = self.re.sqrt();
-        self.chain(r, 0.5 / r)
+        self.chain(r, S::constant(0.5) / r)
     }
 
     fn atan2(self, x: Self) -> Self {
@@ -61,15 +67,15 @@ impl<const N: usize> Scalar for Dual<N> {
     }
 
     fn select(condition: Self, if_positive: Self, otherwise: Self) -> Self {
-        if condition.re > 0.0 {
-            if_positive
-        } else {
-            otherwise
+        let c = condition.re;
+        Self {
+            re: S::select(c, if_positive.re, otherwise.re),
+            eps: core::array::from_fn(|k| S::select(c, if_positive.eps[k], otherwise.eps[k])),
         }
     }
 }
 
-impl<const N: usize> Add for Dual<N> {
+impl<const N: usize, S: Scalar> Add for Dual<N, S> {
     type Output = Self;
     fn add(self, r: Self) -> Self {
         Self {
@@ -79,7 +85,7 @@ impl<const N: usize> Add for Dual<N> {
     }
 }
 
-impl<const N: usize> Sub for Dual<N> {
+impl<const N: usize, S: Scalar> Sub for Dual<N, S> {
     type Output = Self;
     fn sub(self, r: Self) -> Self {
         Self {
@@ -90,7 +96,7 @@ impl<const N: usize> Sub for Dual<N> {
 }
 
 #[allow(clippy::suspicious_arithmetic_impl)] // The product rule.
-impl<const N: usize> Mul for Dual<N> {
+impl<const N: usize, S: Scalar> Mul for Dual<N, S> {
     type Output = Self;
     fn mul(self, r: Self) -> Self {
         Self {
@@ -101,7 +107,7 @@ impl<const N: usize> Mul for Dual<N> {
 }
 
 #[allow(clippy::suspicious_arithmetic_impl)] // The quotient rule.
-impl<const N: usize> Div for Dual<N> {
+impl<const N: usize, S: Scalar> Div for Dual<N, S> {
     type Output = Self;
     fn div(self, r: Self) -> Self {
         let q = self.re / r.re;
@@ -112,7 +118,7 @@ impl<const N: usize> Div for Dual<N> {
     }
 }
 
-impl<const N: usize> Neg for Dual<N> {
+impl<const N: usize, S: Scalar> Neg for Dual<N, S> {
     type Output = Self;
     fn neg(self) -> Self {
         Self {

@@ -68,6 +68,13 @@ pub use algorithms::{
     step_linearization, update_frame_placements, AccelerationDrift, ArgumentPosition, Jacobians,
     ReferenceFrame,
 };
+pub use algorithms::{
+    centroidal_dynamics_derivatives, contact_drift_derivatives, contact_dynamics_derivatives,
+    contact_inverse_dynamics_derivatives, contact_step_linearization, frame_acceleration,
+    frame_acceleration_derivatives, frame_velocity, frame_velocity_derivatives, impulse_dynamics,
+    impulse_dynamics_derivatives, CentroidalDerivatives, ContactDynamicsDerivatives,
+    ImpulseDynamicsDerivatives,
+};
 pub use data::Data;
 pub use dual::Dual;
 pub use error::{DataMismatch, InputError, ModelError};

@@ -166,18 +166,128 @@ pub fn frame_acceleration_drift<S: Scalar>(
 /// (`data.o_mi`, `data.v`, `data.a`), at zero joint acceleration and without
 /// gravity.
 pub(crate) fn drift_pass<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: &[S]) {
+    acceleration_pass(model, data, q, v, None);
+}
+
+/// Placements, body twists and spatial accelerations of every body
+/// (`data.o_mi`, `data.v`, `data.a`) at the joint acceleration `a` (zero when
+/// `None`), without gravity (Featherstone 2008 §5.3; Pinocchio's
+/// `forwardKinematics(model, data, q, v, a)`).
+pub(crate) fn acceleration_pass<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: Option<&[S]>,
+) {
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
         let (vi, vj) = body_velocity(model, data, i, v);
-        let parent = model.joints[i].parent;
-        let a_parent = if parent > 0 {
-            data.li_mi[i].act_inv_motion(&data.a[parent])
+        let joint = &model.joints[i];
+        let a_parent = if joint.parent > 0 {
+            data.li_mi[i].act_inv_motion(&data.a[joint.parent])
         } else {
             Motion::zero()
         };
-        data.a[i] = a_parent + vi.cross(&vj);
+        let aj = match a {
+            Some(a) => joint.motion_at(a),
+            None => Motion::zero(),
+        };
+        data.a[i] = a_parent + aj + vi.cross(&vj);
         data.v[i] = vi;
     }
+}
+
+/// A body motion (`data.v[j]` or `data.a[j]` of the frame's joint j) as the
+/// frame's, in `reference`: LOCAL (the frame's axes), LOCAL_WORLD_ALIGNED (the
+/// LOCAL one's two parts rotated into world axes) or WORLD (at the world
+/// origin); zero for a frame on the universe.
+fn frame_motion<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    frame: usize,
+    body: &Motion<S>,
+    reference: ReferenceFrame,
+) -> Motion<S> {
+    let f = &model.frames[frame];
+    if f.parent_joint == 0 {
+        return Motion::zero();
+    }
+    let local = crate::Transform::constant(&f.placement).act_inv_motion(body);
+    let placement = placement(model, data, frame);
+    match reference {
+        ReferenceFrame::Local => local,
+        ReferenceFrame::LocalWorldAligned => Motion {
+            linear: placement.rotation * local.linear,
+            angular: placement.rotation * local.angular,
+        },
+        ReferenceFrame::World => placement.act_motion(&local),
+    }
+}
+
+/// The spatial velocity of a frame (Pinocchio's `getFrameVelocity(model,
+/// data, frame, reference)` after `forwardKinematics(model, data, q, v)`): in
+/// LOCAL, the twist in the frame's own axes at its origin; in
+/// LOCAL_WORLD_ALIGNED, the velocity of the frame's origin and the angular
+/// velocity in world axes; in WORLD, the twist at the world origin.
+///
+/// `q: [nq]`, `v: [nv]`; returns `[linear; angular]` (m/s, rad/s). Body
+/// twists are left in `data.v`.
+///
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `frame` is
+/// not a frame index of the model, or `data` was built for another model;
+/// checked before anything is written.
+pub fn frame_velocity<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    frame: usize,
+    reference: ReferenceFrame,
+) -> Result<Motion<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_index("frame", frame, model.frames.len())?;
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+        data.v[i] = body_velocity(model, data, i, v).0;
+    }
+    let body = data.v[model.frames[frame].parent_joint];
+    Ok(frame_motion(model, data, frame, &body, reference))
+}
+
+/// The spatial (not classical) acceleration of a frame (Pinocchio's
+/// `getFrameAcceleration(model, data, frame, reference)` after
+/// `forwardKinematics(model, data, q, v, a)`), without gravity, in the
+/// `reference` of [`frame_velocity`]. At `a = 0` it is the drift of
+/// [`frame_acceleration_drift`] (`local` and `local_world_aligned`).
+///
+/// `q: [nq]`, `v: [nv]`, `a: [nv]`; returns `[linear; angular]` (m/s²,
+/// rad/s²). Body twists and accelerations are left in `data.v`, `data.a`.
+///
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `frame` is
+/// not a frame index of the model, or `data` was built for another model;
+/// checked before anything is written.
+pub fn frame_acceleration<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    frame: usize,
+    reference: ReferenceFrame,
+) -> Result<Motion<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "a", a.len())?;
+    check_index("frame", frame, model.frames.len())?;
+    acceleration_pass(model, data, q, v, Some(a));
+    let body = data.a[model.frames[frame].parent_joint];
+    Ok(frame_motion(model, data, frame, &body, reference))
 }
 
 /// A frame's drift from the bodies' in `data` ([`drift_pass`]).

@@ -3,6 +3,7 @@
 
 use super::jacobian::{joint_column, update_joint_jacobian};
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
+use super::tangent::{row_range, tangent_jacobian, Arg};
 use super::{check_data, check_q, check_v};
 use crate::error::InputError;
 use crate::spatial::{Force, Motion, Vector3};
@@ -289,4 +290,53 @@ fn inertia_rate<S: Scalar>(y: &Inertia<S>, v: &Motion<S>) -> Inertia<S> {
         first_moment: u.scale(y.mass) + w.cross(h),
         rotational,
     }
+}
+
+/// The derivatives of the centroidal momentum and its rate (Pinocchio's
+/// `computeCentroidalDynamicsDerivatives(model, data, q, v, a)`), each
+/// `[6 x nv]` row-major, `[linear; angular]` rows, `q` columns in the tangent
+/// space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CentroidalDerivatives<S = f64> {
+    /// `∂hg/∂q` at fixed `v` (`hg` of [`ccrba`], about the moving CoM).
+    pub dh_dq: Vec<S>,
+    /// `∂ḣg/∂q` (`ḣg` of [`centroidal_momentum_rate`]).
+    pub dhdot_dq: Vec<S>,
+    /// `∂ḣg/∂v`.
+    pub dhdot_dv: Vec<S>,
+    /// `∂ḣg/∂a`: `Ag`.
+    pub dhdot_da: Vec<S>,
+}
+
+/// The derivatives of `hg(q, v)` ([`ccrba`]) and `ḣg(q, v, a)`
+/// ([`centroidal_momentum_rate`]) by forward-mode dual numbers through those
+/// functions ([`super::tangent`]); see [`CentroidalDerivatives`]. Pinocchio's
+/// `computeCentroidalDynamicsDerivatives` returns the same four matrices.
+///
+/// `q: [nq]`, `v: [nv]`, `a: [nv]`.
+///
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv`, or `data` was
+/// built for another model; checked before anything is written.
+pub fn centroidal_dynamics_derivatives<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+) -> Result<CentroidalDerivatives<S>, InputError> {
+    centroidal_momentum_rate(model, data, q, v, a)?;
+    let args = [Arg::Configuration(q), Arg::Vector(v), Arg::Vector(a)];
+    let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
+        let hg = ccrba(model, data, &x[0], &x[1])?.1;
+        let dhg = centroidal_momentum_rate(model, data, &x[0], &x[1], &x[2])?;
+        Ok([hg.to_array(), dhg.to_array()].concat())
+    })?;
+    let nv = model.nv;
+    Ok(CentroidalDerivatives {
+        dh_dq: row_range(&d[0], nv, 0..6),
+        dhdot_dq: row_range(&d[0], nv, 6..12),
+        dhdot_dv: row_range(&d[1], nv, 6..12),
+        dhdot_da: row_range(&d[2], nv, 6..12),
+    })
 }

@@ -10,7 +10,7 @@
 //! [`super::acceleration`]). Forces `λ` are the forces the environment applies
 //! on the robot, in the same rows' frames.
 
-use super::acceleration::{drift_pass, frame_drift};
+use super::acceleration::{acceleration_pass, frame_drift};
 use super::crba::crba;
 use super::derivatives::{solve_mass, Rows, Sign};
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
@@ -94,18 +94,33 @@ pub fn contact_drift<S: Scalar>(
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
     check_contacts(model, contacts)?;
-    drift_pass(model, data, q, v);
+    Ok(contact_acceleration(model, data, q, v, None, contacts))
+}
+
+/// `J_c a + γ`, the contact rows' acceleration at the joint acceleration `a`
+/// (`γ` for `None`): the classical acceleration of a point contact's origin
+/// in world axes, the spatial acceleration of a 6-D contact in its own axes.
+/// Lengths unchecked.
+pub(crate) fn contact_acceleration<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: Option<&[S]>,
+    contacts: &[Contact],
+) -> Vec<S> {
+    acceleration_pass(model, data, q, v, a);
     let mut out = Vec::with_capacity(contact_rows(contacts));
     for c in contacts {
-        let drift = frame_drift(model, data, c.frame);
+        let acc = frame_drift(model, data, c.frame);
         match c.kind {
             ContactKind::Point => {
-                out.extend_from_slice(&drift.classical_local_world_aligned.linear.0)
+                out.extend_from_slice(&acc.classical_local_world_aligned.linear.0)
             }
-            ContactKind::Frame6d => out.extend_from_slice(&drift.local.to_array()),
+            ContactKind::Frame6d => out.extend_from_slice(&acc.local.to_array()),
         }
     }
-    Ok(out)
+    out
 }
 
 /// Forward dynamics under rigid contacts: `(v̇, λ)` solving
@@ -154,45 +169,108 @@ pub fn contact_dynamics<S: Scalar>(
     check_v(model, "v", v.len())?;
     check_v(model, "tau", tau.len())?;
     check_contacts(model, contacts)?;
-    let (nv, nc) = (model.nv, contact_rows(contacts));
     let jc = contact_jacobian(model, data, q, contacts)?;
     let gamma = contact_drift(model, data, q, v, contacts)?;
     let h = nonlinear_effects(model, data, q, v)?.to_vec();
-    crba(model, data, q)?;
-    factor_mass_matrix(model, data);
-    let rhs: Vec<S> = tau.iter().zip(&h).map(|(&t, &h)| t - h).collect();
-    let mut ddq = solve_mass(model, data, &rhs, 1, Rows::All, Sign::Plus);
-    // X = M⁻¹ J_cᵀ, nv x nc.
-    let jt: Vec<S> = (0..nv * nc).map(|k| jc[(k % nc) * nv + k / nc]).collect();
-    let x = solve_mass(model, data, &jt, nc, Rows::All, Sign::Plus);
-    let mut lambda_op = vec![S::zero(); nc * nc];
-    for r in 0..nc {
-        for c in 0..=r {
-            let mut s = if r == c { damping } else { S::zero() };
-            for k in 0..nv {
-                s = s + jc[r * nv + k] * x[k * nc + c];
-            }
-            lambda_op[r * nc + c] = s;
-            lambda_op[c * nc + r] = s;
-        }
-    }
-    let mut b: Vec<S> = (0..nc)
-        .map(|r| {
-            let jv = (0..nv).fold(S::zero(), |s, k| s + jc[r * nv + k] * ddq[k]);
-            -(jv + gamma[r])
-        })
+    let kkt = Kkt::factor(model, data, q, jc, damping)?;
+    let rhs: Vec<S> = tau
+        .iter()
+        .zip(&h)
+        .map(|(&t, &h)| t - h)
+        .chain(gamma.iter().map(|&g| -g))
         .collect();
-    solve_ldlt(&mut lambda_op, &mut b, nc);
-    let lambda = b;
-    for (k, a) in ddq.iter_mut().enumerate() {
-        *a = (0..nc).fold(*a, |s, c| s + x[k * nc + c] * lambda[c]);
-    }
-    Ok((ddq, lambda))
+    Ok(kkt.solve(model, data, &rhs, 1))
 }
 
-/// Solves `A x = b` in place for a symmetric positive definite `A: [n x n]`
-/// (row-major, both triangles) by `A = L D Lᵀ` without pivoting; `b` becomes x.
-fn solve_ldlt<S: Scalar>(a: &mut [S], b: &mut [S], n: usize) {
+/// The factors of the contact KKT matrix
+/// `K = [[M, -J_cᵀ], [J_c, μ I]]` (the Jacobian of the residual
+/// `(M v̇ + h - τ - J_cᵀ λ, J_c v̇ + γ + μ λ)` with respect to `(v̇, λ)`):
+/// `M`'s tree-sparse factors in `data.ltdl`, `X = M⁻¹ J_cᵀ` and the
+/// `L D Lᵀ` of `Λ = J_c X + μ I`.
+pub(crate) struct Kkt<S> {
+    jc: Vec<S>,
+    x: Vec<S>,
+    lambda_ldl: Vec<S>,
+    nc: usize,
+}
+
+impl<S: Scalar> Kkt<S> {
+    /// Factors `K` at `q` for the contact Jacobian `jc: [nc x nv]` and the
+    /// damping `μ` (`M` by [`crba`], its factors left in `data.ltdl`).
+    pub(crate) fn factor(
+        model: &Model,
+        data: &mut Data<S>,
+        q: &[S],
+        jc: Vec<S>,
+        damping: S,
+    ) -> Result<Self, InputError> {
+        let nv = model.nv;
+        let nc = jc.len() / nv;
+        crba(model, data, q)?;
+        factor_mass_matrix(model, data);
+        let jt: Vec<S> = (0..nv * nc).map(|k| jc[(k % nc) * nv + k / nc]).collect();
+        let x = solve_mass(model, data, &jt, nc, Rows::All, Sign::Plus);
+        let mut lambda_op = vec![S::zero(); nc * nc];
+        for r in 0..nc {
+            for c in 0..=r {
+                let mut s = if r == c { damping } else { S::zero() };
+                for k in 0..nv {
+                    s = s + jc[r * nv + k] * x[k * nc + c];
+                }
+                lambda_op[r * nc + c] = s;
+                lambda_op[c * nc + r] = s;
+            }
+        }
+        factor_ldlt(&mut lambda_op, nc);
+        Ok(Self {
+            jc,
+            x,
+            lambda_ldl: lambda_op,
+            nc,
+        })
+    }
+
+    /// `K⁻¹ [r_1; r_2]` for `cols` right-hand sides (`r: [(nv + nc) x cols]`
+    /// row-major, `r_1` its first `nv` rows): `y = M⁻¹ r_1 + X z`,
+    /// `z = Λ⁻¹ (r_2 - J_c M⁻¹ r_1)`. Returns `(y: [nv x cols], z: [nc x cols])`.
+    /// `data.ltdl` must hold the factors of [`Kkt::factor`].
+    pub(crate) fn solve(
+        &self,
+        model: &Model,
+        data: &Data<S>,
+        r: &[S],
+        cols: usize,
+    ) -> (Vec<S>, Vec<S>) {
+        let (nv, nc) = (model.nv, self.nc);
+        let mut y = solve_mass(model, data, &r[..nv * cols], cols, Rows::All, Sign::Plus);
+        let mut z = vec![S::zero(); nc * cols];
+        let mut column = vec![S::zero(); nc];
+        for j in 0..cols {
+            for (row, b) in column.iter_mut().enumerate() {
+                *b = (0..nv).fold(r[(nv + row) * cols + j], |s, k| {
+                    s - self.jc[row * nv + k] * y[k * cols + j]
+                });
+            }
+            solve_factored(&self.lambda_ldl, &mut column, nc);
+            for (row, &b) in column.iter().enumerate() {
+                z[row * cols + j] = b;
+            }
+        }
+        for k in 0..nv {
+            for j in 0..cols {
+                y[k * cols + j] = (0..nc).fold(y[k * cols + j], |s, c| {
+                    s + self.x[k * nc + c] * z[c * cols + j]
+                });
+            }
+        }
+        (y, z)
+    }
+}
+
+/// Factors a symmetric positive definite `A: [n x n]` (row-major, both
+/// triangles) in place as `L D Lᵀ` without pivoting: `L` strictly below the
+/// diagonal, `D` on it.
+fn factor_ldlt<S: Scalar>(a: &mut [S], n: usize) {
     for j in 0..n {
         for k in 0..j {
             let l = a[j * n + k];
@@ -207,6 +285,10 @@ fn solve_ldlt<S: Scalar>(a: &mut [S], b: &mut [S], n: usize) {
             a[i * n + j] = s * d_inv;
         }
     }
+}
+
+/// Solves `A x = b` in place by the factors of [`factor_ldlt`]; `b` becomes x.
+fn solve_factored<S: Scalar>(a: &[S], b: &mut [S], n: usize) {
     for i in 0..n {
         for k in 0..i {
             b[i] = b[i] - a[i * n + k] * b[k];

@@ -5,10 +5,12 @@ mod aba;
 mod acceleration;
 mod centroidal;
 mod contact;
+mod contact_derivatives;
 mod crba;
 mod derivatives;
 mod effects;
 mod energy;
+mod frame_derivatives;
 mod jacobian;
 mod kinematics;
 mod lie_group;
@@ -18,18 +20,25 @@ mod pose_error;
 mod regressor;
 mod rnea;
 mod step;
+mod tangent;
 
 pub use aba::{aba, aba_fext};
 pub use acceleration::{
-    compute_joint_jacobians_time_variation, frame_acceleration_drift,
-    frame_jacobian_time_variation, AccelerationDrift,
+    compute_joint_jacobians_time_variation, frame_acceleration, frame_acceleration_drift,
+    frame_jacobian_time_variation, frame_velocity, AccelerationDrift,
 };
 pub use centroidal::{
-    ccrba, center_of_mass, centroidal_momentum_rate, dccrba, jacobian_center_of_mass,
+    ccrba, center_of_mass, centroidal_dynamics_derivatives, centroidal_momentum_rate, dccrba,
+    jacobian_center_of_mass, CentroidalDerivatives,
 };
 pub use contact::{
     center_of_pressure, contact_drift, contact_dynamics, contact_inverse_dynamics,
     contact_jacobian, contact_rows,
+};
+pub use contact_derivatives::{
+    contact_drift_derivatives, contact_dynamics_derivatives, contact_inverse_dynamics_derivatives,
+    impulse_dynamics, impulse_dynamics_derivatives, ContactDynamicsDerivatives,
+    ImpulseDynamicsDerivatives,
 };
 pub use crba::crba;
 pub use derivatives::{
@@ -38,6 +47,7 @@ pub use derivatives::{
 };
 pub use effects::{generalized_gravity, nonlinear_effects};
 pub use energy::{kinetic_energy, potential_energy};
+pub use frame_derivatives::{frame_acceleration_derivatives, frame_velocity_derivatives};
 pub use jacobian::{compute_joint_jacobians, frame_jacobian, joint_jacobian, ReferenceFrame};
 pub use kinematics::{forward_kinematics, frame_placement, update_frame_placements};
 pub use lie_group::{d_difference, d_integrate, difference, integrate, ArgumentPosition};
@@ -45,7 +55,9 @@ pub use minverse::minverse;
 pub use pose_error::pose_error;
 pub use regressor::{joint_torque_regressor, link_parameters, set_link_parameters};
 pub use rnea::{rnea, rnea_fext};
-pub use step::{actuated_dofs, step, step_jacobians, step_linearization};
+pub use step::{
+    actuated_dofs, contact_step_linearization, step, step_jacobians, step_linearization,
+};
 
 use crate::error::InputError;
 use crate::{Data, Model, Scalar};

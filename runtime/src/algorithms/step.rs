@@ -1,10 +1,11 @@
 //! One step of semi-implicit Euler and its linearization in the tangent space.
 
+use super::contact_derivatives::contact_dynamics_derivatives;
 use super::derivatives::aba_derivatives_at;
 use super::lie_group::{d_integrate, integrate};
-use super::{aba, check_len, check_q, check_state, check_v, ArgumentPosition};
+use super::{aba, check_len, check_q, check_state, check_v, contact_dynamics, ArgumentPosition};
 use crate::error::InputError;
-use crate::{Data, JointKind, Model, Scalar};
+use crate::{Contact, Data, JointKind, Model, Scalar};
 
 /// The actuated degrees of freedom: the indices into `v` of every dof except
 /// those of a free-flyer, in order (a mimicking joint has no dof of its own). The actuation matrix `S` (`nv x nu`) has
@@ -175,5 +176,42 @@ pub fn step_linearization<S: Scalar>(
     let d = aba_derivatives_at(model, data, q, v, &a);
     let (q_next, v_next) = euler(model, q, v, &a, h)?;
     let (a, b) = step_jacobians(model, q, &v_next, h, &d.d_dq, &d.d_dv, &d.d_du)?;
+    Ok((q_next, v_next, a, b))
+}
+
+/// One step of semi-implicit Euler with the feet down and its linearization:
+/// [`step_linearization`] with `v̇` from [`contact_dynamics`] (the contact set
+/// `contacts`, damping `μ`) instead of ABA, and `A`, `B` from
+/// [`contact_dynamics_derivatives`] by [`step_jacobians`]: `(q⁺, v⁺, A, B)`,
+/// `δx⁺ ≈ A δx + B δu` in the tangent space, for an MPC whose stance does not
+/// change over the step (the contact forces are those of the rigid, or damped,
+/// constraint at the start of the step).
+///
+/// `q: [nq]`, `v: [nv]`, `u: [nu]` ([`actuated_dofs`]), `h`: the step (s),
+/// `damping ≥ 0`; returns `q⁺: [nq]`, `v⁺: [nv]`, `A: [2nv x 2nv]`,
+/// `B: [2nv x nu]` row-major.
+///
+/// # Errors
+/// [`InputError`] when a slice length does not match `nq` / `nv` / `nu`, a
+/// contact's frame is not a frame index, or `data` was built for another
+/// model; checked before anything is written.
+#[allow(clippy::too_many_arguments)]
+pub fn contact_step_linearization<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    u: &[S],
+    h: S,
+    contacts: &[Contact],
+    damping: S,
+) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
+    check_state(model, data, q, v)?;
+    check_len("u", u.len(), actuated_dofs(model).len())?;
+    let tau = actuate(model, u);
+    let (a, _) = contact_dynamics(model, data, q, v, &tau, contacts, damping)?;
+    let d = contact_dynamics_derivatives(model, data, q, v, &tau, contacts, damping)?;
+    let (q_next, v_next) = euler(model, q, v, &a, h)?;
+    let (a, b) = step_jacobians(model, q, &v_next, h, &d.ddq_dq, &d.ddq_dv, &d.ddq_dtau)?;
     Ok((q_next, v_next, a, b))
 }
