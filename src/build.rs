@@ -222,6 +222,17 @@ impl Config {
         self
     }
 
+    /// A named contact set (`--contact-set NAME=LINK:point,...`), one call per
+    /// set: the contact functions are emitted once per set, in a submodule
+    /// `name` with its `NC` and `CONTACTS`, the other functions once
+    /// ([`Options::contact_sets`](rbdgen_symbolic::Options::contact_sets)).
+    /// An empty set is flight.
+    pub fn contact_set(mut self, name: &str, contacts: &[(&str, ContactKind)]) -> Config {
+        let set = contacts.iter().map(|&(l, k)| (l.to_string(), k)).collect();
+        self.options.contact_sets.push((name.to_string(), set));
+        self
+    }
+
     /// Links whose inertial parameters become the run-time argument `pi` of
     /// every function that reads inertias (`--parameters LINK,...`).
     pub fn parameters(mut self, links: &[&str]) -> Config {

@@ -49,6 +49,10 @@ use rbdgen_symbolic::{
 /// - `contacts = [LINK: point | 6d, ...]`: the contact set of `contact_jacobian`,
 ///   `contact_drift`, `contact_dynamics`, `contact_inverse_dynamics` and
 ///   `center_of_pressure` (rows in this order: 3 per point, 6 per 6-D contact).
+/// - `contact_sets = { NAME: [LINK: point | 6d, ...], ... }`: named contact
+///   sets (gait modes; `flight: []` for none): the contact functions are
+///   emitted once per set in a submodule `NAME` with its `NC` and `CONTACTS`,
+///   the other functions once at the top.
 /// - `parameters = [LINK, ...]`: links whose inertial parameters become the
 ///   run-time argument `pi: &[[f64; 10]; NPARAMETERS]` of every function that
 ///   reads inertias (a payload; `LINK_PARAMETERS` holds the URDF's values).
@@ -99,6 +103,8 @@ struct Args {
     scalar: ScalarType,
     armature: Vec<(String, f64, Span)>,
     contacts: Vec<(String, ContactKind, Span)>,
+    /// `contact_sets = { NAME: [LINK: point | 6d, ...], ... }`.
+    contact_sets: Vec<ContactSet>,
     parameters: Vec<(String, Span)>,
     frames: Option<Vec<(String, Span)>>,
     lanes: Option<usize>,
@@ -131,6 +137,28 @@ fn parse_list<T>(
         .parse_terminated(item, Token![,])?
         .into_iter()
         .collect())
+}
+
+/// A named contact set of `contact_sets`: its name (with its span) and contacts.
+type ContactSet = ((String, Span), Vec<(String, ContactKind, Span)>);
+
+/// `= { NAME: [LINK: point | 6d, ...], ... }`.
+fn parse_contact_sets(input: ParseStream) -> syn::Result<Vec<ContactSet>> {
+    input.parse::<Token![=]>()?;
+    let content;
+    syn::braced!(content in input);
+    let sets = content.parse_terminated(
+        |input: ParseStream| {
+            let name = parse_name(input)?;
+            input.parse::<Token![:]>()?;
+            let list;
+            syn::bracketed!(list in input);
+            let contacts = list.parse_terminated(parse_contact, Token![,])?;
+            Ok((name, contacts.into_iter().collect()))
+        },
+        Token![,],
+    )?;
+    Ok(sets.into_iter().collect())
 }
 
 /// `JOINT: VALUE`, the value a (signed) number.
@@ -226,6 +254,7 @@ impl Parse for Args {
         let mut scalar = ScalarType::F64;
         let (mut armature, mut contacts, mut parameters, mut frames) =
             (Vec::new(), Vec::new(), Vec::new(), None);
+        let mut contact_sets = Vec::new();
         let mut lanes = None;
         let mut threads = None;
         let mut strict = false;
@@ -250,6 +279,7 @@ impl Parse for Args {
                 }
                 "armature" => armature = parse_list(input, parse_armature)?,
                 "contacts" => contacts = parse_list(input, parse_contact)?,
+                "contact_sets" => contact_sets = parse_contact_sets(input)?,
                 "parameters" => parameters = parse_list(input, parse_name)?,
                 "frames" => frames = Some(parse_list(input, parse_name)?),
                 "lanes" => {
@@ -269,7 +299,7 @@ impl Parse for Args {
                         key.span(),
                         format!(
                         "unknown option `{other}`; expected `floating_base`, `mimic`, `functions = [...]`, \
-                         `jacobians = [...]`, `simplify`, `scalar = f32`, `armature = [...]`, `contacts = [...]`, `parameters = [...]`, \
+                         `jacobians = [...]`, `simplify`, `scalar = f32`, `armature = [...]`, `contacts = [...]`, `contact_sets = {{...}}`, `parameters = [...]`, \
                          `frames = [...]`, `lanes = 4`, `threads`, `strict` or `max_ops = N`"
                     ),
                     ))
@@ -296,6 +326,7 @@ impl Parse for Args {
             scalar,
             armature,
             contacts,
+            contact_sets,
             parameters,
             frames,
             lanes,
@@ -329,6 +360,26 @@ fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>
         contacts.push((name.as_str(), *kind));
         model.set_contacts(&contacts).map_err(at(*span))?;
     }
+    for ((name, span), set) in &args.contact_sets {
+        let mut m = model.clone();
+        let mut contacts = Vec::new();
+        for (link, kind, span) in set {
+            contacts.push((link.as_str(), *kind));
+            m.set_contacts(&contacts).map_err(at(*span))?;
+        }
+        rbdgen_symbolic::check_contact_set_name(name)
+            .map_err(|e| Ok(syn::Error::new(*span, e.to_string())))?;
+        if args
+            .contact_sets
+            .iter()
+            .filter(|((n, _), _)| n == name)
+            .count()
+            > 1
+        {
+            let msg = format!("contact set `{name}`: named twice");
+            return Err(Ok(syn::Error::new(*span, msg)));
+        }
+    }
     let mut links = Vec::new();
     for (name, span) in &args.parameters {
         links.push(name.as_str());
@@ -337,7 +388,7 @@ fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>
     for (name, span) in args.frames.iter().flatten() {
         model.link_frame(name).map_err(at(*span))?;
     }
-    if args.contacts.is_empty() {
+    if args.contacts.is_empty() && args.contact_sets.is_empty() {
         for (f, span) in args.functions.iter().flatten().chain(&args.jacobians) {
             if f.needs_contacts() {
                 let msg = format!(
@@ -396,6 +447,14 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
             .contacts
             .iter()
             .map(|(n, k, _)| (n.clone(), *k))
+            .collect(),
+        contact_sets: args
+            .contact_sets
+            .iter()
+            .map(|((name, _), set)| {
+                let set = set.iter().map(|(n, k, _)| (n.clone(), *k)).collect();
+                (name.clone(), set)
+            })
             .collect(),
         parameters: args.parameters.iter().map(|(n, _)| n.clone()).collect(),
         frames: args

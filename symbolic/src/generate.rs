@@ -101,6 +101,14 @@ pub struct Options {
     /// function ([`crate::ffi`]), and the C header that declares them in
     /// [`Module::c_header`]. `None` by default.
     pub c_api: Option<String>,
+    /// Named contact sets, each emitted as a submodule `NAME` of its own (an
+    /// MPC horizon crosses gait modes: four feet, a trot's diagonals,
+    /// flight): the contact functions of `functions` and `jacobians` (those
+    /// of [`Function::needs_contacts`]) traced on that set, with their `NC`,
+    /// `CONTACTS`, and `lanes` module; the other functions once, at the top.
+    /// A set may be empty (flight). None by default. Each set costs what a
+    /// module with its contact functions alone costs to build.
+    pub contact_sets: Vec<(String, Vec<(String, ContactKind)>)>,
 }
 
 /// The default of [`Options::max_ops`]: 200,000 operations per function.
@@ -132,6 +140,7 @@ impl Default for Options {
             jacobians: BTreeSet::new(),
             user_functions: Vec::new(),
             c_api: None,
+            contact_sets: Vec::new(),
         }
     }
 }
@@ -190,7 +199,7 @@ fn functions_for(model: &Model, options: &Options) -> Result<Vec<Function>, Gene
     if options.functions.len() == Function::ALL.len() {
         return Ok(Function::default_set(model));
     }
-    if model.contacts.is_empty() {
+    if model.contacts.is_empty() && options.contact_sets.is_empty() {
         if let Some(f) = options.functions.iter().find(|f| f.needs_contacts()) {
             return Err(GenerateError::NoContacts(f.name()));
         }
@@ -203,7 +212,7 @@ fn functions_for(model: &Model, options: &Options) -> Result<Vec<Function>, Gene
 /// # Errors
 /// [`GenerateError::NoContacts`] for a contact function without a contact set.
 fn jacobians_for(model: &Model, options: &Options) -> Result<Vec<Function>, GenerateError> {
-    if model.contacts.is_empty() {
+    if model.contacts.is_empty() && options.contact_sets.is_empty() {
         if let Some(f) = options.jacobians.iter().find(|f| f.needs_contacts()) {
             return Err(GenerateError::NoContacts(f.name()));
         }
@@ -290,6 +299,13 @@ pub enum GenerateError {
         "c_api: `{0}` is not a C identifier (letters, digits and `_`, not starting with a digit)"
     )]
     CApiName(String),
+    /// A contact set's name is not a lowercase Rust identifier free for a
+    /// submodule, or is given twice.
+    #[error(
+        "contact set `{0}`: a set is a submodule; name it with a lowercase identifier (letters, digits, `_`), \
+         once, other than `lanes`, `c_api` and Rust keywords"
+    )]
+    ContactSetName(String),
     /// The Python module was asked for with `scalar = f32` (its numpy arrays
     /// are `float64`).
     #[error("python: the module's arrays are float64; leave out `scalar = f32`")]
@@ -381,6 +397,146 @@ pub fn generate_module(
     options: &Options,
     mut progress: impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
+    if options.contact_sets.is_empty() {
+        return generate_one(urdf, options, None, &mut progress);
+    }
+    // The top: every function but the contact ones (unless `contacts` gives
+    // them a set there too); then one submodule per set with those.
+    let top = Options {
+        contact_sets: Vec::new(),
+        ..options.clone()
+    };
+    let mut sets = Vec::new();
+    for (k, (name, set)) in options.contact_sets.iter().enumerate() {
+        let taken = options.contact_sets[..k].iter().any(|(n, _)| n == name);
+        if taken || !is_set_name(name) {
+            return Err(GenerateError::ContactSetName(name.clone()));
+        }
+        let all = options.functions.len() == Function::ALL.len();
+        let sub = Options {
+            contacts: set.clone(),
+            functions: if all {
+                Function::ALL
+                    .into_iter()
+                    .filter(|f| f.needs_contacts())
+                    .collect()
+            } else {
+                options
+                    .functions
+                    .iter()
+                    .copied()
+                    .filter(|f| f.needs_contacts())
+                    .collect()
+            },
+            jacobians: options
+                .jacobians
+                .iter()
+                .copied()
+                .filter(|f| f.needs_contacts())
+                .collect(),
+            user_functions: Vec::new(),
+            c_api: None,
+            contact_sets: Vec::new(),
+            ..options.clone()
+        };
+        let m = generate_one(urdf, &sub, Some(name), &mut progress)?;
+        let ident = Ident::new(name, Span::call_site());
+        let mut tokens = m.tokens;
+        if set.is_empty() {
+            // The constants a set with contacts has ([`crate::api`]).
+            tokens.extend(quote! {
+                /// Rows of the contact set: none (flight).
+                pub const NC: usize = 0;
+                /// The contact set: empty (flight).
+                pub const CONTACTS: [(&str, usize); 0] = [];
+            });
+        }
+        let doc = format!(" The contact set `{name}`: its contact functions, `NC` and `CONTACTS`.");
+        sets.push(quote! {
+            #[doc = #doc]
+            pub mod #ident {
+                #tokens
+                #[allow(unused_imports)]
+                use super::*;
+            }
+        });
+    }
+    let mut module = generate_top(urdf, &top, &mut progress)?;
+    module.tokens.extend(sets);
+    Ok(module)
+}
+
+/// `Ok` when `name` can name a contact set's submodule
+/// ([`Options::contact_sets`]).
+///
+/// # Errors
+/// [`GenerateError::ContactSetName`] naming it.
+pub fn check_contact_set_name(name: &str) -> Result<(), GenerateError> {
+    if is_set_name(name) {
+        Ok(())
+    } else {
+        Err(GenerateError::ContactSetName(name.to_string()))
+    }
+}
+
+/// Whether `name` can name a contact set's submodule.
+fn is_set_name(name: &str) -> bool {
+    const TAKEN: [&str; 8] = [
+        "lanes", "c_api", "self", "super", "crate", "mod", "fn", "type",
+    ];
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !TAKEN.contains(&name)
+        && syn::parse_str::<Ident>(name).is_ok()
+}
+
+/// The top of a module with contact sets: [`generate_one`] without the
+/// contact functions when `contacts` is empty.
+fn generate_top(
+    urdf: &str,
+    options: &Options,
+    progress: &mut impl FnMut(Progress),
+) -> Result<Module, GenerateError> {
+    if !options.contacts.is_empty() {
+        return generate_one(urdf, options, None, progress);
+    }
+    let all = options.functions.len() == Function::ALL.len();
+    let top = Options {
+        functions: if all {
+            Function::ALL
+                .into_iter()
+                .filter(|f| !f.needs_contacts())
+                .collect()
+        } else {
+            options
+                .functions
+                .iter()
+                .copied()
+                .filter(|f| !f.needs_contacts())
+                .collect()
+        },
+        jacobians: options
+            .jacobians
+            .iter()
+            .copied()
+            .filter(|f| !f.needs_contacts())
+            .collect(),
+        ..options.clone()
+    };
+    generate_one(urdf, &top, None, progress)
+}
+
+/// One module: [`generate_module`] without contact sets; `set` names the
+/// contact set of a set's submodule (which may be empty).
+fn generate_one(
+    urdf: &str,
+    options: &Options,
+    set: Option<&str>,
+    progress: &mut impl FnMut(Progress),
+) -> Result<Module, GenerateError> {
     let model = build_model(urdf, options)?;
     let warnings = model
         .physical_warnings()
@@ -402,7 +558,16 @@ pub fn generate_module(
     if let Some(prefix) = options.c_api.as_ref().filter(|p| !is_c_identifier(p)) {
         return Err(GenerateError::CApiName(prefix.clone()));
     }
-    let functions = functions_for(&model, options)?;
+    let functions = if set.is_some() {
+        options.functions.iter().copied().collect()
+    } else {
+        functions_for(&model, options)?
+    };
+    let jacobians = if set.is_some() {
+        options.jacobians.iter().copied().collect()
+    } else {
+        jacobians_for(&model, options)?
+    };
     let mut signatures = Vec::new();
     let mut items = Vec::new();
     let mut lane_items = Vec::new();
@@ -419,7 +584,7 @@ pub fn generate_module(
         op_counts_traced.insert(function, traced);
     }
     let mut jacobian_op_counts = BTreeMap::new();
-    for function in jacobians_for(&model, options)? {
+    for function in jacobians {
         progress(Progress::JacobianStart(function));
         let (item, _, counts) = emit_jacobian(&model, function, options)?;
         progress(Progress::JacobianDone(function, counts));

@@ -137,14 +137,36 @@ pub(crate) fn header_doc(
 /// options line; empty without contacts.
 fn contacts_option(options: &Options) -> String {
     if options.contacts.is_empty() {
-        return String::new();
+        return contact_sets_option(options);
     }
     let list: Vec<String> = options
         .contacts
         .iter()
         .map(|(link, kind)| format!("{link}: {}", kind.name()))
         .collect();
-    format!(", contacts = [{}]", list.join(", "))
+    let mut out = format!(", contacts = [{}]", list.join(", "));
+    out.push_str(&contact_sets_option(options));
+    out
+}
+
+/// `, contact_sets = { stance: [FL_foot: point, ...], flight: [] }` (the
+/// macro's syntax); empty without contact sets.
+fn contact_sets_option(options: &Options) -> String {
+    if options.contact_sets.is_empty() {
+        return String::new();
+    }
+    let sets: Vec<String> = options
+        .contact_sets
+        .iter()
+        .map(|(name, set)| {
+            let list: Vec<String> = set
+                .iter()
+                .map(|(link, kind)| format!("{link}: {}", kind.name()))
+                .collect();
+            format!("{name}: [{}]", list.join(", "))
+        })
+        .collect();
+    format!(", contact_sets = {{ {} }}", sets.join(", "))
 }
 
 /// The URDF's name for the header: as given when relative, the file name when
@@ -212,6 +234,13 @@ pub fn command_line_options(options: &Options) -> String {
             .map(|(f, k)| format!("{f}:{}", k.name()))
             .collect();
         args.push(format!("--contacts {}", list.join(",")));
+    }
+    for (name, set) in &options.contact_sets {
+        let list: Vec<String> = set
+            .iter()
+            .map(|(f, k)| format!("{f}:{}", k.name()))
+            .collect();
+        args.push(format!("--contact-set {name}={}", list.join(",")));
     }
     if !options.parameters.is_empty() {
         args.push(format!("--parameters {}", options.parameters.join(",")));

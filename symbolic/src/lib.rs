@@ -27,8 +27,8 @@ pub use cost_reference::{rnea_mul_reference, RNEA_MULS_PER_JOINT};
 pub use emit::ScalarType;
 pub use functions::{Dim, Function, Output, Spec};
 pub use generate::{
-    build_model, generate, generate_module, generate_tokens, GenerateError, Module, Options,
-    Progress, DEFAULT_MAX_OPS,
+    build_model, check_contact_set_name, generate, generate_module, generate_tokens, GenerateError,
+    Module, Options, Progress, DEFAULT_MAX_OPS,
 };
 pub use graph::{Graph, Node, NodeId, OpCounts};
 pub use header::{command_line_options, sha256_hex};

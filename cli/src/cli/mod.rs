@@ -112,6 +112,12 @@ pub struct ModelArgs {
     /// `LINK:6d` (6 rows: the frame's twist in its own axes).
     #[arg(long, value_delimiter = ',', value_name = "LINK:point|6d")]
     pub contacts: Vec<String>,
+    /// A named contact set, `NAME=LINK:point,LINK:6d,...` (`NAME=` for
+    /// flight), repeatable: the contact functions are emitted once per set, in
+    /// a submodule `NAME` (gait modes of one MPC horizon), the other functions
+    /// once.
+    #[arg(long = "contact-set", value_name = "NAME=LINK:point|6d,...")]
+    pub contact_sets: Vec<String>,
     /// Links whose inertial parameters become a run-time argument `pi` of
     /// every function that reads inertias (a payload), comma-separated.
     #[arg(long, value_delimiter = ',', value_name = "LINK")]
@@ -154,17 +160,35 @@ impl ModelArgs {
                 Ok((joint.trim().to_string(), value))
             })
             .collect::<Result<_, String>>()?;
+        let contact = |flag: &str, item: &str| -> Result<(String, ContactKind), String> {
+            let (link, kind) = item
+                .rsplit_once(':')
+                .ok_or_else(|| format!("{flag} `{item}`: expected LINK:point or LINK:6d"))?;
+            let kind = ContactKind::from_name(kind.trim())
+                .ok_or_else(|| format!("{flag} `{item}`: `{kind}` is not `point` or `6d`"))?;
+            Ok((link.trim().to_string(), kind))
+        };
         options.contacts = self
             .contacts
             .iter()
-            .map(|item| {
-                let (link, kind) = item.rsplit_once(':').ok_or_else(|| {
-                    format!("--contacts `{item}`: expected LINK:point or LINK:6d")
+            .map(|item| contact("--contacts", item))
+            .collect::<Result<_, String>>()?;
+        options.contact_sets = self
+            .contact_sets
+            .iter()
+            .map(|set| {
+                let (name, list) = set.split_once('=').ok_or_else(|| {
+                    format!(
+                        "--contact-set `{set}`: expected NAME=LINK:point,... (`NAME=` for none)"
+                    )
                 })?;
-                let kind = ContactKind::from_name(kind.trim()).ok_or_else(|| {
-                    format!("--contacts `{item}`: `{kind}` is not `point` or `6d`")
-                })?;
-                Ok((link.trim().to_string(), kind))
+                let items = list
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|item| !item.is_empty())
+                    .map(|item| contact("--contact-set", item))
+                    .collect::<Result<_, String>>()?;
+                Ok((name.trim().to_string(), items))
             })
             .collect::<Result<_, String>>()?;
         options.parameters = self
