@@ -398,14 +398,10 @@ pub fn generate_module(
     mut progress: impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
     if options.contact_sets.is_empty() {
-        return generate_one(urdf, options, None, &mut progress);
+        return generate_one(urdf, options, options, None, &mut progress);
     }
     // The top: every function but the contact ones (unless `contacts` gives
     // them a set there too); then one submodule per set with those.
-    let top = Options {
-        contact_sets: Vec::new(),
-        ..options.clone()
-    };
     let mut sets = Vec::new();
     for (k, (name, set)) in options.contact_sets.iter().enumerate() {
         let taken = options.contact_sets[..k].iter().any(|(n, _)| n == name);
@@ -439,7 +435,7 @@ pub fn generate_module(
             contact_sets: Vec::new(),
             ..options.clone()
         };
-        let m = generate_one(urdf, &sub, Some(name), &mut progress)?;
+        let m = generate_one(urdf, &sub, &sub, Some(name), &mut progress)?;
         let ident = Ident::new(name, Span::call_site());
         let mut tokens = m.tokens;
         if set.is_empty() {
@@ -461,7 +457,7 @@ pub fn generate_module(
             }
         });
     }
-    let mut module = generate_top(urdf, &top, &mut progress)?;
+    let mut module = generate_top(urdf, options, &mut progress)?;
     module.tokens.extend(sets);
     Ok(module)
 }
@@ -494,17 +490,27 @@ fn is_set_name(name: &str) -> bool {
 }
 
 /// The top of a module with contact sets: [`generate_one`] without the
-/// contact functions when `contacts` is empty.
+/// contact functions when `contacts` is empty; its header names all of
+/// `options`.
 fn generate_top(
     urdf: &str,
     options: &Options,
     progress: &mut impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
-    if !options.contacts.is_empty() {
-        return generate_one(urdf, options, None, progress);
+    let mut top = Options {
+        contact_sets: Vec::new(),
+        ..options.clone()
+    };
+    if options.contacts.is_empty() {
+        top = without_contact_functions(&top);
     }
+    generate_one(urdf, &top, options, None, progress)
+}
+
+/// `options` without its contact functions.
+fn without_contact_functions(options: &Options) -> Options {
     let all = options.functions.len() == Function::ALL.len();
-    let top = Options {
+    Options {
         functions: if all {
             Function::ALL
                 .into_iter()
@@ -525,15 +531,16 @@ fn generate_top(
             .filter(|f| !f.needs_contacts())
             .collect(),
         ..options.clone()
-    };
-    generate_one(urdf, &top, None, progress)
+    }
 }
 
-/// One module: [`generate_module`] without contact sets; `set` names the
-/// contact set of a set's submodule (which may be empty).
+/// One module: [`generate_module`] without contact sets, its header naming
+/// `header_options`; `set` names the contact set of a set's submodule (which
+/// may be empty).
 fn generate_one(
     urdf: &str,
     options: &Options,
+    header_options: &Options,
     set: Option<&str>,
     progress: &mut impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
@@ -622,7 +629,7 @@ fn generate_one(
     let header = header_doc(
         &model,
         urdf,
-        options,
+        header_options,
         &op_counts,
         &op_counts_traced,
         &jacobian_op_counts,
