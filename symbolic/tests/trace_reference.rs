@@ -54,9 +54,10 @@ fn expected(function: Function, s: &Value, frame: Option<&str>) -> Option<Vec<f6
         Function::DIntegrateDv => return Some(flat(&s["dintegrate"]["d1"])),
         Function::DDifferenceDq0 => return Some(flat(&s["ddifference"]["d0"])),
         Function::DDifferenceDq1 => return Some(flat(&s["ddifference"]["d1"])),
-        // Not in these files: the whole-body quantities are checked against
-        // tests/reference/wbc/ (runtime/tests/whole_body.rs, the generated
-        // code in tests/generated_whole_body.rs).
+        // Not in these files: the whole-body and MPC quantities are checked
+        // against tests/reference/wbc/ (runtime/tests/whole_body.rs, the
+        // generated code in tests/generated_whole_body.rs) and central
+        // differences (runtime/tests/mpc_derivatives.rs).
         Function::RneaDerivativesFext
         | Function::StepLinearization
         | Function::PoseError
@@ -73,7 +74,18 @@ fn expected(function: Function, s: &Value, frame: Option<&str>) -> Option<Vec<f6
         | Function::ContactDrift
         | Function::ContactDynamics
         | Function::ContactInverseDynamics
-        | Function::CenterOfPressure => return None,
+        | Function::CenterOfPressure
+        | Function::FrameVelocityDerivativesLocal
+        | Function::FrameVelocityDerivativesLocalWorldAligned
+        | Function::FrameAccelerationDerivativesLocal
+        | Function::FrameAccelerationDerivativesLocalWorldAligned
+        | Function::CentroidalDynamicsDerivatives
+        | Function::ContactDriftDerivatives
+        | Function::ContactDynamicsDerivatives
+        | Function::ContactInverseDynamicsDerivatives
+        | Function::ImpulseDynamics
+        | Function::ImpulseDynamicsDerivatives
+        | Function::ContactStepLinearization => return None,
     };
     Some(match frame {
         Some(name) => flat(&s["frames"][name][key]),
@@ -120,6 +132,17 @@ const NOT_IN_EVAL_FORMAT: &[Function] = &[
     Function::ContactDynamics,
     Function::ContactInverseDynamics,
     Function::CenterOfPressure,
+    Function::FrameVelocityDerivativesLocal,
+    Function::FrameVelocityDerivativesLocalWorldAligned,
+    Function::FrameAccelerationDerivativesLocal,
+    Function::FrameAccelerationDerivativesLocalWorldAligned,
+    Function::CentroidalDynamicsDerivatives,
+    Function::ContactDriftDerivatives,
+    Function::ContactDynamicsDerivatives,
+    Function::ContactInverseDynamicsDerivatives,
+    Function::ImpulseDynamics,
+    Function::ImpulseDynamicsDerivatives,
+    Function::ContactStepLinearization,
 ];
 
 fn check(name: &str) {
