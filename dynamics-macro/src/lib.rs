@@ -392,7 +392,7 @@ fn check_names(args: &Args, urdf: &str) -> Result<(), Result<syn::Error, String>
         for (f, span) in args.functions.iter().flatten().chain(&args.jacobians) {
             if f.needs_contacts() {
                 let msg = format!(
-                    "`{}` needs a contact set: add `contacts = [LINK: point | 6d, ...]`",
+                    "`{}` needs a contact set: add `contacts = [LINK: point | 6d, ...]` or `contact_sets = {{ NAME: [...] }}`",
                     f.name()
                 );
                 return Err(Ok(syn::Error::new(*span, msg)));
