@@ -41,7 +41,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Writes the Rust module that `robot_dynamics!` would generate for a URDF.
+    /// Writes the Rust module that `robot_dynamics!` would generate for a URDF or
+    /// MJCF model.
     Generate(cli::generate::Args),
     /// Prints nq, nv, the joint tree, the link frames, the total mass and the
     /// operation count of each generated function.

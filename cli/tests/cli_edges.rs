@@ -1,7 +1,8 @@
 //! The small edges of the command line: a closed standard output ends the
 //! process quietly, names in comma lists are trimmed and a near miss gets a
-//! "did you mean", `eval` takes the model as a positional argument (with
-//! `--urdf` kept), and the help calls it `MODEL`.
+//! "did you mean" (whatever its case), `eval` takes the model as a positional
+//! argument (with `--urdf` kept) and writes with `-o` as `generate` does, and
+//! the help calls it `MODEL`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -90,7 +91,16 @@ fn names_in_a_comma_list_are_trimmed() {
 
 #[test]
 fn a_near_miss_gets_a_did_you_mean() {
-    for (given, near) in [("crab", "crba"), ("rnea_derivative", "rnea_derivatives")] {
+    // Upper case (Pinocchio's RNEA, CRBA, ABA) gets the lower-case name, and
+    // is not accepted as it.
+    for (given, near) in [
+        ("crab", "crba"),
+        ("rnea_derivative", "rnea_derivatives"),
+        ("RNEA", "rnea"),
+        ("CRBA", "crba"),
+        ("ABA", "aba"),
+        ("Rnea_Derivatives", "rnea_derivatives"),
+    ] {
         let out = rbdgen(&[
             "generate",
             "models/double_pendulum_continuous.urdf",
@@ -160,6 +170,16 @@ fn the_help_calls_the_model_argument_model() {
         );
         assert!(!help.contains("URDF>"), "{command}: {help}");
         assert!(help.contains("MJCF"), "{command}: {help}");
+        assert!(!help.contains("for a URDF\n"), "{command}: {help}");
+    }
+    // `generate` takes MJCF as well, and its summary says so.
+    let top = String::from_utf8(rbdgen(&["--help"]).stdout).unwrap();
+    let generate = String::from_utf8(rbdgen(&["generate", "--help"]).stdout).unwrap();
+    for help in [&top, &generate] {
+        assert!(
+            help.contains("would generate for a URDF or MJCF model"),
+            "{help}"
+        );
     }
 }
 
@@ -265,4 +285,63 @@ fn model_names_are_trimmed_and_a_near_miss_named() {
         assert_eq!(out.status.code(), Some(2), "{flag}");
         assert!(stderr(&out).contains(message), "{flag}: {}", stderr(&out));
     }
+}
+
+/// The suggestion ends its sentence and the list of names starts another:
+/// no `?;`. A name in the wrong case is a near miss of the right one.
+#[test]
+fn an_unknown_model_name_reads_as_sentences() {
+    for (list, message) in [
+        (
+            "link06, lnk05",
+            "unknown link frame `lnk05`; did you mean `link05`? The model has: world, link00,",
+        ),
+        (
+            "LINK05",
+            "unknown link frame `LINK05`; did you mean `link05`? The model has: world, link00,",
+        ),
+        (
+            "gripper",
+            "unknown link frame `gripper`; the model has: world, link00,",
+        ),
+    ] {
+        let out = rbdgen(&["info", "models/z1.urdf", "--frames", list]);
+        assert_eq!(out.status.code(), Some(2), "{list}");
+        let err = stderr(&out);
+        assert!(err.contains(message), "{list}: {err}");
+        assert!(!err.contains("?;"), "{list}: {err}");
+    }
+}
+
+/// `eval` writes its file with `-o`/`--output` as `generate` does, and with
+/// the `--out` of earlier versions; the same bytes as on standard output.
+#[test]
+fn eval_writes_its_file_with_o_output_or_out() {
+    let states = "tests/reference/z1_fixed.json";
+    let stdout = rbdgen(&["eval", "models/z1.urdf", "--states", states]);
+    assert!(stdout.status.success(), "{}", stderr(&stdout));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_edges_eval_out");
+    std::fs::create_dir_all(&dir).unwrap();
+    for flag in ["-o", "--output", "--out"] {
+        let file = dir.join(format!("z1{flag}.json"));
+        let _ = std::fs::remove_file(&file);
+        let out = rbdgen(&[
+            "eval",
+            "models/z1.urdf",
+            "--states",
+            states,
+            flag,
+            file.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{flag}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{flag}");
+        let written = std::fs::read(&file).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&written).trim_end(),
+            String::from_utf8_lossy(&stdout.stdout).trim_end(),
+            "{flag}"
+        );
+    }
+    let help = String::from_utf8(rbdgen(&["eval", "--help"]).stdout).unwrap();
+    assert!(help.contains("-o, --output <FILE>"), "{help}");
 }

@@ -131,8 +131,13 @@ pub enum ModelError {
         /// What to do about it, when the cause is known (empty otherwise).
         hint: String,
     },
-    /// A name given by the user that the model does not have.
-    #[error("unknown {what} `{name}`{hint}; the model has: {known}")]
+    /// A name given by the user that the model does not have:
+    /// ``unknown joint `jont2`; did you mean `joint2`? The model has: …``,
+    /// ``unknown joint `elbow`; the model has: …`` without a near miss.
+    #[error(
+        "unknown {what} `{name}`{hint}{} {known}",
+        if .hint.is_empty() { "; the model has:" } else { " The model has:" }
+    )]
     UnknownName {
         /// What was looked for: `joint`, `link frame`.
         what: &'static str,
@@ -168,15 +173,21 @@ pub enum ModelError {
 /// The name of `known` nearest to `name` when it is a near miss (a typo):
 /// at most one edit (insertion, deletion, substitution or transposition of
 /// adjacent characters) per three characters of `name`, at least one;
-/// `None` otherwise. For "did you mean" in messages about unknown names.
+/// `None` otherwise. Case is ignored in the count (`RNEA` is a near miss of
+/// `rnea`, `CRAB` of `crba`), the exact case breaking ties. For "did you
+/// mean" in messages about unknown names.
 pub fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
+    let lower = name.to_lowercase();
     known
         .into_iter()
-        .map(|k| (strsim::damerau_levenshtein(name, k), k))
+        .map(|k| {
+            let folded = strsim::damerau_levenshtein(&lower, &k.to_lowercase());
+            (folded, strsim::damerau_levenshtein(name, k), k)
+        })
         .min()
-        .filter(|&(distance, _)| distance <= limit)
-        .map(|(_, k)| k)
+        .filter(|&(distance, _, _)| distance <= limit)
+        .map(|(_, _, k)| k)
 }
 
 /// `; did you mean `x`?` for the name of `known` [`nearest`] to `name`, or

@@ -48,9 +48,9 @@ pub struct Args {
     /// in the output.
     #[command(flatten)]
     model: ModelArgs,
-    /// Output file; standard output when absent.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    /// Output file; standard output when absent (`--out` is the same flag).
+    #[arg(short, long, visible_alias = "out", value_name = "FILE")]
+    output: Option<PathBuf>,
     /// What computes the quantities: the runtime, or the generated code
     /// (quantities without a generated function come from the runtime).
     #[arg(long, value_enum, default_value = "runtime")]
@@ -81,7 +81,7 @@ pub fn run(args: Args) -> Result<(), String> {
         floating_base,
         states,
         model: model_args,
-        out,
+        output: out,
         backend,
         functions,
         work_dir,

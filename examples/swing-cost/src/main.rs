@@ -270,7 +270,7 @@ fn main() {
         differences / gradient
     );
 
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/plots");
+    let dir = plots_dir();
     let path = plot::out_path(&dir, "swing_cost.png");
     let points: Vec<(f64, f64)> = s
         .costs
@@ -294,6 +294,17 @@ fn main() {
     println!("plot: {}", path.display());
 }
 
+/// The workspace's `target/plots`, named without `..` (the example is two
+/// levels down, in `examples/swing-cost`) so that the printed path reads
+/// cleanly.
+fn plots_dir() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("the example is two levels below the workspace")
+        .join("target/plots")
+}
+
 #[cfg(test)]
 mod tests {
     /// The generated derivatives equal the runtime's central differences, and
@@ -308,5 +319,25 @@ mod tests {
         assert!(s.costs.windows(2).all(|w| w[1] <= w[0]), "{s:?}");
         assert!(s.final_residual < 1e-6, "{s:?}");
         assert!((s.foot_lift - 0.08).abs() < 1e-6, "{s:?}");
+    }
+
+    /// The printed plot path is the workspace's `target/plots`, without `..`.
+    #[test]
+    fn the_plot_path_has_no_parent_steps() {
+        let dir = super::plots_dir();
+        assert!(dir.ends_with("target/plots"), "{}", dir.display());
+        assert!(
+            dir.components()
+                .all(|c| c != std::path::Component::ParentDir),
+            "{}",
+            dir.display()
+        );
+        assert!(dir
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("Cargo.toml")
+            .is_file());
     }
 }
