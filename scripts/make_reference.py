@@ -439,14 +439,10 @@ def frame_lwa_dq(dx_local_dq, x_local, rotation, jac_local):
     LOCAL one: x_lwa = diag(R, R) x_local, dR/dq_i = R [w_i]x with w_i column i
     of the angular rows of jacobian_local, so column i is
     diag(R, R) (dx_local/dq_i + [w_i x x_local.linear; w_i x x_local.angular])."""
-    nv = jac_local.shape[1]
-    out = np.zeros((6, nv))
-    for i in range(nv):
-        w = jac_local[3:, i]
-        col = dx_local_dq[:, i] + np.concatenate([np.cross(w, x_local[:3]), np.cross(w, x_local[3:])])
-        out[:3, i] = rotation @ col[:3]
-        out[3:, i] = rotation @ col[3:]
-    return out
+    w = jac_local[3:].T  # nv x 3, row i = w_i
+    lin = dx_local_dq[:3] + np.cross(w, x_local[:3]).T
+    ang = dx_local_dq[3:] + np.cross(w, x_local[3:]).T
+    return np.vstack([rotation @ lin, rotation @ ang])
 
 
 def add_mpc_frames(model, frames, s, q, v, a, check):
@@ -477,8 +473,9 @@ def add_mpc_frames(model, frames, s, q, v, a, check):
         rot = _copy(d.oMf[fid].rotation)
         jl = _copy(pin.getFrameJacobian(model, dj, fid, pin.LOCAL)).reshape(6, nv)
         jlwa = _copy(pin.getFrameJacobian(model, dj, fid, pin.LOCAL_WORLD_ALIGNED)).reshape(6, nv)
-        vel_l = frame_motion(model, q, v, None, fid, pin.LOCAL)
-        acc_l = frame_motion(model, q, v, a, fid, pin.LOCAL)
+        # computeForwardKinematicsDerivatives ran forwardKinematics(q, v, a).
+        vel_l = _copy(pin.getFrameVelocity(model, d, fid, pin.LOCAL).vector)
+        acc_l = _copy(pin.getFrameAcceleration(model, d, fid, pin.LOCAL).vector)
         values = {}
         for suffix, ref in (("local", pin.LOCAL), ("local_world_aligned", pin.LOCAL_WORLD_ALIGNED)):
             dv_dq, dv_dv = (_copy(x).reshape(6, nv) for x in pin.getFrameVelocityDerivatives(model, d, fid, ref))
@@ -507,6 +504,8 @@ def add_mpc_frames(model, frames, s, q, v, a, check):
         shift_v = np.vstack([np.cross(omega, dp.T).T, np.zeros((3, nv))])
         shift_a = np.vstack([np.cross(alpha, dp.T).T, np.zeros((3, nv))])
         tag = f"frame {name}"
+        check_close(f"{tag}: LOCAL velocity", vel_l, frame_motion(model, q, v, None, fid, pin.LOCAL), 1e-14)
+        check_close(f"{tag}: LOCAL acceleration", acc_l, frame_motion(model, q, v, a, fid, pin.LOCAL), 1e-14)
         check_close(f"{tag}: Pinocchio's LWA dv_dq + [omega x dp/dq; 0]", lwa["dv_dq"], pin_dv_dq + shift_v, 1e-12)
         check_close(f"{tag}: Pinocchio's LWA da_dq + [alpha x dp/dq; 0]", lwa["da_dq"], pin_da_dq + shift_a, 1e-12)
         worst["LWA dv_dq, Pinocchio's own"] = max(
