@@ -465,9 +465,24 @@ pub fn generate_module(
     );
     let constants = constants(&model, options);
     let mul_add = mul_add_helper(options.scalar, options.std);
-    let lanes = options
-        .lanes
-        .map(|l| lanes_module(l, options.scalar, options.std, options.threads, &lane_items));
+    let tuple_arity = signatures
+        .iter()
+        .map(|s| match s.output {
+            Output::Tuple(parts) => parts.len(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    let lanes = options.lanes.map(|l| {
+        lanes_module(
+            l,
+            options.scalar,
+            options.std,
+            options.threads,
+            tuple_arity,
+            &lane_items,
+        )
+    });
     let c_api = options
         .c_api
         .as_ref()

@@ -4,6 +4,7 @@
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
+use syn::Index;
 
 use crate::api::{dim_tokens, output_type};
 use crate::emit::ScalarType;
@@ -18,6 +19,35 @@ pub fn lane_widths(scalar: ScalarType) -> &'static [usize] {
     }
 }
 
+/// `Lanes` for a tuple of `n` results (the outputs of a function that
+/// returns a tuple): each part gathered and scattered on its own.
+fn tuple_impl(n: usize) -> TokenStream {
+    let tys: Vec<Ident> = (0..n)
+        .map(|i| format_ident!("{}", (b'A' + i as u8) as char))
+        .collect();
+    let vars: Vec<Ident> = (0..n)
+        .map(|i| format_ident!("{}", (b'a' + i as u8) as char))
+        .collect();
+    let idx: Vec<Index> = (0..n).map(Index::from).collect();
+    quote! {
+        impl<#(#tys: Lanes),*> Lanes for (#(#tys),*) {
+            type State = (#(#tys::State),*);
+            fn gather(states: &[Self::State; L]) -> Self {
+                (
+                    #(#tys::gather(&core::array::from_fn(|k| states[k].#idx)),)*
+                )
+            }
+            fn scatter(&self) -> [Self::State; L] {
+                let (#(#vars),*) = (#(self.#idx.scatter()),*);
+                core::array::from_fn(|k| (#(#vars[k]),*))
+            }
+            fn write_lane(&self, k: usize, state: &mut Self::State) {
+                #(self.#idx.write_lane(k, &mut state.#idx);)*
+            }
+        }
+    }
+}
+
 /// The `lanes` module: the lane type `V` (a `wide` SIMD vector of `L` values
 /// of the scalar type, one state per lane), the `Lanes` transposition trait,
 /// the batch error, the split of a batch across threads (with `threads`), and
@@ -27,9 +57,11 @@ pub(crate) fn lanes_module(
     scalar: ScalarType,
     std: bool,
     threads: bool,
+    tuple_arity: usize,
     items: &[TokenStream],
 ) -> TokenStream {
     let ty = scalar.ty();
+    let tuple_impls = (2..=tuple_arity.max(4)).map(tuple_impl);
     // One of `lane_widths(scalar)`, checked by `generate`.
     let w = format_ident!("{}x{l}", scalar.name());
     let l = Literal::usize_unsuffixed(l);
@@ -287,66 +319,7 @@ pub(crate) fn lanes_module(
                 }
             }
 
-            impl<A: Lanes, B: Lanes> Lanes for (A, B) {
-                type State = (A::State, B::State);
-                fn gather(states: &[Self::State; L]) -> Self {
-                    (
-                        A::gather(&core::array::from_fn(|k| states[k].0)),
-                        B::gather(&core::array::from_fn(|k| states[k].1)),
-                    )
-                }
-                fn scatter(&self) -> [Self::State; L] {
-                    let (a, b) = (self.0.scatter(), self.1.scatter());
-                    core::array::from_fn(|k| (a[k], b[k]))
-                }
-                fn write_lane(&self, k: usize, state: &mut Self::State) {
-                    self.0.write_lane(k, &mut state.0);
-                    self.1.write_lane(k, &mut state.1);
-                }
-            }
-
-            impl<A: Lanes, B: Lanes, C: Lanes> Lanes for (A, B, C) {
-                type State = (A::State, B::State, C::State);
-                fn gather(states: &[Self::State; L]) -> Self {
-                    (
-                        A::gather(&core::array::from_fn(|k| states[k].0)),
-                        B::gather(&core::array::from_fn(|k| states[k].1)),
-                        C::gather(&core::array::from_fn(|k| states[k].2)),
-                    )
-                }
-                fn scatter(&self) -> [Self::State; L] {
-                    let (a, b, c) = (self.0.scatter(), self.1.scatter(), self.2.scatter());
-                    core::array::from_fn(|k| (a[k], b[k], c[k]))
-                }
-                fn write_lane(&self, k: usize, state: &mut Self::State) {
-                    self.0.write_lane(k, &mut state.0);
-                    self.1.write_lane(k, &mut state.1);
-                    self.2.write_lane(k, &mut state.2);
-                }
-            }
-
-            impl<A: Lanes, B: Lanes, C: Lanes, D: Lanes> Lanes for (A, B, C, D) {
-                type State = (A::State, B::State, C::State, D::State);
-                fn gather(states: &[Self::State; L]) -> Self {
-                    (
-                        A::gather(&core::array::from_fn(|k| states[k].0)),
-                        B::gather(&core::array::from_fn(|k| states[k].1)),
-                        C::gather(&core::array::from_fn(|k| states[k].2)),
-                        D::gather(&core::array::from_fn(|k| states[k].3)),
-                    )
-                }
-                fn scatter(&self) -> [Self::State; L] {
-                    let (a, b, c, d) =
-                        (self.0.scatter(), self.1.scatter(), self.2.scatter(), self.3.scatter());
-                    core::array::from_fn(|k| (a[k], b[k], c[k], d[k]))
-                }
-                fn write_lane(&self, k: usize, state: &mut Self::State) {
-                    self.0.write_lane(k, &mut state.0);
-                    self.1.write_lane(k, &mut state.1);
-                    self.2.write_lane(k, &mut state.2);
-                    self.3.write_lane(k, &mut state.3);
-                }
-            }
+            #(#tuple_impls)*
 
             /// A batch argument whose length is not the number of results asked for.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -447,29 +447,20 @@ impl Flat for f32 {{
     }}
 }}
 
-impl<A: Flat, B: Flat> Flat for (A, B) {{
-    fn flat(&self, out: &mut Vec<f64>) {{
-        self.0.flat(out);
-        self.1.flat(out);
-    }}
+/// A tuple of results, one after the other.
+macro_rules! flat_tuple {{
+    ($($t:ident $i:tt),+) => {{
+        impl<$($t: Flat),+> Flat for ($($t,)+) {{
+            fn flat(&self, out: &mut Vec<f64>) {{
+                $(self.$i.flat(out);)+
+            }}
+        }}
+    }};
 }}
-
-impl<A: Flat, B: Flat, C: Flat> Flat for (A, B, C) {{
-    fn flat(&self, out: &mut Vec<f64>) {{
-        self.0.flat(out);
-        self.1.flat(out);
-        self.2.flat(out);
-    }}
-}}
-
-impl<A: Flat, B: Flat, C: Flat, D: Flat> Flat for (A, B, C, D) {{
-    fn flat(&self, out: &mut Vec<f64>) {{
-        self.0.flat(out);
-        self.1.flat(out);
-        self.2.flat(out);
-        self.3.flat(out);
-    }}
-}}
+flat_tuple!(A 0, B 1);
+flat_tuple!(A 0, B 1, C 2);
+flat_tuple!(A 0, B 1, C 2, D 3);
+flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
 
 impl<T: Flat, const N: usize> Flat for [T; N] {{
     fn flat(&self, out: &mut Vec<f64>) {{
@@ -502,23 +493,20 @@ impl<T: Nan, const N: usize> Nan for [T; N] {{
     }}
 }}
 
-impl<A: Nan, B: Nan> Nan for (A, B) {{
-    fn nan() -> Self {{
-        (A::nan(), B::nan())
-    }}
+/// A tuple of NaN results.
+macro_rules! nan_tuple {{
+    ($($t:ident),+) => {{
+        impl<$($t: Nan),+> Nan for ($($t,)+) {{
+            fn nan() -> Self {{
+                ($($t::nan(),)+)
+            }}
+        }}
+    }};
 }}
-
-impl<A: Nan, B: Nan, C: Nan> Nan for (A, B, C) {{
-    fn nan() -> Self {{
-        (A::nan(), B::nan(), C::nan())
-    }}
-}}
-
-impl<A: Nan, B: Nan, C: Nan, D: Nan> Nan for (A, B, C, D) {{
-    fn nan() -> Self {{
-        (A::nan(), B::nan(), C::nan(), D::nan())
-    }}
-}}
+nan_tuple!(A, B);
+nan_tuple!(A, B, C);
+nan_tuple!(A, B, C, D);
+nan_tuple!(A, B, C, D, E, F);
 
 fn arg<const N: usize>(x: &[f64], k: &mut usize) -> [S; N] {{
     let a = core::array::from_fn(|i| x[*k + i] as S);

@@ -292,6 +292,25 @@ fn inertia_rate<S: Scalar>(y: &Inertia<S>, v: &Motion<S>) -> Inertia<S> {
     }
 }
 
+/// `hg` of [`ccrba`] by one forward pass, without `Ag`: the bodies' momenta
+/// `I_i v_i` summed in the world frame, their moment moved to the centre of
+/// mass (left in `data.com`). Lengths unchecked.
+fn centroidal_momentum<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: &[S]) -> Force<S> {
+    let mut total = Force::zero();
+    for i in 1..model.njoints() {
+        joint_placement(model, data, i, q);
+        let (vi, _) = body_velocity(model, data, i, v);
+        data.v[i] = vi;
+        total += data.o_mi[i].act_force(&data.inertias[i].mul_motion(&vi));
+    }
+    let (mass, first_moment) = mass_and_first_moment(model, data);
+    data.com = first_moment.scale(S::one() / mass);
+    Force {
+        linear: total.linear,
+        angular: total.angular - data.com.cross(&total.linear),
+    }
+}
+
 /// The derivatives of the centroidal momentum and its rate (Pinocchio's
 /// `computeCentroidalDynamicsDerivatives(model, data, q, v, a)`), each
 /// `[6 x nv]` row-major, `[linear; angular]` rows, `q` columns in the tangent
@@ -328,7 +347,7 @@ pub fn centroidal_dynamics_derivatives<S: Scalar>(
     centroidal_momentum_rate(model, data, q, v, a)?;
     let args = [Arg::Configuration(q), Arg::Vector(v), Arg::Vector(a)];
     let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
-        let hg = ccrba(model, data, &x[0], &x[1])?.1;
+        let hg = centroidal_momentum(model, data, &x[0], &x[1]);
         let dhg = centroidal_momentum_rate(model, data, &x[0], &x[1], &x[2])?;
         Ok([hg.to_array(), dhg.to_array()].concat())
     })?;

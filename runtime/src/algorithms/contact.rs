@@ -179,7 +179,7 @@ pub fn contact_dynamics<S: Scalar>(
         .map(|(&t, &h)| t - h)
         .chain(gamma.iter().map(|&g| -g))
         .collect();
-    Ok(kkt.solve(model, data, &rhs, 1))
+    Ok(kkt.solve(model, data, &rhs, 1, Rows::All))
 }
 
 /// The factors of the contact KKT matrix
@@ -233,16 +233,18 @@ impl<S: Scalar> Kkt<S> {
     /// `K⁻¹ [r_1; r_2]` for `cols` right-hand sides (`r: [(nv + nc) x cols]`
     /// row-major, `r_1` its first `nv` rows): `y = M⁻¹ r_1 + X z`,
     /// `z = Λ⁻¹ (r_2 - J_c M⁻¹ r_1)`. Returns `(y: [nv x cols], z: [nc x cols])`.
-    /// `data.ltdl` must hold the factors of [`Kkt::factor`].
+    /// `data.ltdl` must hold the factors of [`Kkt::factor`]; `rows` says which
+    /// rows of `r_1`'s columns may be nonzero (as [`solve_mass`]).
     pub(crate) fn solve(
         &self,
         model: &Model,
         data: &Data<S>,
         r: &[S],
         cols: usize,
+        rows: Rows,
     ) -> (Vec<S>, Vec<S>) {
         let (nv, nc) = (model.nv, self.nc);
-        let mut y = solve_mass(model, data, &r[..nv * cols], cols, Rows::All, Sign::Plus);
+        let mut y = solve_mass(model, data, &r[..nv * cols], cols, rows, Sign::Plus);
         let mut z = vec![S::zero(); nc * cols];
         let mut column = vec![S::zero(); nc];
         for j in 0..cols {

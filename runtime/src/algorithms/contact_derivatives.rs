@@ -12,6 +12,7 @@ use super::contact::{
     contact_jacobian, contact_rows, Kkt,
 };
 use super::crba::crba;
+use super::derivatives::Rows;
 use super::tangent::{tangent_jacobian, Arg};
 use super::{check_data, check_len, check_q, check_v};
 use crate::error::InputError;
@@ -66,7 +67,7 @@ fn implicit<S: Scalar>(
     cols: usize,
 ) -> (Vec<S>, Vec<S>) {
     let minus: Vec<S> = d.iter().map(|&x| -x).collect();
-    kkt.solve(model, data, &minus, cols)
+    kkt.solve(model, data, &minus, cols, Rows::All)
 }
 
 /// The derivatives of the stacked contact drift `γ(q, v)` ([`contact_drift`]):
@@ -184,7 +185,7 @@ pub fn contact_dynamics_derivatives<S: Scalar>(
     for k in 0..nv {
         identity[k * nv + k] = S::one();
     }
-    let (ddq_dtau, dlambda_dtau) = kkt.solve(model, data, &identity, nv);
+    let (ddq_dtau, dlambda_dtau) = kkt.solve(model, data, &identity, nv, Rows::Branch);
     Ok(ContactDynamicsDerivatives {
         ddq_dq,
         ddq_dv,
@@ -240,7 +241,7 @@ pub fn impulse_dynamics<S: Scalar>(
     let rhs: Vec<S> = core::iter::repeat_n(S::zero(), nv)
         .chain(jv.iter().map(|&x| scale * x))
         .collect();
-    let (jump, impulse) = kkt.solve(model, data, &rhs, 1);
+    let (jump, impulse) = kkt.solve(model, data, &rhs, 1, Rows::All);
     let v_plus = v.iter().zip(&jump).map(|(&v, &j)| v + j).collect();
     Ok((v_plus, impulse))
 }

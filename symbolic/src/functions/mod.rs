@@ -16,11 +16,14 @@
 
 use rbdgen_runtime::{
     aba, aba_derivatives, aba_derivatives_fext, aba_dfext, aba_fext, actuated_dofs, ccrba,
-    center_of_mass, center_of_pressure, centroidal_momentum_rate, compute_joint_jacobians,
-    compute_joint_jacobians_time_variation, contact_drift, contact_dynamics,
-    contact_inverse_dynamics, contact_jacobian, contact_rows, crba, d_difference, d_integrate,
-    dccrba, difference, forward_kinematics, frame_acceleration_drift, frame_jacobian,
-    frame_jacobian_time_variation, frame_placement, generalized_gravity, integrate,
+    center_of_mass, center_of_pressure, centroidal_dynamics_derivatives, centroidal_momentum_rate,
+    compute_joint_jacobians, compute_joint_jacobians_time_variation, contact_drift,
+    contact_drift_derivatives, contact_dynamics, contact_dynamics_derivatives,
+    contact_inverse_dynamics, contact_inverse_dynamics_derivatives, contact_jacobian, contact_rows,
+    contact_step_linearization, crba, d_difference, d_integrate, dccrba, difference,
+    forward_kinematics, frame_acceleration_derivatives, frame_acceleration_drift, frame_jacobian,
+    frame_jacobian_time_variation, frame_placement, frame_velocity_derivatives,
+    generalized_gravity, impulse_dynamics, impulse_dynamics_derivatives, integrate,
     jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, minverse, nonlinear_effects,
     pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
     set_link_parameters, step_linearization, ArgumentPosition, Data, Force, InputError, Matrix3,
@@ -114,11 +117,33 @@ pub enum Function {
     ContactInverseDynamics,
     /// `center_of_pressure(q, lambda, height) -> [x, y]`.
     CenterOfPressure,
+    /// `frame_velocity_derivatives_local(q, v, frame) -> (dv_dq, dv_dv)`.
+    FrameVelocityDerivativesLocal,
+    /// `frame_velocity_derivatives_local_world_aligned(q, v, frame) -> (dv_dq, dv_dv)`.
+    FrameVelocityDerivativesLocalWorldAligned,
+    /// `frame_acceleration_derivatives_local(q, v, a, frame) -> (da_dq, da_dv, da_da)`.
+    FrameAccelerationDerivativesLocal,
+    /// `frame_acceleration_derivatives_local_world_aligned(q, v, a, frame) -> (da_dq, da_dv, da_da)`.
+    FrameAccelerationDerivativesLocalWorldAligned,
+    /// `centroidal_dynamics_derivatives(q, v, a) -> (dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`.
+    CentroidalDynamicsDerivatives,
+    /// `contact_drift_derivatives(q, v) -> (dγ_dq, dγ_dv)`.
+    ContactDriftDerivatives,
+    /// `contact_dynamics_derivatives(q, v, tau, damping) -> (ddq_dq, .., dlambda_dtau)`.
+    ContactDynamicsDerivatives,
+    /// `contact_inverse_dynamics_derivatives(q, v, a, lambda) -> (dtau_dq, .., dtau_dlambda)`.
+    ContactInverseDynamicsDerivatives,
+    /// `impulse_dynamics(q, v, restitution) -> (v⁺, impulse)`.
+    ImpulseDynamics,
+    /// `impulse_dynamics_derivatives(q, v, restitution) -> (dvplus_dq, .., dimpulse_dv)`.
+    ImpulseDynamicsDerivatives,
+    /// `contact_step_linearization(q, v, u, h, damping) -> (q⁺, v⁺, A, B)`.
+    ContactStepLinearization,
 }
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 42] = [
+    pub const ALL: [Function; 53] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
@@ -161,6 +186,17 @@ impl Function {
         Function::ContactDynamics,
         Function::ContactInverseDynamics,
         Function::CenterOfPressure,
+        Function::FrameVelocityDerivativesLocal,
+        Function::FrameVelocityDerivativesLocalWorldAligned,
+        Function::FrameAccelerationDerivativesLocal,
+        Function::FrameAccelerationDerivativesLocalWorldAligned,
+        Function::CentroidalDynamicsDerivatives,
+        Function::ContactDriftDerivatives,
+        Function::ContactDynamicsDerivatives,
+        Function::ContactInverseDynamicsDerivatives,
+        Function::ImpulseDynamics,
+        Function::ImpulseDynamicsDerivatives,
+        Function::ContactStepLinearization,
     ];
 
     /// The generated function's name, as the runtime's.
@@ -189,6 +225,12 @@ impl Function {
                 | Function::ContactDynamics
                 | Function::ContactInverseDynamics
                 | Function::CenterOfPressure
+                | Function::ContactDriftDerivatives
+                | Function::ContactDynamicsDerivatives
+                | Function::ContactInverseDynamicsDerivatives
+                | Function::ImpulseDynamics
+                | Function::ImpulseDynamicsDerivatives
+                | Function::ContactStepLinearization
         )
     }
 
@@ -241,6 +283,11 @@ impl Function {
                 | Function::ContactJacobian
                 | Function::ContactDrift
                 | Function::CenterOfPressure
+                | Function::FrameVelocityDerivativesLocal
+                | Function::FrameVelocityDerivativesLocalWorldAligned
+                | Function::FrameAccelerationDerivativesLocal
+                | Function::FrameAccelerationDerivativesLocalWorldAligned
+                | Function::ContactDriftDerivatives
         )
     }
 
@@ -1144,6 +1191,243 @@ impl Function {
                 ],
                 evaluate: |m, d, x, _| Ok(center_of_pressure(m, d, &x[0], &m.contacts, &x[1], x[2][0])?.to_vec()),
             },
+            Function::FrameVelocityDerivativesLocal => Spec {
+                name: "frame_velocity_derivatives_local",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: true,
+                output: TWO_SIX,
+                doc: &[
+                    "The derivatives `(dv_dq, dv_dv)` of a link frame's spatial velocity in its own axes",
+                    "(`getFrameVelocity(.., LOCAL)`; Pinocchio's `computeForwardKinematicsDerivatives` +",
+                    "`getFrameVelocityDerivatives(.., LOCAL)`), `dv_dq` in the tangent space, by dual numbers",
+                    "through the runtime's `frame_velocity`. `dv_dv` is `frame_jacobian_local`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns two `[6 x NV]`, rows `[linear; angular]`.",
+                ],
+                evaluate: |m, d, x, frame| {
+                    let f = frame.expect("per-frame function");
+                    let (dq, dv) = frame_velocity_derivatives(m, d, &x[0], &x[1], f, ReferenceFrame::Local)?;
+                    Ok([dq, dv].concat())
+                },
+            },
+            Function::FrameVelocityDerivativesLocalWorldAligned => Spec {
+                name: "frame_velocity_derivatives_local_world_aligned",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: true,
+                output: TWO_SIX,
+                doc: &[
+                    "The derivatives `(dv_dq, dv_dv)` of a link frame's velocity in LOCAL_WORLD_ALIGNED (the",
+                    "velocity of its origin and its angular velocity, world axes), `dv_dq` in the tangent",
+                    "space with the origin moving with `q`: the exact derivative, where Pinocchio 4.1.0's",
+                    "`getFrameVelocityDerivatives(.., LOCAL_WORLD_ALIGNED)` leaves out `[ω × ∂p/∂q; 0]`.",
+                    "`dv_dv` is `frame_jacobian_local_world_aligned`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns two `[6 x NV]`, rows `[linear; angular]`.",
+                ],
+                evaluate: |m, d, x, frame| {
+                    let f = frame.expect("per-frame function");
+                    let (dq, dv) = frame_velocity_derivatives(m, d, &x[0], &x[1], f, ReferenceFrame::LocalWorldAligned)?;
+                    Ok([dq, dv].concat())
+                },
+            },
+            Function::FrameAccelerationDerivativesLocal => Spec {
+                name: "frame_acceleration_derivatives_local",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv)],
+                per_frame: true,
+                output: THREE_SIX,
+                doc: &[
+                    "The derivatives `(da_dq, da_dv, da_da)` of a link frame's spatial (not classical)",
+                    "acceleration in its own axes (`getFrameAcceleration(.., LOCAL)` after",
+                    "`forwardKinematics(q, v, a)`; Pinocchio's `getFrameAccelerationDerivatives(.., LOCAL)`),",
+                    "`da_dq` in the tangent space. `da_da` is `frame_jacobian_local`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns three `[6 x NV]`, rows `[linear; angular]`.",
+                ],
+                evaluate: |m, d, x, frame| {
+                    let f = frame.expect("per-frame function");
+                    let (dq, dv, da) = frame_acceleration_derivatives(m, d, &x[0], &x[1], &x[2], f, ReferenceFrame::Local)?;
+                    Ok([dq, dv, da].concat())
+                },
+            },
+            Function::FrameAccelerationDerivativesLocalWorldAligned => Spec {
+                name: "frame_acceleration_derivatives_local_world_aligned",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv)],
+                per_frame: true,
+                output: THREE_SIX,
+                doc: &[
+                    "The derivatives `(da_dq, da_dv, da_da)` of a link frame's spatial acceleration rotated",
+                    "into world axes (`getFrameAcceleration(.., LOCAL_WORLD_ALIGNED)`), `da_dq` in the tangent",
+                    "space with the frame's axes moving with `q`: the exact derivative, where Pinocchio",
+                    "4.1.0's `getFrameAccelerationDerivatives` leaves out `[α × ∂p/∂q; 0]`. `da_da` is",
+                    "`frame_jacobian_local_world_aligned`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns three `[6 x NV]`, rows `[linear; angular]`.",
+                ],
+                evaluate: |m, d, x, frame| {
+                    let f = frame.expect("per-frame function");
+                    let (dq, dv, da) = frame_acceleration_derivatives(m, d, &x[0], &x[1], &x[2], f, ReferenceFrame::LocalWorldAligned)?;
+                    Ok([dq, dv, da].concat())
+                },
+            },
+            Function::CentroidalDynamicsDerivatives => Spec {
+                name: "centroidal_dynamics_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv)],
+                per_frame: false,
+                output: Output::Tuple(&[
+                    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+                ]),
+                doc: &[
+                    "The derivatives of the centroidal momentum `hg(q, v)` (`ccrba`) and of its rate",
+                    "`ḣg(q, v, a)` (`centroidal_momentum_rate`): `(dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`",
+                    "(Pinocchio's `computeCentroidalDynamicsDerivatives`), `q` in the tangent space, by dual",
+                    "numbers through the runtime's functions. `dhdot_da` is `Ag`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns four `[6 x NV]`, rows `[linear; angular]`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let c = centroidal_dynamics_derivatives(m, d, &x[0], &x[1], &x[2])?;
+                    Ok([c.dh_dq, c.dhdot_dq, c.dhdot_dv, c.dhdot_da].concat())
+                },
+            },
+            Function::ContactDriftDerivatives => Spec {
+                name: "contact_drift_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv)],
+                per_frame: false,
+                output: Output::Tuple(&[
+                    Output::Matrix(Dim::Contacts, Dim::Nv),
+                    Output::Matrix(Dim::Contacts, Dim::Nv),
+                ]),
+                doc: &[
+                    "The derivatives `(dγ_dq, dγ_dv)` of the contact drift `γ(q, v)` of `CONTACTS`",
+                    "(`contact_drift`: classical for a point, spatial in LOCAL for a 6-D contact), `q` in",
+                    "the tangent space, by dual numbers through the runtime's `contact_drift`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`; returns two `[NC x NV]`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let (dq, dv) = contact_drift_derivatives(m, d, &x[0], &x[1], &m.contacts)?;
+                    Ok([dq, dv].concat())
+                },
+            },
+            Function::ContactDynamicsDerivatives => Spec {
+                name: "contact_dynamics_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("tau", Dim::Nv), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Tuple(&[
+                    Output::Matrix(Dim::Nv, Dim::Nv),
+                    Output::Matrix(Dim::Nv, Dim::Nv),
+                    Output::Matrix(Dim::Nv, Dim::Nv),
+                    Output::Matrix(Dim::Contacts, Dim::Nv),
+                    Output::Matrix(Dim::Contacts, Dim::Nv),
+                    Output::Matrix(Dim::Contacts, Dim::Nv),
+                ]),
+                doc: &[
+                    "The derivatives of `contact_dynamics` on `CONTACTS` at fixed `damping`: `(ddq_dq, ddq_dv,",
+                    "ddq_dtau, dlambda_dq, dlambda_dv, dlambda_dtau)` (Pinocchio's `constraintDynamics` +",
+                    "`computeConstraintDynamicsDerivatives`), `q` in the tangent space. By the implicit",
+                    "function theorem: `∂(a, λ)/∂x = -K⁻¹ ∂F/∂x` for the residual `F = (M a + h - tau - J_cᵀ λ,",
+                    "J_c a + γ + μ λ)`, `∂F/∂x` by dual numbers at fixed `(a, λ)`, `K⁻¹` through the",
+                    "factors `contact_dynamics` uses. With `damping > 0` they are the exact derivatives of",
+                    "the damped solution, `O(μ)` from the rigid ones.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `damping` ≥ 0; returns three `[NV x NV]`, three `[NC x NV]`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let c = contact_dynamics_derivatives(m, d, &x[0], &x[1], &x[2], &m.contacts, x[3][0])?;
+                    Ok([c.ddq_dq, c.ddq_dv, c.ddq_dtau, c.dlambda_dq, c.dlambda_dv, c.dlambda_dtau].concat())
+                },
+            },
+            Function::ContactInverseDynamicsDerivatives => Spec {
+                name: "contact_inverse_dynamics_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("a", Dim::Nv), ("lambda", Dim::Contacts)],
+                per_frame: false,
+                output: Output::Tuple(&[
+                    Output::Matrix(Dim::Nv, Dim::Nv),
+                    Output::Matrix(Dim::Nv, Dim::Nv),
+                    Output::Matrix(Dim::Nv, Dim::Nv),
+                    Output::Matrix(Dim::Nv, Dim::Contacts),
+                ]),
+                doc: &[
+                    "The derivatives of `contact_inverse_dynamics` `rnea(q, v, a) - J_cᵀ λ` on `CONTACTS`:",
+                    "`(dtau_dq, dtau_dv, dtau_da, dtau_dlambda)`, `q` in the tangent space with `λ` fixed in",
+                    "its rows' axes, by dual numbers through the runtime's function. `dtau_da = M`,",
+                    "`dtau_dlambda = -J_cᵀ`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `a: [NV]`, `lambda: [NC]`; returns three `[NV x NV]`, `[NV x NC]`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let (dq, dv, da, dl) = contact_inverse_dynamics_derivatives(m, d, &x[0], &x[1], &x[2], &x[3], &m.contacts)?;
+                    Ok([dq, dv, da, dl].concat())
+                },
+            },
+            Function::ImpulseDynamics => Spec {
+                name: "impulse_dynamics",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("restitution", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Tuple(&[Output::Vector(Dim::Nv), Output::Vector(Dim::Contacts)]),
+                doc: &[
+                    "A rigid impact at `CONTACTS` (Pinocchio's `impulseDynamics`): `(v⁺, Λ)` with",
+                    "`M (v⁺ - v) = J_cᵀ Λ` and `J_c v⁺ = -e J_c v`, `e = restitution` (0: the contacts stop),",
+                    "by the factors of `contact_dynamics`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]` (before the impact), `restitution` in [0, 1]; returns `(v⁺: [NV],",
+                    "Λ: [NC])`, the impulse on the robot (N·s; N·m·s for 6-D angular rows).",
+                ],
+                evaluate: |m, d, x, _| {
+                    let (v, l) = impulse_dynamics(m, d, &x[0], &x[1], &m.contacts, x[2][0])?;
+                    Ok([v, l].concat())
+                },
+            },
+            Function::ImpulseDynamicsDerivatives => Spec {
+                name: "impulse_dynamics_derivatives",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("restitution", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Tuple(&[
+                    Output::Matrix(Dim::Nv, Dim::Nv),
+                    Output::Matrix(Dim::Nv, Dim::Nv),
+                    Output::Matrix(Dim::Contacts, Dim::Nv),
+                    Output::Matrix(Dim::Contacts, Dim::Nv),
+                ]),
+                doc: &[
+                    "The derivatives of `impulse_dynamics`: `(dvplus_dq, dvplus_dv, dimpulse_dq, dimpulse_dv)`",
+                    "(Pinocchio's `computeImpulseDynamicsDerivatives`, whose `ddq_dv` is `dvplus_dv - I`),",
+                    "`q` in the tangent space at fixed pre-impact `v`, by the implicit function theorem as",
+                    "`contact_dynamics_derivatives`.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `restitution`; returns two `[NV x NV]`, two `[NC x NV]`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let i = impulse_dynamics_derivatives(m, d, &x[0], &x[1], &m.contacts, x[2][0])?;
+                    Ok([i.dvplus_dq, i.dvplus_dv, i.dimpulse_dq, i.dimpulse_dv].concat())
+                },
+            },
+            Function::ContactStepLinearization => Spec {
+                name: "contact_step_linearization",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("u", Dim::Nu), ("h", Dim::Scalar), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Tuple(&[
+                    Output::Vector(Dim::Nq),
+                    Output::Vector(Dim::Nv),
+                    Output::Matrix(Dim::TwoNv, Dim::TwoNv),
+                    Output::Matrix(Dim::TwoNv, Dim::Nu),
+                ]),
+                doc: &[
+                    "One step of semi-implicit Euler with the feet down and its linearization (the runtime's",
+                    "`contact_step_linearization`): `step_linearization` with `a` from `contact_dynamics` on",
+                    "`CONTACTS` (damping `μ`) instead of ABA, `A`, `B` from `contact_dynamics_derivatives`:",
+                    "`δx⁺ ≈ A δx + B δu`, `δx = (δq, δv)` in the tangent space.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `u: [NU]` (N·m, N), `h` (s), `damping` ≥ 0; returns `(q⁺: [NQ],",
+                    "v⁺: [NV], A: [2NV x 2NV], B: [2NV x NU])`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let (q_next, v_next, a, b) = contact_step_linearization(m, d, &x[0], &x[1], &x[2], x[3][0], &m.contacts, x[4][0])?;
+                    Ok([q_next, v_next, a, b].concat())
+                },
+            },
         }
     }
 }
@@ -1184,6 +1468,19 @@ fn wrenches<S: Scalar>(model: &Model, x: &[S]) -> Result<Vec<Force<S>>, InputErr
     }
     Ok(x.chunks(6).map(Force::from_slice).collect())
 }
+
+/// Two `[6 x NV]` matrices.
+const TWO_SIX: Output = Output::Tuple(&[
+    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+]);
+
+/// Three `[6 x NV]` matrices.
+const THREE_SIX: Output = Output::Tuple(&[
+    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+    Output::Matrix(Dim::Fixed(6), Dim::Nv),
+]);
 
 /// Three `[NV x NV]` matrices.
 const THREE_SQUARE: Output = Output::Tuple(&[
