@@ -4,7 +4,7 @@ r"""Compute Pinocchio reference values for a URDF in the eval JSON format.
     .venv/bin/python scripts/make_reference.py URDF [--floating-base] \
         --states N --seed S --out FILE.json [--omit-nonfinite] \
         [--wbc] [--armature-seed A] [--contacts FRAME:point,FRAME:6d,...] \
-        [--frames NAME,...]
+        [--frames NAME,...] [--mpc [--mpc-check K]]
 
 The format, its conventions and the Pinocchio function behind every key are
 defined in the project's eval-format specification (eval-format.md). Besides
@@ -41,6 +41,24 @@ Whole-body control quantities (eval-format.md, "Whole-body control quantities
       "classical_acceleration_drift_local_world_aligned".
   --frames NAME,...: the per-frame keys (old and new) only for these link
       frames (the header's "frames" still names every link frame of the model).
+
+MPC derivative quantities (eval-format.md, "MPC derivative quantities
+(extension)"), with --mpc: per state "centroidal_dynamics_derivatives"
+(computeCentroidalDynamicsDerivatives), per frame
+"velocity_derivatives_local|_local_world_aligned" {dv_dq, dv_dv} and
+"acceleration_derivatives_local|_local_world_aligned" {da_dq, da_dv, da_da}
+(computeForwardKinematicsDerivatives, getFrameVelocityDerivatives,
+getFrameAccelerationDerivatives), and with --contacts
+"contact_dynamics_derivatives" (constraintDynamics with RigidConstraintModels,
+computeConstraintDynamicsDerivatives), "impulse_dynamics" {dv_plus, impulse}
+and "impulse_dynamics_derivatives" (impulseDynamics and
+computeImpulseDynamicsDerivatives, restitution 0). The LOCAL_WORLD_ALIGNED
+dv_dq and da_dq are not Pinocchio's (which misses the motion of the frame
+origin, Pinocchio issue #2702) but the spec's derivative, computed exactly from
+Pinocchio's LOCAL one (add_mpc_frames). --mpc-check K (default 1) checks every
+MPC key of the first K states against central differences in the tangent space
+and the spec's identities, and exits on a disagreement above 1e-6 relative;
+the worst differences go to standard error.
 
 Checked numerically with Pinocchio 4.1.0 (go2_z1 floating and fixed, go2, z1;
 largest error seen in brackets), not asserted here:
@@ -122,7 +140,10 @@ def draw_fext(model, rng):
     return rng.uniform(-1.0, 1.0, (model.njoints, 6))
 
 
-def compute_state(model, frames, q, v, a, tau, w, q2, fext, wbc=False, contacts=()):
+def compute_state(model, frames, q, v, a, tau, w, q2, fext, wbc=False, contacts=(), mpc=False, mpc_check=None):
+    """The keys of one state. With `mpc`, the MPC derivative keys too; with
+    `mpc_check` (a dict) also, they are checked and the dict gets the worst
+    relative error of each check."""
     nv = model.nv
     s = {"q": vec(q), "v": vec(v), "a": vec(a), "tau": vec(tau), "w": vec(w), "q2": vec(q2)}
 
@@ -213,6 +234,11 @@ def compute_state(model, frames, q, v, a, tau, w, q2, fext, wbc=False, contacts=
         add_wbc(model, frames, s, run, q, v, a, tau, forces)
     if contacts:
         add_contacts(model, s, q, v, tau, contacts)
+    if mpc:
+        worst = add_mpc(model, frames, s, q, v, a, tau, contacts, check=mpc_check is not None)
+        if mpc_check is not None:
+            for k, e in worst.items():
+                mpc_check[k] = max(mpc_check.get(k, 0.0), e)
     return s
 
 
@@ -290,6 +316,338 @@ def add_contacts(model, s, q, v, tau, contacts):
     d = model.createData()
     ddq = np.array(pin.forwardDynamics(model, d, q, v, tau, jac, gamma), copy=True)
     s["contact_dynamics"] = {"ddq": vec(ddq), "lambda": vec(np.array(d.lambda_c, copy=True))}
+
+
+# ---------------------------------------------------------------------------
+# MPC derivative quantities (--mpc; eval-format.md, "MPC derivative quantities
+# (extension)"). Every key comes from Pinocchio 4.1.0 as the spec says, except
+# the LOCAL_WORLD_ALIGNED dv_dq and da_dq of a frame (see frame_lwa_dq). With
+# --mpc-check K (default 1), the first K states of the file check every key
+# against central differences in the tangent space (step MPC_FD_STEP) and
+# against the identities of the spec, and the script stops on a disagreement
+# above MPC_FD_TOL * max(1, max|value|): the file itself is the proof.
+
+MPC_FD_STEP = 1e-6
+MPC_FD_TOL = 1e-6
+
+
+def _copy(x):
+    return np.array(x, dtype=float, copy=True)
+
+
+def fd_tangent(model, q, f):
+    """Central differences of f at q in the tangent space: rows = entries of
+    f, columns = nv, column i from f(integrate(q, ±h e_i))."""
+    h = MPC_FD_STEP
+    cols = []
+    for i in range(model.nv):
+        d = np.zeros(model.nv)
+        d[i] = h
+        plus = np.asarray(f(pin.integrate(model, q, d)), dtype=float).reshape(-1)
+        minus = np.asarray(f(pin.integrate(model, q, -d)), dtype=float).reshape(-1)
+        cols.append((plus - minus) / (2 * h))
+    return np.array(cols).T
+
+
+def fd_vector(x, f):
+    """Central differences of f at x in each entry of x."""
+    h = MPC_FD_STEP
+    cols = []
+    for i in range(len(x)):
+        d = np.zeros(len(x))
+        d[i] = h
+        plus = np.asarray(f(x + d), dtype=float).reshape(-1)
+        minus = np.asarray(f(x - d), dtype=float).reshape(-1)
+        cols.append((plus - minus) / (2 * h))
+    return np.array(cols).T
+
+
+def check_close(what, value, expected, tol=MPC_FD_TOL):
+    """Stops when |value - expected| > tol * max(1, max|value|); returns the
+    relative error."""
+    value = np.asarray(value, dtype=float)
+    expected = np.asarray(expected, dtype=float).reshape(value.shape)
+    scale = max(1.0, float(np.max(np.abs(value))) if value.size else 1.0)
+    err = float(np.max(np.abs(value - expected))) / scale if value.size else 0.0
+    if not err <= tol:
+        sys.exit(f"--mpc check: {what} is off by {err:.2e} (relative), more than {tol:.0e}")
+    return err
+
+
+def constraint_models(model, contacts):
+    """One RigidConstraintModel per contact, on the frame's parent joint at the
+    frame's placement, against the universe: CONTACT_3D in LOCAL_WORLD_ALIGNED
+    for a point, CONTACT_6D in LOCAL for a 6d contact."""
+    models = []
+    for fid, kind in contacts:
+        f = model.frames[fid]
+        if kind == "point":
+            cm = pin.RigidConstraintModel(
+                pin.ContactType.CONTACT_3D, model, f.parentJoint, f.placement, pin.LOCAL_WORLD_ALIGNED
+            )
+        else:
+            cm = pin.RigidConstraintModel(pin.ContactType.CONTACT_6D, model, f.parentJoint, f.placement, pin.LOCAL)
+        models.append(cm)
+    return models
+
+
+def _std_models(models):
+    out = pin.StdVec_RigidConstraintModel()
+    for m in models:
+        out.append(m)
+    return out
+
+
+def _std_datas(models):
+    out = pin.StdVec_RigidConstraintData()
+    for m in models:
+        out.append(m.createData())
+    return out
+
+
+def kkt_contact_dynamics(model, q, v, tau, contacts):
+    """(ddq, lambda) of the KKT [M J'; J 0] [ddq; -lambda] = [tau - nle; -gamma]
+    (forwardDynamics with J and gamma of contact_terms)."""
+    jac, gamma = contact_terms(model, q, v, contacts)
+    d = model.createData()
+    ddq = _copy(pin.forwardDynamics(model, d, q, v, tau, jac, gamma))
+    return ddq, _copy(d.lambda_c)
+
+
+def kkt_impulse(model, q, v, contacts):
+    """(v_plus, impulse) of [M J'; J 0] [v_plus; -impulse] = [M v; 0], dense."""
+    jac, _ = contact_terms(model, q, v, contacts)
+    m = sym_upper(pin.crba(model, model.createData(), q))
+    nv, nc = model.nv, jac.shape[0]
+    kkt = np.block([[m, jac.T], [jac, np.zeros((nc, nc))]])
+    x = np.linalg.solve(kkt, np.concatenate([m @ v, np.zeros(nc)]))
+    return x[:nv], -x[nv:]
+
+
+def frame_motion(model, q, v, a, fid, ref):
+    """The frame's spatial velocity (a is None) or spatial acceleration in ref."""
+    d = model.createData()
+    if a is None:
+        pin.forwardKinematics(model, d, q, v)
+        return _copy(pin.getFrameVelocity(model, d, fid, ref).vector)
+    pin.forwardKinematics(model, d, q, v, a)
+    return _copy(pin.getFrameAcceleration(model, d, fid, ref).vector)
+
+
+def frame_lwa_dq(dx_local_dq, x_local, rotation, jac_local):
+    """The LOCAL_WORLD_ALIGNED dx/dq defined by the spec, exactly, from the
+    LOCAL one: x_lwa = diag(R, R) x_local, dR/dq_i = R [w_i]x with w_i column i
+    of the angular rows of jacobian_local, so column i is
+    diag(R, R) (dx_local/dq_i + [w_i x x_local.linear; w_i x x_local.angular])."""
+    w = jac_local[3:].T  # nv x 3, row i = w_i
+    lin = dx_local_dq[:3] + np.cross(w, x_local[:3]).T
+    ang = dx_local_dq[3:] + np.cross(w, x_local[3:]).T
+    return np.vstack([rotation @ lin, rotation @ ang])
+
+
+def add_mpc_frames(model, frames, s, q, v, a, check):
+    """Per frame: velocity_derivatives_local|_local_world_aligned {dv_dq,
+    dv_dv} and acceleration_derivatives_local|_local_world_aligned {da_dq,
+    da_dv, da_da}, from computeForwardKinematicsDerivatives(q, v, a) and
+    getFrameVelocityDerivatives / getFrameAccelerationDerivatives.
+
+    Pinocchio 4.1.0's LOCAL_WORLD_ALIGNED dv_dq and da_dq are NOT the spec's
+    derivative: they are the derivative of the WORLD velocity (acceleration)
+    shifted to the frame origin, which misses the motion of that origin
+    (Pinocchio issue #2702): Pinocchio = spec - [omega x dp/dq; 0] (resp.
+    [alpha x dp/dq; 0]), omega and alpha the frame's angular velocity and
+    acceleration in world axes, dp/dq the linear rows of
+    jacobian_local_world_aligned. The file carries the spec's value, computed
+    exactly from Pinocchio's LOCAL derivative (frame_lwa_dq); with `check`,
+    both that value and Pinocchio's relation to it are asserted (the former
+    against central differences too)."""
+    nv = model.nv
+    d = model.createData()
+    pin.computeForwardKinematicsDerivatives(model, d, q, v, a)
+    pin.updateFramePlacements(model, d)
+    dj = model.createData()
+    pin.computeJointJacobians(model, dj, q)
+    pin.updateFramePlacements(model, dj)
+    worst = {}
+    for name, fid in frames:
+        rot = _copy(d.oMf[fid].rotation)
+        jl = _copy(pin.getFrameJacobian(model, dj, fid, pin.LOCAL)).reshape(6, nv)
+        jlwa = _copy(pin.getFrameJacobian(model, dj, fid, pin.LOCAL_WORLD_ALIGNED)).reshape(6, nv)
+        # computeForwardKinematicsDerivatives ran forwardKinematics(q, v, a).
+        vel_l = _copy(pin.getFrameVelocity(model, d, fid, pin.LOCAL).vector)
+        acc_l = _copy(pin.getFrameAcceleration(model, d, fid, pin.LOCAL).vector)
+        values = {}
+        for suffix, ref in (("local", pin.LOCAL), ("local_world_aligned", pin.LOCAL_WORLD_ALIGNED)):
+            dv_dq, dv_dv = (_copy(x).reshape(6, nv) for x in pin.getFrameVelocityDerivatives(model, d, fid, ref))
+            _, da_dq, da_dv, da_da = (
+                _copy(x).reshape(6, nv) for x in pin.getFrameAccelerationDerivatives(model, d, fid, ref)
+            )
+            values[suffix] = {"dv_dq": dv_dq, "dv_dv": dv_dv, "da_dq": da_dq, "da_dv": da_dv, "da_da": da_da}
+        loc, lwa = values["local"], values["local_world_aligned"]
+        pin_dv_dq, pin_da_dq = lwa["dv_dq"], lwa["da_dq"]
+        lwa["dv_dq"] = frame_lwa_dq(loc["dv_dq"], vel_l, rot, jl)
+        lwa["da_dq"] = frame_lwa_dq(loc["da_dq"], acc_l, rot, jl)
+        f = s["frames"][name]
+        for suffix in ("local", "local_world_aligned"):
+            x = values[suffix]
+            f["velocity_derivatives_" + suffix] = {"dv_dq": mat(x["dv_dq"], 6, nv), "dv_dv": mat(x["dv_dv"], 6, nv)}
+            f["acceleration_derivatives_" + suffix] = {
+                "da_dq": mat(x["da_dq"], 6, nv),
+                "da_dv": mat(x["da_dv"], 6, nv),
+                "da_da": mat(x["da_da"], 6, nv),
+            }
+        if not check:
+            continue
+        omega = rot @ vel_l[3:]
+        alpha = rot @ acc_l[3:]
+        dp = jlwa[:3]
+        shift_v = np.vstack([np.cross(omega, dp.T).T, np.zeros((3, nv))])
+        shift_a = np.vstack([np.cross(alpha, dp.T).T, np.zeros((3, nv))])
+        tag = f"frame {name}"
+        check_close(f"{tag}: LOCAL velocity", vel_l, frame_motion(model, q, v, None, fid, pin.LOCAL), 1e-14)
+        check_close(f"{tag}: LOCAL acceleration", acc_l, frame_motion(model, q, v, a, fid, pin.LOCAL), 1e-14)
+        check_close(f"{tag}: Pinocchio's LWA dv_dq + [omega x dp/dq; 0]", lwa["dv_dq"], pin_dv_dq + shift_v, 1e-12)
+        check_close(f"{tag}: Pinocchio's LWA da_dq + [alpha x dp/dq; 0]", lwa["da_dq"], pin_da_dq + shift_a, 1e-12)
+        worst["LWA dv_dq, Pinocchio's own"] = max(
+            worst.get("LWA dv_dq, Pinocchio's own", 0.0),
+            float(np.max(np.abs(shift_v))) / max(1.0, float(np.max(np.abs(lwa["dv_dq"])))),
+        )
+        worst["LWA da_dq, Pinocchio's own"] = max(
+            worst.get("LWA da_dq, Pinocchio's own", 0.0),
+            float(np.max(np.abs(shift_a))) / max(1.0, float(np.max(np.abs(lwa["da_dq"])))),
+        )
+        for suffix, ref, jac in (("local", pin.LOCAL, jl), ("local_world_aligned", pin.LOCAL_WORLD_ALIGNED, jlwa)):
+            x = values[suffix]
+            t = f"{tag} {suffix}"
+            errs = {
+                "dv_dq": check_close(
+                    f"{t} dv_dq", x["dv_dq"], fd_tangent(model, q, lambda qq: frame_motion(model, qq, v, None, fid, ref))
+                ),
+                "dv_dv": check_close(
+                    f"{t} dv_dv", x["dv_dv"], fd_vector(v, lambda vv: frame_motion(model, q, vv, None, fid, ref))
+                ),
+                "da_dq": check_close(
+                    f"{t} da_dq", x["da_dq"], fd_tangent(model, q, lambda qq: frame_motion(model, qq, v, a, fid, ref))
+                ),
+                "da_dv": check_close(
+                    f"{t} da_dv", x["da_dv"], fd_vector(v, lambda vv: frame_motion(model, q, vv, a, fid, ref))
+                ),
+                "da_da": check_close(
+                    f"{t} da_da", x["da_da"], fd_vector(a, lambda aa: frame_motion(model, q, v, aa, fid, ref))
+                ),
+            }
+            check_close(f"{t} dv_dv = jacobian", x["dv_dv"], jac, 1e-12)
+            check_close(f"{t} da_da = jacobian", x["da_da"], jac, 1e-12)
+            for k, e in errs.items():
+                key = f"frame {suffix} {k}"
+                worst[key] = max(worst.get(key, 0.0), e)
+    return worst
+
+
+def add_mpc(model, frames, s, q, v, a, tau, contacts, check=False):
+    """The MPC derivative keys of a state (--mpc): centroidal_dynamics_derivatives,
+    the per-frame velocity and acceleration derivatives, and with contacts
+    contact_dynamics_derivatives, impulse_dynamics and
+    impulse_dynamics_derivatives. With `check`, each is checked (central
+    differences, identities); returns {key: worst relative error} then."""
+    nv = model.nv
+    worst = {}
+
+    # Centroidal momentum: dh_dq (hg at fixed v), dhdot_dq|dv|da (dhg).
+    d = model.createData()
+    dh_dq, dhdot_dq, dhdot_dv, dhdot_da = (
+        _copy(x).reshape(6, nv) for x in pin.computeCentroidalDynamicsDerivatives(model, d, q, v, a)
+    )
+    s["centroidal_dynamics_derivatives"] = {
+        "dh_dq": mat(dh_dq, 6, nv),
+        "dhdot_dq": mat(dhdot_dq, 6, nv),
+        "dhdot_dv": mat(dhdot_dv, 6, nv),
+        "dhdot_da": mat(dhdot_da, 6, nv),
+    }
+    if check:
+
+        def hg(qq):
+            dd = model.createData()
+            pin.ccrba(model, dd, qq, v)
+            return _copy(dd.hg.vector)
+
+        def dhg(qq, vv, aa):
+            return _copy(pin.computeCentroidalMomentumTimeVariation(model, model.createData(), qq, vv, aa).vector)
+
+        worst["centroidal dh_dq"] = check_close("dh_dq", dh_dq, fd_tangent(model, q, hg))
+        worst["centroidal dhdot_dq"] = check_close("dhdot_dq", dhdot_dq, fd_tangent(model, q, lambda x: dhg(x, v, a)))
+        worst["centroidal dhdot_dv"] = check_close("dhdot_dv", dhdot_dv, fd_vector(v, lambda x: dhg(q, x, a)))
+        worst["centroidal dhdot_da"] = check_close("dhdot_da", dhdot_da, fd_vector(a, lambda x: dhg(q, v, x)))
+        check_close("dhdot_da = ag", dhdot_da, np.array(s["ag"]), 1e-12)
+
+    worst.update(add_mpc_frames(model, frames, s, q, v, a, check))
+
+    if not contacts:
+        return worst
+    models = constraint_models(model, contacts)
+
+    # Contact dynamics: constraintDynamics (default ProximalSettings: the exact
+    # KKT in one iteration) and computeConstraintDynamicsDerivatives.
+    cms, cds = _std_models(models), _std_datas(models)
+    d = model.createData()
+    pin.initConstraintDynamics(model, d, cms, cds)
+    ddq = _copy(pin.constraintDynamics(model, d, q, v, tau, cms, cds))
+    lam = _copy(d.lambda_c)
+    blocks = [_copy(x) for x in pin.computeConstraintDynamicsDerivatives(model, d, cms, cds)]
+    nc = lam.shape[0]
+    names = ("ddq_dq", "ddq_dv", "ddq_dtau", "dlambda_dq", "dlambda_dv", "dlambda_dtau")
+    rows = (nv, nv, nv, nc, nc, nc)
+    blocks = [b.reshape(r, nv) for b, r in zip(blocks, rows)]
+    s["contact_dynamics_derivatives"] = {n: mat(b, r, nv) for n, b, r in zip(names, blocks, rows)}
+    if check:
+        kkt_ddq, kkt_lam = kkt_contact_dynamics(model, q, v, tau, contacts)
+        check_close("constraintDynamics ddq = forwardDynamics", ddq, kkt_ddq, 1e-9)
+        check_close("constraintDynamics lambda_c = forwardDynamics", lam, kkt_lam, 1e-9)
+        fq = fd_tangent(model, q, lambda x: np.concatenate(kkt_contact_dynamics(model, x, v, tau, contacts)))
+        fv = fd_vector(v, lambda x: np.concatenate(kkt_contact_dynamics(model, q, x, tau, contacts)))
+        ft = fd_vector(tau, lambda x: np.concatenate(kkt_contact_dynamics(model, q, v, x, contacts)))
+        for n, b, f, sl in (
+            ("ddq_dq", blocks[0], fq, slice(0, nv)),
+            ("ddq_dv", blocks[1], fv, slice(0, nv)),
+            ("ddq_dtau", blocks[2], ft, slice(0, nv)),
+            ("dlambda_dq", blocks[3], fq, slice(nv, None)),
+            ("dlambda_dv", blocks[4], fv, slice(nv, None)),
+            ("dlambda_dtau", blocks[5], ft, slice(nv, None)),
+        ):
+            worst["contact_dynamics " + n] = check_close(f"contact_dynamics_derivatives.{n}", b, f[sl])
+
+    # Impulse dynamics with restitution 0: v_plus returned, the impulse in
+    # data.impulse_c; the derivatives in data.ddq_dq (dv_plus/dq),
+    # data.ddq_dv (d(v_plus - v)/dv, so dvplus_dv = it + I), data.dlambda_dq,
+    # data.dlambda_dv.
+    cms, cds = _std_models(models), _std_datas(models)
+    d = model.createData()
+    pin.initConstraintDynamics(model, d, cms, cds)
+    v_plus = _copy(pin.impulseDynamics(model, d, q, v, cms, cds, 0.0))
+    impulse = _copy(d.impulse_c)
+    s["impulse_dynamics"] = {"dv_plus": vec(v_plus), "impulse": vec(impulse)}
+    pin.computeImpulseDynamicsDerivatives(model, d, cms, cds, 0.0)
+    dvplus_dq = _copy(d.ddq_dq).reshape(nv, nv)
+    dvplus_dv = _copy(d.ddq_dv).reshape(nv, nv) + np.eye(nv)
+    dimpulse_dq = _copy(d.dlambda_dq).reshape(nc, nv)
+    dimpulse_dv = _copy(d.dlambda_dv).reshape(nc, nv)
+    s["impulse_dynamics_derivatives"] = {
+        "dvplus_dq": mat(dvplus_dq, nv, nv),
+        "dvplus_dv": mat(dvplus_dv, nv, nv),
+        "dimpulse_dq": mat(dimpulse_dq, nc, nv),
+        "dimpulse_dv": mat(dimpulse_dv, nc, nv),
+    }
+    if check:
+        kkt_v, kkt_i = kkt_impulse(model, q, v, contacts)
+        check_close("impulseDynamics v_plus = KKT", v_plus, kkt_v, 1e-9)
+        check_close("impulseDynamics impulse_c = KKT", impulse, kkt_i, 1e-9)
+        fq = fd_tangent(model, q, lambda x: np.concatenate(kkt_impulse(model, x, v, contacts)))
+        fv = fd_vector(v, lambda x: np.concatenate(kkt_impulse(model, q, x, contacts)))
+        worst["impulse dvplus_dq"] = check_close("dvplus_dq", dvplus_dq, fq[:nv])
+        worst["impulse dvplus_dv"] = check_close("dvplus_dv", dvplus_dv, fv[:nv])
+        worst["impulse dimpulse_dq"] = check_close("dimpulse_dq", dimpulse_dq, fq[nv:])
+        worst["impulse dimpulse_dv"] = check_close("dimpulse_dv", dimpulse_dv, fv[nv:])
+    return worst
 
 
 def refine_ill_conditioned(model, state, q, v, tau, threshold, fext=None):
@@ -404,6 +762,18 @@ def main(argv=None):
         help="contact set (link frames): contact_jacobian, contact_drift, contact_dynamics",
     )
     p.add_argument(
+        "--mpc",
+        action="store_true",
+        help="add the MPC derivative quantities (contact ones with --contacts)",
+    )
+    p.add_argument(
+        "--mpc-check",
+        type=int,
+        default=1,
+        metavar="K",
+        help="check the MPC keys of the first K states against central differences (default 1)",
+    )
+    p.add_argument(
         "--frames",
         metavar="NAME,...",
         help="per-frame quantities for these link frames only (default: every link frame)",
@@ -452,10 +822,20 @@ def main(argv=None):
 
     rng = np.random.default_rng(args.seed)
     fext_rng = np.random.default_rng([args.seed, 1])
-    for _ in range(args.states):
+    mpc_worst = {}
+    for k in range(args.states):
         inputs = draw_state(model, rng)
         fext = draw_fext(model, fext_rng)
-        state = compute_state(model, frames, *inputs, fext, wbc=args.wbc, contacts=contacts)
+        state = compute_state(
+            model,
+            frames,
+            *inputs,
+            fext,
+            wbc=args.wbc,
+            contacts=contacts,
+            mpc=args.mpc,
+            mpc_check=mpc_worst if args.mpc and k < args.mpc_check else None,
+        )
         if args.refine_ill_conditioned is not None:
             q, v, _, tau = inputs[:4]
             state = refine_ill_conditioned(model, state, q, v, tau, args.refine_ill_conditioned, fext)
@@ -465,6 +845,14 @@ def main(argv=None):
     with open(args.out, "w") as f:
         json.dump(doc, f, separators=(",", ":"), allow_nan=False)
         f.write("\n")
+    if mpc_worst:
+        print(
+            f"{args.out}: MPC keys checked on {min(args.mpc_check, args.states)} state(s), worst relative"
+            " difference to central differences (LWA 'Pinocchio's own': its dv_dq / da_dq minus the file's):",
+            file=sys.stderr,
+        )
+        for k, e in sorted(mpc_worst.items()):
+            print(f"  {k}: {e:.1e}", file=sys.stderr)
 
 
 if __name__ == "__main__":

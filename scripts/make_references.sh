@@ -43,14 +43,17 @@ done
 echo "$OUT/lie_group/edge_cases.json"
 
 # Whole-body control quantities (--wbc): armature drawn from the seed, contact
-# sets, per-frame Jdot and drifts, dhg, the regressor; in tests/reference/wbc/.
+# sets, per-frame Jdot and drifts, dhg, the regressor; and the MPC derivatives
+# (--mpc: frame velocity and acceleration derivatives, centroidal, contact and
+# impulse dynamics derivatives), checked against central differences on the
+# first state of each file; in tests/reference/wbc/.
 # wbc URDF fixed|floating STATES SEED NAME [make_reference.py options...]
 wbc() {
     local urdf="$1" base="$2" states="$3" seed="$4" name="$5" flag=()
     shift 5
     [ "$base" = floating ] && flag=(--floating-base)
     "$PY" scripts/make_reference.py "$urdf" "${flag[@]}" --states "$states" --seed "$seed" \
-        --wbc --armature-seed "$seed" "$@" --out "$OUT/wbc/$name.json"
+        --wbc --mpc --armature-seed "$seed" "$@" --out "$OUT/wbc/$name.json"
     echo "$OUT/wbc/$name.json"
 }
 FEET=FL_foot:point,FR_foot:point,RL_foot:point,RR_foot:point

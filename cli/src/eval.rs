@@ -561,9 +561,9 @@ impl StatesFile {
 
 /// One entry of a quantity of the format and the function of the table
 /// ([`Function`]) that computes it: `quantity` (with `key` inside it, or
-/// inside each link frame's object for a per-frame function) is member
-/// `element` of the function's output (the tuple member for a tuple output,
-/// 0 otherwise).
+/// inside each link frame's object for a per-frame function, and `sub`
+/// inside that) is member `element` of the function's output (the tuple
+/// member for a tuple output, 0 otherwise).
 #[derive(Clone, Copy, Debug)]
 pub struct Part {
     /// The key of the quantity in a state (`rnea`, `frames`, `dintegrate`, ...).
@@ -571,6 +571,10 @@ pub struct Part {
     /// The entry inside the quantity (`d0`, `jacobian_local`, ...); `None` for
     /// the whole quantity.
     pub key: Option<&'static str>,
+    /// For a per-frame entry that is itself an object
+    /// (`frames.NAME.velocity_derivatives_local.dv_dq`), the entry inside it
+    /// (`dv_dq`); `None` otherwise.
+    pub sub: Option<&'static str>,
     /// The function of the table.
     pub function: Function,
     /// Which member of a tuple output.
@@ -581,8 +585,25 @@ const fn part(quantity: &'static str, function: Function) -> Part {
     Part {
         quantity,
         key: None,
+        sub: None,
         function,
         element: 0,
+    }
+}
+
+/// `frames.NAME.key.sub`: member `element` of a per-frame function.
+const fn frame_entry(
+    key: &'static str,
+    sub: &'static str,
+    function: Function,
+    element: usize,
+) -> Part {
+    Part {
+        quantity: "frames",
+        key: Some(key),
+        sub: Some(sub),
+        function,
+        element,
     }
 }
 
@@ -595,6 +616,7 @@ const fn entry(
     Part {
         quantity,
         key: Some(key),
+        sub: None,
         function,
         element,
     }
@@ -706,6 +728,153 @@ pub const PARTS: &[Part] = &[
     part("contact_drift", Function::ContactDrift),
     entry("contact_dynamics", "ddq", Function::ContactDynamics, 0),
     entry("contact_dynamics", "lambda", Function::ContactDynamics, 1),
+    // The MPC derivative quantities (extension), damping and restitution 0.
+    frame_entry(
+        "velocity_derivatives_local",
+        "dv_dq",
+        Function::FrameVelocityDerivativesLocal,
+        0,
+    ),
+    frame_entry(
+        "velocity_derivatives_local",
+        "dv_dv",
+        Function::FrameVelocityDerivativesLocal,
+        1,
+    ),
+    frame_entry(
+        "velocity_derivatives_local_world_aligned",
+        "dv_dq",
+        Function::FrameVelocityDerivativesLocalWorldAligned,
+        0,
+    ),
+    frame_entry(
+        "velocity_derivatives_local_world_aligned",
+        "dv_dv",
+        Function::FrameVelocityDerivativesLocalWorldAligned,
+        1,
+    ),
+    frame_entry(
+        "acceleration_derivatives_local",
+        "da_dq",
+        Function::FrameAccelerationDerivativesLocal,
+        0,
+    ),
+    frame_entry(
+        "acceleration_derivatives_local",
+        "da_dv",
+        Function::FrameAccelerationDerivativesLocal,
+        1,
+    ),
+    frame_entry(
+        "acceleration_derivatives_local",
+        "da_da",
+        Function::FrameAccelerationDerivativesLocal,
+        2,
+    ),
+    frame_entry(
+        "acceleration_derivatives_local_world_aligned",
+        "da_dq",
+        Function::FrameAccelerationDerivativesLocalWorldAligned,
+        0,
+    ),
+    frame_entry(
+        "acceleration_derivatives_local_world_aligned",
+        "da_dv",
+        Function::FrameAccelerationDerivativesLocalWorldAligned,
+        1,
+    ),
+    frame_entry(
+        "acceleration_derivatives_local_world_aligned",
+        "da_da",
+        Function::FrameAccelerationDerivativesLocalWorldAligned,
+        2,
+    ),
+    entry(
+        "centroidal_dynamics_derivatives",
+        "dh_dq",
+        Function::CentroidalDynamicsDerivatives,
+        0,
+    ),
+    entry(
+        "centroidal_dynamics_derivatives",
+        "dhdot_dq",
+        Function::CentroidalDynamicsDerivatives,
+        1,
+    ),
+    entry(
+        "centroidal_dynamics_derivatives",
+        "dhdot_dv",
+        Function::CentroidalDynamicsDerivatives,
+        2,
+    ),
+    entry(
+        "centroidal_dynamics_derivatives",
+        "dhdot_da",
+        Function::CentroidalDynamicsDerivatives,
+        3,
+    ),
+    entry(
+        "contact_dynamics_derivatives",
+        "ddq_dq",
+        Function::ContactDynamicsDerivatives,
+        0,
+    ),
+    entry(
+        "contact_dynamics_derivatives",
+        "ddq_dv",
+        Function::ContactDynamicsDerivatives,
+        1,
+    ),
+    entry(
+        "contact_dynamics_derivatives",
+        "ddq_dtau",
+        Function::ContactDynamicsDerivatives,
+        2,
+    ),
+    entry(
+        "contact_dynamics_derivatives",
+        "dlambda_dq",
+        Function::ContactDynamicsDerivatives,
+        3,
+    ),
+    entry(
+        "contact_dynamics_derivatives",
+        "dlambda_dv",
+        Function::ContactDynamicsDerivatives,
+        4,
+    ),
+    entry(
+        "contact_dynamics_derivatives",
+        "dlambda_dtau",
+        Function::ContactDynamicsDerivatives,
+        5,
+    ),
+    entry("impulse_dynamics", "dv_plus", Function::ImpulseDynamics, 0),
+    entry("impulse_dynamics", "impulse", Function::ImpulseDynamics, 1),
+    entry(
+        "impulse_dynamics_derivatives",
+        "dvplus_dq",
+        Function::ImpulseDynamicsDerivatives,
+        0,
+    ),
+    entry(
+        "impulse_dynamics_derivatives",
+        "dvplus_dv",
+        Function::ImpulseDynamicsDerivatives,
+        1,
+    ),
+    entry(
+        "impulse_dynamics_derivatives",
+        "dimpulse_dq",
+        Function::ImpulseDynamicsDerivatives,
+        2,
+    ),
+    entry(
+        "impulse_dynamics_derivatives",
+        "dimpulse_dv",
+        Function::ImpulseDynamicsDerivatives,
+        3,
+    ),
 ];
 
 /// The functions of the table that compute no quantity of the format, and
@@ -733,6 +902,18 @@ pub const OUTSIDE_FORMAT: &[(Function, &str)] = &[
     (
         Function::CenterOfPressure,
         "its inputs `lambda` and `height` are no inputs of a state",
+    ),
+    (
+        Function::ContactDriftDerivatives,
+        "the format has no key for it",
+    ),
+    (
+        Function::ContactInverseDynamicsDerivatives,
+        "its input `lambda` is no input of a state",
+    ),
+    (
+        Function::ContactStepLinearization,
+        "its inputs `u` and `h` are no inputs of a state",
     ),
 ];
 
@@ -764,14 +945,20 @@ pub fn quantities() -> Vec<&'static str> {
     out
 }
 
-/// The entries inside each link frame's object (`frames.NAME.<key>`), in the
-/// order of the format.
+/// The entries inside each link frame's object (`frames.NAME.<key>`), each
+/// once, in the order of the format.
 pub fn frame_quantities() -> Vec<&'static str> {
-    PARTS
+    let mut out: Vec<&str> = Vec::new();
+    for key in PARTS
         .iter()
         .filter(|p| p.quantity == "frames")
         .filter_map(|p| p.key)
-        .collect()
+    {
+        if !out.contains(&key) {
+            out.push(key);
+        }
+    }
+    out
 }
 
 /// Why `function` cannot be evaluated at `state` for `model`: a contact
@@ -804,7 +991,8 @@ fn state_input(function: Function, arg: &str) -> &str {
 /// run-time parameters) at `state`, one `Vec` each: the state's inputs of
 /// the same name (but `w` for the `v` of `integrate` and `d_integrate_*`,
 /// `q` and `q2` for the `q0` and `q1` of `difference` and `d_difference_*`),
-/// its `fext` flattened, zero `damping` (rigid contacts).
+/// its `fext` flattened, zero `damping` (rigid contacts) and zero
+/// `restitution` (a plastic impact), as the format defines them.
 /// `function` must be one of [`PARTS`] and available at `state`
 /// ([`unavailable`]).
 ///
@@ -818,7 +1006,7 @@ pub fn arguments(function: Function, state: &State) -> Vec<Vec<f64>> {
         .iter()
         .map(|&(arg, _)| match arg {
             "fext" => state.fext.iter().flatten().flatten().copied().collect(),
-            "damping" => vec![0.0],
+            "damping" | "restitution" => vec![0.0],
             _ => {
                 let name = state_input(function, arg);
                 let (_, values) = inputs
@@ -891,7 +1079,17 @@ pub fn quantities_of(
                         .entry(name.clone())
                         .or_insert_with(|| Value::Object(Map::new()));
                     let shaped = member(model, spec.output, p.element, x);
-                    object(frame).insert(key.to_string(), shaped);
+                    match p.sub {
+                        Some(sub) => {
+                            let entry = object(frame)
+                                .entry(key.to_string())
+                                .or_insert_with(|| Value::Object(Map::new()));
+                            object(entry).insert(sub.to_string(), shaped);
+                        }
+                        None => {
+                            object(frame).insert(key.to_string(), shaped);
+                        }
+                    }
                 }
                 continue;
             }
@@ -1201,7 +1399,9 @@ struct Leaf<'a> {
 }
 
 /// The quantities of a state: every key but the inputs and [`NONFINITE`],
-/// objects opened one level (the frames object two: frame name, then quantity).
+/// objects opened one level (the frames object two: frame name, then
+/// quantity; three for a per-frame quantity that is an object itself,
+/// `frames.NAME.velocity_derivatives_local.dv_dq`).
 fn leaves(state: &Value) -> Vec<Leaf<'_>> {
     let mut out = Vec::new();
     let Some(entries) = state.as_object() else {
@@ -1216,6 +1416,22 @@ fn leaves(state: &Value) -> Vec<Leaf<'_>> {
             ("frames", Value::Object(frames)) => {
                 for (frame, quantities) in frames {
                     for (name, v) in quantities.as_object().into_iter().flatten() {
+                        if let Value::Object(parts) = v {
+                            for (sub, v) in parts {
+                                out.push(Leaf {
+                                    group: format!("frames.{name}.{sub}"),
+                                    path: vec![
+                                        key.clone(),
+                                        frame.clone(),
+                                        name.clone(),
+                                        sub.clone(),
+                                    ],
+                                    frame: Some(frame.clone()),
+                                    value: v,
+                                });
+                            }
+                            continue;
+                        }
                         out.push(Leaf {
                             group: format!("frames.{name}"),
                             path: vec![key.clone(), frame.clone(), name.clone()],

@@ -147,12 +147,13 @@ fn every_whole_body_reference_matches_pinocchio() {
         );
         let c = compare(&doc, &ours).unwrap();
         assert_all_compared_and_passed(name, &doc, &c);
-        // Every entry of both tables is in these references (the contact ones
-        // where there is a contact set).
+        // Every entry of both tables is in these references (the contact and
+        // impulse ones where there is a contact set).
         let has_contacts = doc["model"].get("contacts").is_some();
         let carried = table_quantities_in(&doc);
         for q in quantities().into_iter().filter(|&q| q != "frames") {
-            let expected = has_contacts || !q.starts_with("contact_");
+            let needs_contacts = q.starts_with("contact_") || q.starts_with("impulse_");
+            let expected = has_contacts || !needs_contacts;
             assert_eq!(carried.iter().any(|c| c == q), expected, "{name}: {q}");
         }
         assert_eq!(
@@ -671,7 +672,7 @@ fn cli_eval_of_every_whole_body_reference_is_clean() {
         assert_eq!((&*fields[4], &*fields[5]), ("-", "-"), "{name}: {fields:?}");
         let passed: usize = fields[0].parse().unwrap();
         let with_contacts = name != "wbc/double_pendulum_continuous_fixed";
-        assert_eq!(passed, if with_contacts { 47 } else { 43 }, "{name}");
+        assert_eq!(passed, if with_contacts { 73 } else { 57 }, "{name}");
     }
 }
 

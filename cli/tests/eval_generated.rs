@@ -108,12 +108,14 @@ fn generated_backend_matches_pinocchio_and_the_runtime() {
     assert_eq!((passed, failed), (31, 0));
     assert!(worst <= 1e-12, "worst error against Pinocchio {worst:e}");
 
-    // Against the runtime: the whole-body quantities that the reference does
-    // not carry too (12 more: aba_fext, aba_derivatives_fext's three, six per
-    // frame, dhg, regressor; no contact set, so no contact quantities).
+    // Against the runtime: the whole-body and MPC quantities that the
+    // reference does not carry too (26 more: aba_fext, aba_derivatives_fext's
+    // three, six per frame, dhg, regressor; the ten entries of the frame
+    // velocity and acceleration derivatives, the four centroidal derivatives;
+    // no contact set, so no contact or impulse quantities).
     let (runtime, _) = eval(&dir, "runtime", &[]);
     let (passed, failed, worst) = compare(&runtime, &generated);
-    assert_eq!((passed, failed), (43, 0));
+    assert_eq!((passed, failed), (57, 0));
     assert!(worst <= 1e-12, "worst error against the runtime {worst:e}");
 }
 
@@ -188,6 +190,10 @@ fn generated_backend_on_a_whole_body_reference() {
         "pub fn frame_acceleration_drift(",
         "pub fn joint_torque_regressor(",
         "pub fn aba_derivatives_fext(",
+        "pub fn frame_acceleration_derivatives_local_world_aligned(",
+        "pub fn centroidal_dynamics_derivatives(",
+        "pub fn contact_dynamics_derivatives(",
+        "pub fn impulse_dynamics_derivatives(",
     ] {
         assert!(code.contains(item), "{item} not generated");
     }
@@ -195,7 +201,9 @@ fn generated_backend_on_a_whole_body_reference() {
     let line = text(&summary.stdout);
     assert!(summary.status.success(), "{line}{}", text(&summary.stderr));
     let fields: Vec<&str> = line.trim_end().split('\t').collect();
-    assert_eq!(&fields[..3], ["47", "0", "0"], "{line}");
+    // 47 whole-body quantities and 26 MPC ones (ten per-frame, four
+    // centroidal, six contact dynamics, two impulse, four impulse derivatives).
+    assert_eq!(&fields[..3], ["73", "0", "0"], "{line}");
     let worst: f64 = fields[3].parse().unwrap();
     assert!(worst <= 1e-12, "worst error against Pinocchio {worst:e}");
 }
