@@ -132,13 +132,13 @@ fn go2_z1_against_the_runtime() {
         assert_close("dtau_dlambda", ours.3.as_flattened(), &w.3, TOL);
 
         for restitution in [0.0, 0.3] {
-            let (v_plus, impulse) = g::impulse_dynamics(qa, va, restitution);
-            let w = impulse_dynamics(&model, &mut data, &q, &v, c, restitution).unwrap();
+            let (v_plus, impulse) = g::impulse_dynamics(qa, va, restitution, 0.0);
+            let w = impulse_dynamics(&model, &mut data, &q, &v, c, restitution, 0.0).unwrap();
             assert_close("v+", &v_plus, &w.0, TOL);
             assert_close("impulse", &impulse, &w.1, TOL);
-            let ours = g::impulse_dynamics_derivatives(qa, va, restitution);
-            let w =
-                impulse_dynamics_derivatives(&model, &mut data, &q, &v, c, restitution).unwrap();
+            let ours = g::impulse_dynamics_derivatives(qa, va, restitution, 0.0);
+            let w = impulse_dynamics_derivatives(&model, &mut data, &q, &v, c, restitution, 0.0)
+                .unwrap();
             assert_close("dvplus_dq", ours.0.as_flattened(), &w.dvplus_dq, TOL);
             assert_close("dvplus_dv", ours.1.as_flattened(), &w.dvplus_dv, TOL);
             assert_close("dimpulse_dq", ours.2.as_flattened(), &w.dimpulse_dq, TOL);

@@ -158,7 +158,7 @@ fn frame_velocity_and_acceleration_derivatives() {
                     );
                     assert_close(&tag("dv_dv"), &dv_dv, &fd(&s.v, |v| vel(&s.q, v)), TOL);
                     compute_joint_jacobians(&model, &mut data, &s.q).unwrap();
-                    let j = frame_jacobian(&model, &mut data, frame, reference).unwrap();
+                    let j = frame_jacobian(&model, &data, frame, reference).unwrap();
                     assert_close(&tag("dv_dv = J"), &dv_dv, &j, 1e-12);
                     let (da_dq, da_dv, da_da) = frame_acceleration_derivatives(
                         &model, &mut data, &s.q, &s.v, &s.a, frame, reference,
@@ -295,11 +295,12 @@ fn impulse_dynamics_and_derivatives() {
     for (name, model) in models() {
         let mut data = Data::new(&model);
         let c = &model.contacts;
-        for restitution in [0.0, 0.5] {
+        for (restitution, damping) in [(0.0, 0.0), (0.5, 0.0), (0.0, 1e-3)] {
             for (k, s) in states(&model, 4).iter().enumerate() {
-                let tag = |w: &str| format!("{name} e {restitution} state {k} {w}");
+                let tag = |w: &str| format!("{name} e {restitution} μ {damping} state {k} {w}");
                 let (v_plus, impulse) =
-                    impulse_dynamics(&model, &mut data, &s.q, &s.v, c, restitution).unwrap();
+                    impulse_dynamics(&model, &mut data, &s.q, &s.v, c, restitution, damping)
+                        .unwrap();
                 // J v⁺ = -e J v and M (v⁺ - v) = Jᵀ Λ: the contact rows of
                 // contact_inverse_dynamics at (v⁺ - v, Λ) without the velocity terms.
                 let jc = contact_jacobian(&model, &mut data, &s.q, c).unwrap();
@@ -309,8 +310,12 @@ fn impulse_dynamics_and_derivatives() {
                         .map(|r| r.iter().zip(x).map(|(a, b)| a * b).sum())
                         .collect()
                 };
-                let want: Vec<f64> = jv(&s.v).iter().map(|x| -restitution * x).collect();
-                assert_close(&tag("J v+ = -e J v"), &jv(&v_plus), &want, 1e-10);
+                let want: Vec<f64> = jv(&s.v)
+                    .iter()
+                    .zip(&impulse)
+                    .map(|(x, l)| -restitution * x - damping * l)
+                    .collect();
+                assert_close(&tag("J v+ = -e J v - μ Λ"), &jv(&v_plus), &want, 1e-10);
                 let jump: Vec<f64> = v_plus.iter().zip(&s.v).map(|(a, b)| a - b).collect();
                 let zero = vec![0.0; nv];
                 let mut d0 = Data::new(&model);
@@ -329,10 +334,27 @@ fn impulse_dynamics_and_derivatives() {
                 let residual: Vec<f64> = mj.iter().zip(&g).map(|(a, b)| a - b).collect();
                 assert_close(&tag("M (v+ - v) = Jᵀ Λ"), &residual, &zero, 1e-8);
 
-                let d = impulse_dynamics_derivatives(&model, &mut data, &s.q, &s.v, c, restitution)
-                    .unwrap();
+                let d = impulse_dynamics_derivatives(
+                    &model,
+                    &mut data,
+                    &s.q,
+                    &s.v,
+                    c,
+                    restitution,
+                    damping,
+                )
+                .unwrap();
                 let solve = |q: &[f64], v: &[f64]| {
-                    impulse_dynamics(&model, &mut Data::new(&model), q, v, c, restitution).unwrap()
+                    impulse_dynamics(
+                        &model,
+                        &mut Data::new(&model),
+                        q,
+                        v,
+                        c,
+                        restitution,
+                        damping,
+                    )
+                    .unwrap()
                 };
                 let (q, v) = (&s.q, &s.v);
                 let fdq = fd_q(&model, q, |q| solve(q, v).0);

@@ -338,13 +338,14 @@ fn contact_and_impulse_dynamics_derivatives_against_pinocchio() {
                 let t = tag(&format!("contact_dynamics_derivatives.{part}"));
                 assert_close(&t, ours, &flat(key(rd, part, &t)), TOL);
             }
-            let (v_plus, impulse) = impulse_dynamics(model, &mut data, &q, &v, c, 0.0).unwrap();
+            let (v_plus, impulse) =
+                impulse_dynamics(model, &mut data, &q, &v, c, 0.0, 0.0).unwrap();
             let ri = key(s, "impulse_dynamics", &tag(""));
             for (ours, part) in [(&v_plus, "dv_plus"), (&impulse, "impulse")] {
                 let t = tag(&format!("impulse_dynamics.{part}"));
                 assert_close(&t, ours, &flat(key(ri, part, &t)), TOL);
             }
-            let d = impulse_dynamics_derivatives(model, &mut data, &q, &v, c, 0.0).unwrap();
+            let d = impulse_dynamics_derivatives(model, &mut data, &q, &v, c, 0.0, 0.0).unwrap();
             let rd = key(s, "impulse_dynamics_derivatives", &tag(""));
             for (ours, part) in [
                 (&d.dvplus_dq, "dvplus_dq"),

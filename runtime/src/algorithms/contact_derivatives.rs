@@ -202,15 +202,17 @@ pub fn contact_dynamics_derivatives<S: Scalar>(
 ///
 /// ```text
 /// [ M    J_cᵀ ] [ v⁺ ]   [ M v        ]
-/// [ J_c  0    ] [ -Λ ] = [ -e J_c v   ]
+/// [ J_c  -μ I ] [ -Λ ] = [ -e J_c v   ]
 /// ```
 ///
-/// so `M (v⁺ - v) = J_cᵀ Λ` and `J_c v⁺ = -e J_c v` (`e = restitution`, 0 for
-/// a plastic impact: the contacts stop). By the factors of
-/// [`contact_dynamics`]: `Λ = -(1 + e) Λ_c⁻¹ J_c v`, `v⁺ = v + M⁻¹ J_cᵀ Λ`,
-/// `Λ_c = J_c M⁻¹ J_cᵀ` (singular for a rank-deficient set).
+/// so `M (v⁺ - v) = J_cᵀ Λ` and `J_c v⁺ = -e J_c v - μ Λ` (`e = restitution`, 0
+/// for a plastic impact: the contacts stop; `μ = damping`, 0 for rigid
+/// contacts). By the factors of [`contact_dynamics`]: `Λ = -(1 + e) Λ_c⁻¹ J_c
+/// v`, `v⁺ = v + M⁻¹ J_cᵀ Λ`, `Λ_c = J_c M⁻¹ J_cᵀ + μ I` (singular for a
+/// rank-deficient set without damping, as in [`contact_dynamics`]).
 ///
-/// `q: [nq]`, `v: [nv]` (before the impact), `restitution` in `[0, 1]`;
+/// `q: [nq]`, `v: [nv]` (before the impact), `restitution` in `[0, 1]`,
+/// `damping ≥ 0`;
 /// returns `(v⁺: [nv], Λ: [nc])` (N·s, and N·m·s for a 6-D contact's angular
 /// rows, in the rows of [`contact_jacobian`]).
 ///
@@ -225,6 +227,7 @@ pub fn impulse_dynamics<S: Scalar>(
     v: &[S],
     contacts: &[Contact],
     restitution: S,
+    damping: S,
 ) -> Result<(Vec<S>, Vec<S>), InputError> {
     check_data(model, data)?;
     check_q(model, q.len())?;
@@ -235,7 +238,7 @@ pub fn impulse_dynamics<S: Scalar>(
         .chunks(nv)
         .map(|row| row.iter().zip(v).fold(S::zero(), |s, (&j, &v)| s + j * v))
         .collect();
-    let kkt = Kkt::factor(model, data, q, jc, S::zero())?;
+    let kkt = Kkt::factor(model, data, q, jc, damping)?;
     // K [v⁺ - v; Λ] = [0; -(1 + e) J v].
     let scale = -(S::one() + restitution);
     let rhs: Vec<S> = core::iter::repeat_n(S::zero(), nv)
@@ -249,8 +252,8 @@ pub fn impulse_dynamics<S: Scalar>(
 /// The derivatives of [`impulse_dynamics`] (Pinocchio's
 /// `computeImpulseDynamicsDerivatives`, whose `data.ddq_dv` is the jump's:
 /// `dvplus_dv` minus the identity). By the implicit function theorem on
-/// `F = (M (v⁺ - v) - J_cᵀ Λ, J_c (v⁺ + e v))`, as
-/// [`contact_dynamics_derivatives`] with `μ = 0`.
+/// `F = (M (v⁺ - v) - J_cᵀ Λ, J_c (v⁺ + e v) + μ Λ)`, as
+/// [`contact_dynamics_derivatives`], at fixed damping `μ`.
 ///
 /// # Errors
 /// As [`impulse_dynamics`].
@@ -261,15 +264,16 @@ pub fn impulse_dynamics_derivatives<S: Scalar>(
     v: &[S],
     contacts: &[Contact],
     restitution: S,
+    damping: S,
 ) -> Result<ImpulseDynamicsDerivatives<S>, InputError> {
-    let (v_plus, impulse) = impulse_dynamics(model, data, q, v, contacts, restitution)?;
+    let (v_plus, impulse) = impulse_dynamics(model, data, q, v, contacts, restitution, damping)?;
     let (nv, nc) = (model.nv, contact_rows(contacts));
     check_len("impulse", impulse.len(), nc)?;
     let args = [Arg::Configuration(q), Arg::Vector(v)];
     let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
         let (q, v) = (&x[0], &x[1]);
         let (v_plus, impulse) = (lift(&v_plus), lift(&impulse));
-        let e = Dual::new(restitution);
+        let (e, mu) = (Dual::new(restitution), Dual::new(damping));
         let jc = contact_jacobian(model, data, q, contacts)?;
         let m = crba(model, data, q)?;
         let mut f: Vec<_> = (0..nv)
@@ -281,14 +285,14 @@ pub fn impulse_dynamics_derivatives<S: Scalar>(
             })
             .collect();
         f.extend((0..nc).map(|r| {
-            (0..nv).fold(Dual::new(S::zero()), |s, k| {
+            (0..nv).fold(mu * impulse[r], |s, k| {
                 s + jc[r * nv + k] * (v_plus[k] + e * v[k])
             })
         }));
         Ok(f)
     })?;
     let jc = contact_jacobian(model, data, q, contacts)?;
-    let kkt = Kkt::factor(model, data, q, jc, S::zero())?;
+    let kkt = Kkt::factor(model, data, q, jc, damping)?;
     let (dvplus_dq, dimpulse_dq) = implicit(model, data, &kkt, &d[0], nv);
     let (dvplus_dv, dimpulse_dv) = implicit(model, data, &kkt, &d[1], nv);
     Ok(ImpulseDynamicsDerivatives {

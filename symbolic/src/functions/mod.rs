@@ -133,9 +133,9 @@ pub enum Function {
     ContactDynamicsDerivatives,
     /// `contact_inverse_dynamics_derivatives(q, v, a, lambda) -> (dtau_dq, .., dtau_dlambda)`.
     ContactInverseDynamicsDerivatives,
-    /// `impulse_dynamics(q, v, restitution) -> (v⁺, impulse)`.
+    /// `impulse_dynamics(q, v, restitution, damping) -> (v⁺, impulse)`.
     ImpulseDynamics,
-    /// `impulse_dynamics_derivatives(q, v, restitution) -> (dvplus_dq, .., dimpulse_dv)`.
+    /// `impulse_dynamics_derivatives(q, v, restitution, damping) -> (dvplus_dq, .., dimpulse_dv)`.
     ImpulseDynamicsDerivatives,
     /// `contact_step_linearization(q, v, u, h, damping) -> (q⁺, v⁺, A, B)`.
     ContactStepLinearization,
@@ -1365,25 +1365,26 @@ impl Function {
             },
             Function::ImpulseDynamics => Spec {
                 name: "impulse_dynamics",
-                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("restitution", Dim::Scalar)],
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("restitution", Dim::Scalar), ("damping", Dim::Scalar)],
                 per_frame: false,
                 output: Output::Tuple(&[Output::Vector(Dim::Nv), Output::Vector(Dim::Contacts)]),
                 doc: &[
                     "A rigid impact at `CONTACTS` (Pinocchio's `impulseDynamics`): `(v⁺, Λ)` with",
                     "`M (v⁺ - v) = J_cᵀ Λ` and `J_c v⁺ = -e J_c v`, `e = restitution` (0: the contacts stop),",
-                    "by the factors of `contact_dynamics`.",
+                    "by the factors of `contact_dynamics`; `damping = μ` as there (`J_c v⁺ = -e J_c v - μ Λ`:",
+                    "0 for rigid contacts, a small `μ > 0` for a rank-deficient set).",
                     "",
-                    "`q: [NQ]`, `v: [NV]` (before the impact), `restitution` in [0, 1]; returns `(v⁺: [NV],",
+                    "`q: [NQ]`, `v: [NV]` (before the impact), `restitution` in [0, 1], `damping` ≥ 0; returns `(v⁺: [NV],",
                     "Λ: [NC])`, the impulse on the robot (N·s; N·m·s for 6-D angular rows).",
                 ],
                 evaluate: |m, d, x, _| {
-                    let (v, l) = impulse_dynamics(m, d, &x[0], &x[1], &m.contacts, x[2][0])?;
+                    let (v, l) = impulse_dynamics(m, d, &x[0], &x[1], &m.contacts, x[2][0], x[3][0])?;
                     Ok([v, l].concat())
                 },
             },
             Function::ImpulseDynamicsDerivatives => Spec {
                 name: "impulse_dynamics_derivatives",
-                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("restitution", Dim::Scalar)],
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("restitution", Dim::Scalar), ("damping", Dim::Scalar)],
                 per_frame: false,
                 output: Output::Tuple(&[
                     Output::Matrix(Dim::Nv, Dim::Nv),
@@ -1397,10 +1398,10 @@ impl Function {
                     "`q` in the tangent space at fixed pre-impact `v`, by the implicit function theorem as",
                     "`contact_dynamics_derivatives`.",
                     "",
-                    "`q: [NQ]`, `v: [NV]`, `restitution`; returns two `[NV x NV]`, two `[NC x NV]`.",
+                    "`q: [NQ]`, `v: [NV]`, `restitution`, `damping`; returns two `[NV x NV]`, two `[NC x NV]`.",
                 ],
                 evaluate: |m, d, x, _| {
-                    let i = impulse_dynamics_derivatives(m, d, &x[0], &x[1], &m.contacts, x[2][0])?;
+                    let i = impulse_dynamics_derivatives(m, d, &x[0], &x[1], &m.contacts, x[2][0], x[3][0])?;
                     Ok([i.dvplus_dq, i.dvplus_dv, i.dimpulse_dq, i.dimpulse_dv].concat())
                 },
             },
