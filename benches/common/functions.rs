@@ -30,14 +30,14 @@ macro_rules! every_function {
     };
 }
 
-/// Calls `$m!(ARGS, [NAME, ...])` with the functions that
+/// Calls `$m! { ARGS, [NAME, ...] }` (braces: it also makes items) with the functions that
 /// benches/dynamics.rs benches on every robot (Go2+Z1, Z1, G1): the table
 /// but the MPC derivatives of [`mpc_functions!`], whose generated code takes
 /// minutes to compile for the floating-base robots.
 #[allow(unused_macros)]
 macro_rules! core_functions {
     ($m:ident ! ($($args:tt)*)) => {
-        $m!($($args)*, [
+        $m! { $($args)*, [
             rnea, crba, aba, frame_placement, nonlinear_effects, generalized_gravity, minverse,
             center_of_mass, jacobian_center_of_mass, ccrba, dccrba, kinetic_energy,
             potential_energy, frame_jacobian_local, frame_jacobian_world,
@@ -49,7 +49,7 @@ macro_rules! core_functions {
             frame_jacobian_time_variation_local_world_aligned, frame_acceleration_drift,
             centroidal_momentum_rate, joint_torque_regressor, contact_jacobian, contact_drift,
             contact_dynamics, contact_inverse_dynamics, center_of_pressure,
-        ])
+        ] }
     };
 }
 
