@@ -2,7 +2,8 @@
 // criterion benches (benches/dynamics.rs), for the side-by-side table of
 // scripts/bench.
 //
-// Usage: harness [--batches N] [--batch-ms T] NAME URDF floating|fixed [NAME URDF floating|fixed ...]
+// Usage: harness [--batches N] [--batch-ms T] ROBOT [ROBOT ...], where
+//   ROBOT = [--contacts LINK:point|6d,... --frame LINK] NAME URDF floating|fixed
 //
 // For each robot: one Model, one Data reused, 100 random states cycled:
 // q = integrate(neutral, U[-1,1]^nv), and for a free-flyer root its position
@@ -18,6 +19,20 @@
 // calls computing what the rbdgen function of the same name computes
 // (poseError*, stepLinearization*).
 //
+// A robot with --contacts (the stance robots of benches/stance.rs) times the
+// MPC derivatives instead, with those contacts and per-frame algorithms on
+// the --frame link: a point contact is a CONTACT_3D constraint in
+// LOCAL_WORLD_ALIGNED, a 6d one CONTACT_6D in LOCAL, on the link's BODY frame
+// (its parent joint and placement); default ProximalSettings (mu = 0, one
+// iteration), as rbdgen's zero damping. Each timed call runs the forward pass
+// that the derivatives need: constraintDynamics before
+// computeConstraintDynamicsDerivatives, impulseDynamics (r = 0) before
+// computeImpulseDynamicsDerivatives, computeForwardKinematicsDerivatives(q, v,
+// a) before getFrameVelocityDerivatives / getFrameAccelerationDerivatives
+// (rbdgen's frame_velocity_derivatives_local takes no a: Pinocchio has no
+// velocity-only pass). contactStepLinearization* is stepLinearization* with
+// constraintDynamics and its derivatives in place of ABA's.
+//
 // Where the work differs from rbdgen's (which always returns full matrices):
 // crba, computeRNEADerivatives (dtau_da) and computeMinverse fill only the upper
 // triangle; getFrameJacobian, dIntegrate and dDifference write only the nonzero
@@ -29,11 +44,18 @@
 #include <pinocchio/algorithm/aba-derivatives.hpp>
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/center-of-mass.hpp>
+#include <pinocchio/algorithm/centroidal-derivatives.hpp>
 #include <pinocchio/algorithm/centroidal.hpp>
+#include <pinocchio/algorithm/constrained-dynamics-derivatives.hpp>
+#include <pinocchio/algorithm/constrained-dynamics.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/energy.hpp>
+#include <pinocchio/algorithm/frames-derivatives.hpp>
 #include <pinocchio/algorithm/frames.hpp>
+#include <pinocchio/algorithm/impulse-dynamics-derivatives.hpp>
+#include <pinocchio/algorithm/impulse-dynamics.hpp>
 #include <pinocchio/algorithm/joint-configuration.hpp>
+#include <pinocchio/algorithm/kinematics-derivatives.hpp>
 #include <pinocchio/algorithm/kinematics.hpp>
 #include <pinocchio/algorithm/rnea-derivatives.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
@@ -48,7 +70,9 @@
 #include <cstdlib>
 #include <exception>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pin = pinocchio;
@@ -142,13 +166,8 @@ double time_ns(const std::vector<State> &states, int batches, double batch_ms, C
   return ns[ns.size() / 2];
 }
 
-void bench_robot(const std::string &name, const std::string &urdf, bool floating, int batches,
+void bench_robot(const std::string &name, const pin::Model &model, bool floating, int batches,
                  double batch_ms) {
-  pin::Model model;
-  if (floating)
-    pin::urdf::buildModel(urdf, pin::JointModelFreeFlyer(), model);
-  else
-    pin::urdf::buildModel(urdf, model);
   pin::Data data(model);
 
   // The link (BODY) frame at the end of the longest joint chain, the first in
@@ -347,10 +366,136 @@ void bench_robot(const std::string &name, const std::string &urdf, bool floating
   });
 }
 
+// One contact of a stance robot: the link's name, 6-D (true) or point.
+using ContactSpec = std::vector<std::pair<std::string, bool>>;
+
+// The MPC derivatives with the contacts `contacts`, per-frame algorithms on `frame_name`.
+void bench_stance(const std::string &name, const pin::Model &model, bool floating,
+                  const ContactSpec &contacts, const std::string &frame_name, int batches,
+                  double batch_ms) {
+  pin::Data data(model);
+  auto link = [&](const std::string &link_name) {
+    if (!model.existFrame(link_name, pin::BODY))
+      throw std::runtime_error("no link frame " + link_name);
+    return model.getFrameId(link_name, pin::BODY);
+  };
+  const pin::FrameIndex frame = link(frame_name);
+  std::fprintf(stderr, "harness: %s: per-frame algorithms on %s\n", name.c_str(), frame_name.c_str());
+  std::mt19937_64 rng(2024);
+  const auto states = random_states(model, floating, frame, rng);
+
+  PINOCCHIO_STD_VECTOR_WITH_EIGEN_ALLOCATOR(pin::RigidConstraintModel) contact_models;
+  PINOCCHIO_STD_VECTOR_WITH_EIGEN_ALLOCATOR(pin::RigidConstraintData) contact_datas;
+  for (const auto &[link_name, six] : contacts) {
+    const pin::Frame &f = model.frames[link(link_name)];
+    contact_models.emplace_back(six ? pin::CONTACT_6D : pin::CONTACT_3D, model, f.parentJoint,
+                                f.placement, six ? pin::LOCAL : pin::LOCAL_WORLD_ALIGNED);
+  }
+  for (const auto &cm : contact_models) contact_datas.emplace_back(cm);
+  pin::initConstraintDynamics(model, data, contact_models, contact_datas);
+  pin::ProximalSettings settings;
+
+  const int nv = model.nv;
+  const int nu = floating ? nv - 6 : nv;
+  pin::Data::Matrix6x dh_dq = pin::Data::Matrix6x::Zero(6, nv), dhdot_dq = dh_dq, dhdot_dv = dh_dq,
+                      dhdot_da = dh_dq, v_dq = dh_dq, v_dv = dh_dq, a_dq = dh_dq, a_dv = dh_dq,
+                      a_da = dh_dq;
+  Eigen::MatrixXd Dq = Eigen::MatrixXd::Zero(nv, nv), Dv = Eigen::MatrixXd::Zero(nv, nv),
+                  A(2 * nv, 2 * nv), B(2 * nv, nu);
+  Eigen::VectorXd q_out(model.nq), v_out(nv), hv(nv);
+
+  auto report = [&](const char *function, auto call) {
+    const double ns = time_ns(states, batches, batch_ms, call);
+    std::printf("%s\t%s\t%.1f\n", name.c_str(), function, ns);
+    std::fflush(stdout);
+  };
+  report("constraintDynamics", [&](const State &s) {
+    pin::constraintDynamics(model, data, s.q, s.v, s.tau, contact_models, contact_datas, settings);
+    keep(data);
+  });
+  report("computeConstraintDynamicsDerivatives", [&](const State &s) {
+    pin::constraintDynamics(model, data, s.q, s.v, s.tau, contact_models, contact_datas, settings);
+    pin::computeConstraintDynamicsDerivatives(model, data, contact_models, contact_datas, settings);
+    keep(data);
+  });
+  report("computeCentroidalDynamicsDerivatives", [&](const State &s) {
+    pin::computeCentroidalDynamicsDerivatives(model, data, s.q, s.v, s.a, dh_dq, dhdot_dq, dhdot_dv,
+                                              dhdot_da);
+    keep(dh_dq);
+    keep(dhdot_dq);
+    keep(dhdot_dv);
+    keep(dhdot_da);
+    keep(data);
+  });
+  report("getFrameVelocityDerivatives(LOCAL)", [&](const State &s) {
+    pin::computeForwardKinematicsDerivatives(model, data, s.q, s.v, s.a);
+    pin::getFrameVelocityDerivatives(model, data, frame, pin::LOCAL, v_dq, v_dv);
+    keep(v_dq);
+    keep(v_dv);
+    keep(data);
+  });
+  report("getFrameAccelerationDerivatives(LOCAL)", [&](const State &s) {
+    pin::computeForwardKinematicsDerivatives(model, data, s.q, s.v, s.a);
+    pin::getFrameAccelerationDerivatives(model, data, frame, pin::LOCAL, v_dq, a_dq, a_dv, a_da);
+    keep(v_dq);
+    keep(a_dq);
+    keep(a_dv);
+    keep(a_da);
+    keep(data);
+  });
+  report("computeImpulseDynamicsDerivatives", [&](const State &s) {
+    pin::impulseDynamics(model, data, s.q, s.v, contact_models, contact_datas, 0.0, settings);
+    pin::computeImpulseDynamicsDerivatives(model, data, contact_models, contact_datas, 0.0, settings);
+    keep(data);
+  });
+  // rbdgen's contact_step_linearization: stepLinearization* (see bench_robot)
+  // with a, ∂a/∂q, ∂a/∂v, ∂a/∂tau from the constrained dynamics.
+  report("contactStepLinearization*", [&](const State &s) {
+    pin::constraintDynamics(model, data, s.q, s.v, s.tau_actuated, contact_models, contact_datas,
+                            settings);
+    pin::computeConstraintDynamicsDerivatives(model, data, contact_models, contact_datas, settings);
+    v_out = s.v + kStep * data.ddq;
+    hv = kStep * v_out;
+    pin::integrate(model, s.q, hv, q_out);
+    pin::dIntegrate(model, s.q, hv, Dq, pin::ARG0);
+    pin::dIntegrate(model, s.q, hv, Dv, pin::ARG1);
+    A.bottomLeftCorner(nv, nv) = kStep * data.ddq_dq;
+    A.bottomRightCorner(nv, nv) = kStep * data.ddq_dv;
+    A.bottomRightCorner(nv, nv).diagonal().array() += 1.0;
+    A.topLeftCorner(nv, nv) = Dq;
+    A.topLeftCorner(nv, nv).noalias() += kStep * Dv * A.bottomLeftCorner(nv, nv);
+    A.topRightCorner(nv, nv).noalias() = kStep * Dv * A.bottomRightCorner(nv, nv);
+    B.bottomRows(nv) = kStep * data.ddq_dtau.rightCols(nu);
+    B.topRows(nv).noalias() = kStep * Dv * B.bottomRows(nv);
+    keep(q_out);
+    keep(v_out);
+    keep(A);
+    keep(B);
+    keep(data);
+  });
+}
+
+// `LINK:point|6d,...`.
+ContactSpec parse_contacts(const std::string &spec) {
+  ContactSpec out;
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t end = std::min(spec.find(',', start), spec.size());
+    const std::string item = spec.substr(start, end - start);
+    const std::size_t colon = item.rfind(':');
+    if (colon == std::string::npos) throw std::invalid_argument("contact " + item);
+    const std::string kind = item.substr(colon + 1);
+    if (kind != "point" && kind != "6d") throw std::invalid_argument("contact kind " + kind);
+    out.emplace_back(item.substr(0, colon), kind == "6d");
+    start = end + 1;
+  }
+  return out;
+}
+
 int usage() {
   std::fprintf(stderr,
-               "usage: harness [--batches N] [--batch-ms T] NAME URDF floating|fixed "
-               "[NAME URDF floating|fixed ...]\n");
+               "usage: harness [--batches N] [--batch-ms T] ROBOT [ROBOT ...]\n"
+               "  ROBOT = [--contacts LINK:point|6d,... --frame LINK] NAME URDF floating|fixed\n");
   return 2;
 }
 
@@ -362,27 +507,50 @@ int main(int argc, char **argv) {
   double batch_ms = 30.0;
   std::size_t i = 0;
   try {
-    for (; i + 1 < args.size() && args[i].rfind("--", 0) == 0; i += 2) {
+    for (; i + 1 < args.size() && (args[i] == "--batches" || args[i] == "--batch-ms"); i += 2) {
       if (args[i] == "--batches")
         batches = std::stoi(args[i + 1]);
-      else if (args[i] == "--batch-ms")
-        batch_ms = std::stod(args[i + 1]);
       else
-        return usage();
+        batch_ms = std::stod(args[i + 1]);
     }
   } catch (const std::exception &) {
     return usage();
   }
-  if (i == args.size() || (args.size() - i) % 3 != 0 || batches < 1 || batch_ms <= 0.0) return usage();
-  for (; i < args.size(); i += 3) {
+  if (i == args.size() || batches < 1 || batch_ms <= 0.0) return usage();
+  while (i < args.size()) {
+    ContactSpec contacts;
+    std::string frame;
+    try {
+      for (; i + 1 < args.size() && args[i].rfind("--", 0) == 0; i += 2) {
+        if (args[i] == "--contacts")
+          contacts = parse_contacts(args[i + 1]);
+        else if (args[i] == "--frame")
+          frame = args[i + 1];
+        else
+          return usage();
+      }
+    } catch (const std::exception &) {
+      return usage();
+    }
+    if (args.size() - i < 3 || contacts.empty() != frame.empty()) return usage();
     const std::string &base = args[i + 2];
     if (base != "floating" && base != "fixed") return usage();
+    const bool floating = base == "floating";
     try {
-      bench_robot(args[i], args[i + 1], base == "floating", batches, batch_ms);
+      pin::Model model;
+      if (floating)
+        pin::urdf::buildModel(args[i + 1], pin::JointModelFreeFlyer(), model);
+      else
+        pin::urdf::buildModel(args[i + 1], model);
+      if (contacts.empty())
+        bench_robot(args[i], model, floating, batches, batch_ms);
+      else
+        bench_stance(args[i], model, floating, contacts, frame, batches, batch_ms);
     } catch (const std::exception &e) {
       std::fprintf(stderr, "harness: %s: %s\n", args[i + 1].c_str(), e.what());
       return 1;
     }
+    i += 3;
   }
   return 0;
 }
