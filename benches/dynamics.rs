@@ -112,7 +112,6 @@ const G1_SOLES: &[(&str, ContactKind)] = &[
 
 frame_by_value!(go2_z1, z1, go2, g1);
 
-
 /// The benches, one group per robot (criterion's id `<robot>/<function>/<generated|runtime>`).
 fn benches(c: &mut Criterion) {
     let mpc = mpc_functions!(function_list!());

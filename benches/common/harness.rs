@@ -157,7 +157,14 @@ impl<A: Flat, B: Flat, C: Flat, D: Flat> Flat for (A, B, C, D) {
 
 impl<A: Flat, B: Flat, C: Flat, D: Flat, E: Flat> Flat for (A, B, C, D, E) {
     fn flat(&self) -> Vec<f64> {
-        [self.0.flat(), self.1.flat(), self.2.flat(), self.3.flat(), self.4.flat()].concat()
+        [
+            self.0.flat(),
+            self.1.flat(),
+            self.2.flat(),
+            self.3.flat(),
+            self.4.flat(),
+        ]
+        .concat()
     }
 }
 
