@@ -313,6 +313,7 @@ pub struct Robot<'c> {
 impl<'c> Robot<'c> {
     /// The robot of the module with `dims` (`NQ`, `NV`, `NJOINTS`, `NU`) and
     /// link frames `frames` (`Frame::ALL`'s names).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         c: &'c mut Criterion,
         name: &'static str,

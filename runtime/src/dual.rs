@@ -1,7 +1,7 @@
 //! Forward-mode dual numbers with `N` tangent lanes over any scalar: running
 //! an ordinary algorithm on them gives its directional derivatives. On `f64`
 //! they give numbers (the runtime's `*_derivatives` of contact, impulse,
-//! centroidal and frame quantities, [`crate::algorithms::tangent`]); on a
+//! centroidal and frame quantities, the `tangent` module of `algorithms`); on a
 //! symbolic scalar, a derivative's trace.
 
 use core::ops::{Add, Div, Mul, Neg, Sub};

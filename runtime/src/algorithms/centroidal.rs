@@ -329,7 +329,7 @@ pub struct CentroidalDerivatives<S = f64> {
 
 /// The derivatives of `hg(q, v)` ([`ccrba`]) and `ḣg(q, v, a)`
 /// ([`centroidal_momentum_rate`]) by forward-mode dual numbers through those
-/// functions ([`super::tangent`]); see [`CentroidalDerivatives`]. Pinocchio's
+/// functions (the runtime's `tangent` module); see [`CentroidalDerivatives`]. Pinocchio's
 /// `computeCentroidalDynamicsDerivatives` returns the same four matrices.
 ///
 /// `q: [nq]`, `v: [nv]`, `a: [nv]`.

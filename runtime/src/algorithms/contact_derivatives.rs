@@ -1,6 +1,6 @@
 //! Derivatives of the contact quantities in the tangent space: of the drift,
 //! of the contact inverse dynamics (dual numbers through the functions,
-//! [`super::tangent`]), and of the contact and impulse dynamics by the
+//! the runtime's `tangent` module), and of the contact and impulse dynamics by the
 //! implicit function theorem: `(v̇, λ)` is the root of a residual `F(x, v̇, λ)`
 //! whose Jacobian in `(v̇, λ)` is the KKT matrix `K` that the forward solve
 //! factors, so `∂(v̇, λ)/∂x = -K⁻¹ ∂F/∂x`, with `∂F/∂x` by dual numbers at

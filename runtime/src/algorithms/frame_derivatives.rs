@@ -1,6 +1,6 @@
 //! Derivatives of frame velocities and accelerations in the tangent space, by
 //! forward-mode dual numbers through [`frame_velocity`] and
-//! [`frame_acceleration`] ([`super::tangent`]).
+//! [`frame_acceleration`] (the runtime's `tangent` module).
 
 use super::acceleration::{frame_acceleration, frame_velocity};
 use super::tangent::{tangent_jacobian, Arg};
