@@ -100,6 +100,10 @@ fn a_near_miss_gets_a_did_you_mean() {
         ("CRBA", "crba"),
         ("ABA", "aba"),
         ("Rnea_Derivatives", "rnea_derivatives"),
+        // Pinocchio's names get ours.
+        ("inverse_dynamics", "rnea"),
+        ("computeMinverse", "minverse"),
+        ("constraintDynamics", "contact_dynamics"),
     ] {
         let out = rbdgen(&[
             "generate",

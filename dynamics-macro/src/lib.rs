@@ -217,7 +217,11 @@ fn parse_functions(input: ParseStream, key: &Ident) -> syn::Result<Vec<(Function
     for n in names {
         let f = Function::from_name(&n.to_string()).ok_or_else(|| {
             let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-            let message = match nearest(&n.to_string(), known.iter().copied()) {
+            let name = n.to_string();
+            let near = Function::alias(&name)
+                .map(Function::name)
+                .or_else(|| nearest(&name, known.iter().copied()));
+            let message = match near {
                 Some(near) => format!("unknown function `{n}`; did you mean `{near}`?"),
                 None => format!("unknown function `{n}`; known: {}", known.join(", ")),
             };
@@ -620,8 +624,8 @@ mod tests {
         }
     }
 
-    /// A misspelt function gets the nearest name; one far from every name
-    /// gets the list.
+    /// A misspelt function gets the nearest name, Pinocchio's name gets
+    /// ours, and one far from every name gets the list.
     #[test]
     fn an_unknown_function_gets_did_you_mean() {
         let message = |list: &str| {
@@ -635,8 +639,15 @@ mod tests {
             message("rnea, crab"),
             "unknown function `crab`; did you mean `crba`?"
         );
-        assert!(message("inverse_dynamics")
-            .starts_with("unknown function `inverse_dynamics`; known: rnea, crba"));
+        assert_eq!(
+            message("inverse_dynamics"),
+            "unknown function `inverse_dynamics`; did you mean `rnea`?"
+        );
+        assert_eq!(
+            message("computeMinverse"),
+            "unknown function `computeMinverse`; did you mean `minverse`?"
+        );
+        assert!(message("teleport").starts_with("unknown function `teleport`; known: rnea, crba"));
     }
 
     /// When a function fails on a model that has physical warnings (two

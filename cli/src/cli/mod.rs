@@ -219,11 +219,15 @@ pub fn build_model(
     rbdgen_symbolic::build_model(text, options).map_err(|e| format!("{}: {e}", urdf.display()))
 }
 
-/// The message for an unknown `name` of a `what` (a function): the nearest
-/// of `known` when one is a near miss (`crab`: "did you mean `crba`?"), every
-/// known name otherwise.
+/// The message for an unknown `name` of a `what` (a function): ours for
+/// Pinocchio's name ([`rbdgen_symbolic::Function::alias`]: "did you mean `rnea`?" for
+/// `inverse_dynamics`) or the nearest of `known` when one is a near miss
+/// (`crab`: "did you mean `crba`?"), every known name otherwise.
 pub fn unknown_name(what: &str, name: &str, known: &[&str]) -> String {
-    match rbdgen_runtime::error::nearest(name, known.iter().copied()) {
+    let alias = rbdgen_symbolic::Function::alias(name)
+        .map(rbdgen_symbolic::Function::name)
+        .filter(|a| known.contains(a));
+    match alias.or_else(|| rbdgen_runtime::error::nearest(name, known.iter().copied())) {
         Some(near) => format!("unknown {what} `{name}`; did you mean `{near}`?"),
         None => format!("unknown {what} `{name}`; known: {}", known.join(", ")),
     }

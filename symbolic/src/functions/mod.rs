@@ -215,6 +215,48 @@ impl Function {
         Self::ALL.into_iter().find(|f| f.name() == name)
     }
 
+    /// The function a user coming from Pinocchio or the textbooks most
+    /// likely means by `name` when it is none of ours: `inverse_dynamics` →
+    /// `rnea`, `computeMinverse` → `minverse`. Case and underscores are
+    /// ignored; `None` for a name without a counterpart here.
+    pub fn alias(name: &str) -> Option<Function> {
+        const ALIASES: &[(&str, Function)] = &[
+            ("inversedynamics", Function::Rnea),
+            ("forwarddynamics", Function::Aba),
+            ("massmatrix", Function::Crba),
+            ("computeminverse", Function::Minverse),
+            ("inversemassmatrix", Function::Minverse),
+            ("nle", Function::NonlinearEffects),
+            ("computegeneralizedgravity", Function::GeneralizedGravity),
+            ("gravity", Function::GeneralizedGravity),
+            ("com", Function::CenterOfMass),
+            ("jacobiancenterofmass", Function::JacobianCenterOfMass),
+            ("centroidalmomentummatrix", Function::Ccrba),
+            ("forwardkinematics", Function::FramePlacement),
+            ("framesforwardkinematics", Function::FramePlacement),
+            ("constraintdynamics", Function::ContactDynamics),
+            (
+                "computeconstraintdynamicsderivatives",
+                Function::ContactDynamicsDerivatives,
+            ),
+            ("computerneaderivatives", Function::RneaDerivatives),
+            ("computeabaderivatives", Function::AbaDerivatives),
+            (
+                "computecentroidaldynamicsderivatives",
+                Function::CentroidalDynamicsDerivatives,
+            ),
+        ];
+        let folded: String = name
+            .chars()
+            .filter(|c| *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect();
+        ALIASES
+            .iter()
+            .find(|(alias, _)| *alias == folded)
+            .map(|&(_, f)| f)
+    }
+
     /// Whether the function is defined by a contact set (`Model::contacts`):
     /// it cannot be generated without one.
     pub fn needs_contacts(self) -> bool {
