@@ -76,6 +76,12 @@ fn info_ops_counts_each_function_and_reports_those_over_the_limit() {
         .unwrap_or_else(|| panic!("{counted}"));
     let ops: usize = rnea.split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(ops > 10, "{rnea}");
+    // Beside the count, its machine-code estimate: BYTES_PER_OP per operation.
+    let kib = (ops * rbdgen_symbolic::BYTES_PER_OP).div_ceil(1024);
+    assert!(
+        rnea.ends_with(&format!(", about {kib} KiB of machine code")),
+        "{rnea}"
+    );
     // With the limit just below rnea's count, rnea is reported as too large and
     // the counting goes on; at its count, it is counted.
     let below = (ops - 1).to_string();

@@ -30,7 +30,7 @@ pub use generate::{
     build_model, check_contact_set_name, generate, generate_module, generate_tokens, GenerateError,
     Module, Options, Progress, DEFAULT_MAX_OPS,
 };
-pub use graph::{Graph, Node, NodeId, OpCounts};
+pub use graph::{Graph, Node, NodeId, OpCounts, BYTES_PER_OP};
 pub use header::{command_line_options, sha256_hex};
 pub use lanes::lane_widths;
 pub use rbdgen_runtime::error::nearest;

@@ -88,7 +88,11 @@ fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool)
                     Some(traced) if simplify => format!("{} → ", traced.total()),
                     _ => String::new(),
                 };
-                let mut line = format!("  {:<width$} {before}{counts}", function.name());
+                let size = counts.estimated_code_bytes().div_ceil(1024);
+                let mut line = format!(
+                    "  {:<width$} {before}{counts}, about {size} KiB of machine code",
+                    function.name()
+                );
                 if function == Function::Rnea {
                     let reference = rnea_mul_reference(model.nv, &counts);
                     line.push_str(&format!("\n  {:<width$} {reference}", ""));
