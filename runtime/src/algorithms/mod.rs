@@ -41,6 +41,7 @@ pub use contact_derivatives::{
     ImpulseDynamicsDerivatives,
 };
 pub use crba::crba;
+pub(crate) use derivatives::Bias;
 pub use derivatives::{
     aba_derivatives, aba_derivatives_fext, aba_dfext, rnea_derivatives, rnea_derivatives_fext,
     Jacobians,
@@ -60,7 +61,18 @@ pub use step::{
 };
 
 use crate::error::InputError;
+use crate::spatial::{Motion, Vector3};
 use crate::{Data, Model, Scalar};
+
+/// Gravity as the spatial acceleration `-g` of the universe (Featherstone
+/// 2008 §5.3), `[linear; angular]` in world axes, m/s²: the recursions start
+/// from it instead of adding gravity to every body.
+pub(crate) fn universe_acceleration<S: Scalar>(model: &Model) -> Motion<S> {
+    Motion {
+        linear: -Vector3::constant(model.gravity.0),
+        angular: Vector3::zeros(),
+    }
+}
 
 /// `Ok` when a slice `argument` has the length `expected`, else the
 /// [`InputError::Length`] naming it and both lengths.
