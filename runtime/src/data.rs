@@ -1,6 +1,6 @@
 //! The preallocated workspace of the algorithms (Pinocchio's `Data`).
 
-use crate::algorithms::Bias;
+use crate::algorithms::{Bias, MassSolve};
 use crate::error::DataMismatch;
 use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::{Model, Scalar};
@@ -141,6 +141,8 @@ pub struct DerivativeData<S> {
     /// The support of the joint of the backward step, as
     /// [`crate::Topology::support`] writes it.
     pub(crate) support: Vec<usize>,
+    /// The scratch of the tree-sparse solves with `M` of the ABA derivatives.
+    pub(crate) solve: MassSolve<S>,
 }
 
 impl<S: Scalar> DerivativeData<S> {
@@ -171,6 +173,7 @@ impl<S: Scalar> DerivativeData<S> {
             dtau_dq: vec![S::zero(); nv * nv],
             dtau_dv: vec![S::zero(); nv * nv],
             support: Vec::with_capacity(n),
+            solve: MassSolve::new(nv),
         }
     }
 }

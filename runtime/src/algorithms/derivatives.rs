@@ -180,20 +180,51 @@ fn forward_derivatives<S: Scalar>(
             for ((r, &t), &b) in rhs.iter_mut().zip(tau).zip(&data.tau) {
                 *r = t - b;
             }
-            let ddq = solve_mass(model, data, &rhs, 1, Rows::All, Sign::Plus);
-            data.derivatives.rhs = rhs;
-            data.ddq.copy_from_slice(&ddq);
+            let w = &mut data.derivatives;
+            let (ltdl, ddq) = (&data.ltdl, &mut data.ddq);
+            solve_mass_into(
+                model,
+                ltdl,
+                &rhs,
+                1,
+                Rows::All,
+                Sign::Plus,
+                &mut w.solve,
+                ddq,
+            );
+            w.rhs = rhs;
         }
         Acceleration::Given(ddq) => data.ddq.copy_from_slice(ddq),
     }
     let ddq = core::mem::take(&mut data.ddq);
     run(model, data, q, v, &ddq, fext, Matrices::All);
     data.ddq = ddq;
-    let data = &*data;
-    let w = &data.derivatives;
+    let (mut d_dq, mut d_dv) = (vec![S::zero(); nv * nv], vec![S::zero(); nv * nv]);
+    let (ltdl, w) = (&data.ltdl, &mut data.derivatives);
+    let (branch, minus) = (Rows::Branch, Sign::Minus);
+    solve_mass_into(
+        model,
+        ltdl,
+        &w.dtau_dq,
+        nv,
+        branch,
+        minus,
+        &mut w.solve,
+        &mut d_dq,
+    );
+    solve_mass_into(
+        model,
+        ltdl,
+        &w.dtau_dv,
+        nv,
+        branch,
+        minus,
+        &mut w.solve,
+        &mut d_dv,
+    );
     Jacobians {
-        d_dq: solve_mass(model, data, &w.dtau_dq, nv, Rows::Branch, Sign::Minus),
-        d_dv: solve_mass(model, data, &w.dtau_dv, nv, Rows::Branch, Sign::Minus),
+        d_dq,
+        d_dv,
         d_du: minv,
     }
 }
@@ -312,28 +343,80 @@ pub(crate) fn solve_mass<S: Scalar>(
     rows: Rows,
     sign: Sign,
 ) -> Vec<S> {
+    let mut out = vec![S::zero(); model.nv * cols];
+    let mut scratch = MassSolve::new(model.nv);
+    solve_mass_into(
+        model,
+        &data.ltdl,
+        b,
+        cols,
+        rows,
+        sign,
+        &mut scratch,
+        &mut out,
+    );
+    out
+}
+
+/// The scratch vectors of [`solve_mass_into`], `[nv]` each.
+#[derive(Clone, Debug)]
+pub(crate) struct MassSolve<S> {
+    /// `±D⁻¹`.
+    d_inv: Vec<S>,
+    /// One column of `D⁻¹ Yᵀ b`.
+    z: Vec<S>,
+    /// The rows of the column read.
+    rows: Vec<usize>,
+}
+
+impl<S: Scalar> MassSolve<S> {
+    /// The scratch for `nv` dofs.
+    pub(crate) fn new(nv: usize) -> Self {
+        Self {
+            d_inv: vec![S::zero(); nv],
+            z: vec![S::zero(); nv],
+            rows: Vec::with_capacity(nv),
+        }
+    }
+}
+
+/// [`solve_mass`] with the factors `ltdl` (`data.ltdl`), into `out: [nv x
+/// cols]` (every entry written), with the scratch `scratch`: no allocation.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_mass_into<S: Scalar>(
+    model: &Model,
+    ltdl: &[S],
+    b: &[S],
+    cols: usize,
+    rows: Rows,
+    sign: Sign,
+    scratch: &mut MassSolve<S>,
+    out: &mut [S],
+) {
     let nv = model.nv;
-    let h = &data.ltdl;
+    let h = ltdl;
     let tree = model.topology();
     let parent = tree.dof_parents();
-    let mut nonzero: Vec<usize> = (0..nv).collect();
-    let d_inv: Vec<S> = (0..nv)
-        .map(|k| {
-            let d = S::one() / h[k * nv + k];
-            match sign {
-                Sign::Plus => d,
-                Sign::Minus => -d,
-            }
-        })
-        .collect();
-    let mut z = vec![S::zero(); nv];
-    let mut out = vec![S::zero(); nv * cols];
+    let MassSolve {
+        d_inv,
+        z,
+        rows: nonzero,
+    } = scratch;
+    nonzero.clear();
+    nonzero.extend(0..nv);
+    for (k, dk) in d_inv.iter_mut().enumerate() {
+        let d = S::one() / h[k * nv + k];
+        *dk = match sign {
+            Sign::Plus => d,
+            Sign::Minus => -d,
+        };
+    }
     for j in 0..cols {
         z.fill(S::zero());
         if let Rows::Branch = rows {
-            tree.branch_dofs(j, &mut nonzero);
+            tree.branch_dofs(j, nonzero);
         }
-        for &i in &nonzero {
+        for &i in nonzero.iter() {
             let bi = b[i * cols + j];
             z[i] = z[i] + bi;
             let mut k = parent[i];
@@ -342,7 +425,7 @@ pub(crate) fn solve_mass<S: Scalar>(
                 k = parent[kk];
             }
         }
-        for (zk, &dk) in z.iter_mut().zip(&d_inv) {
+        for (zk, &dk) in z.iter_mut().zip(d_inv.iter()) {
             *zk = *zk * dk;
         }
         for i in 0..nv {
@@ -355,7 +438,6 @@ pub(crate) fn solve_mass<S: Scalar>(
             out[i * cols + j] = x;
         }
     }
-    out
 }
 
 /// `B x = v ×* (I x) - I (v × x) + x ×* h` of a body (or the sum over a

@@ -41,11 +41,11 @@ pub use contact_derivatives::{
     ImpulseDynamicsDerivatives,
 };
 pub use crba::crba;
-pub(crate) use derivatives::Bias;
 pub use derivatives::{
     aba_derivatives, aba_derivatives_fext, aba_dfext, rnea_derivatives, rnea_derivatives_fext,
     Jacobians,
 };
+pub(crate) use derivatives::{Bias, MassSolve};
 pub use effects::{generalized_gravity, nonlinear_effects};
 pub use energy::{kinetic_energy, potential_energy};
 pub use frame_derivatives::{frame_acceleration_derivatives, frame_velocity_derivatives};
