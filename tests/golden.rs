@@ -1,9 +1,13 @@
 //! Golden files: the generated `rnea` and `crba` of three tiny robots
 //! (`tests/golden/*.urdf`: a double pendulum, a 3-link tree with a fixed
-//! joint, a free-flyer with one leg), committed next to their URDF and
-//! compared as text, so that a change to emission reads as a short diff of
-//! these files. They are also compiled (the modules below) and checked
-//! against the runtime.
+//! joint, a free-flyer with one leg), the derivative functions (RNEA and ABA
+//! derivatives, with and without external forces, and the step
+//! linearization) of the double pendulum, and the RNEA derivatives of a
+//! branching chain with mimic joints (`mimic_chain`, as
+//! `tests/urdf/mimic/chain.urdf`),
+//! committed next to their URDF and compared as text, so that a change to
+//! emission reads as a short diff of these files. They are also compiled (the
+//! modules below) and checked against the runtime.
 //!
 //! After an intended change to the generated code, regenerate them with
 //! `RBDGEN_BLESS=1 cargo test --test golden` (or the command each file's
@@ -12,41 +16,100 @@
 
 use std::path::PathBuf;
 
-use rbdgen::runtime::{crba, rnea, Data, Model};
+use rbdgen::runtime::{crba, rnea, rnea_derivatives, Data, Model};
 use rbdgen::symbolic::{generate, Function, Options};
 
 // The generator's formatting (prettyplease), not rustfmt's: each file's
 // `#![cfg_attr(rustfmt, rustfmt::skip)]` keeps `cargo fmt` (and so CI's
-// `cargo fmt --check`) off it. Only `rnea`, `crba`, `NQ`, `NV` and `NEUTRAL`
-// are used here.
+// `cargo fmt --check`) off it. Only `rnea`, `crba`, `rnea_derivatives`, `NQ`,
+// `NV` and `NEUTRAL` are used here.
 #[allow(dead_code)]
 #[path = "golden/double_pendulum.rs"]
 mod double_pendulum;
 #[allow(dead_code)]
+#[path = "golden/double_pendulum_derivatives.rs"]
+mod double_pendulum_derivatives;
+#[allow(dead_code)]
 #[path = "golden/hopper.rs"]
 mod hopper;
+#[allow(dead_code)]
+#[path = "golden/mimic_chain_derivatives.rs"]
+mod mimic_chain_derivatives;
 #[allow(dead_code)]
 #[path = "golden/tree_fixed.rs"]
 mod tree_fixed;
 
-/// The golden robots: file stem, floating base.
-const ROBOTS: [(&str, bool); 3] = [
-    ("double_pendulum", false),
-    ("tree_fixed", false),
-    ("hopper", true),
+/// One golden file: `tests/golden/{file}.rs`, generated from
+/// `tests/golden/{urdf}.urdf` with these options.
+struct Golden {
+    file: &'static str,
+    urdf: &'static str,
+    floating_base: bool,
+    mimic: bool,
+    functions: &'static [Function],
+}
+
+/// The functions of the derivative golden files: those that go through the
+/// RNEA derivative passes.
+const DERIVATIVES: &[Function] = &[
+    Function::RneaDerivatives,
+    Function::AbaDerivatives,
+    Function::RneaDerivativesFext,
+    Function::AbaDerivativesFext,
+    Function::StepLinearization,
+];
+
+/// The golden files.
+const GOLDEN: [Golden; 5] = [
+    Golden {
+        file: "double_pendulum",
+        urdf: "double_pendulum",
+        floating_base: false,
+        mimic: false,
+        functions: &[Function::Rnea, Function::Crba],
+    },
+    Golden {
+        file: "tree_fixed",
+        urdf: "tree_fixed",
+        floating_base: false,
+        mimic: false,
+        functions: &[Function::Rnea, Function::Crba],
+    },
+    Golden {
+        file: "hopper",
+        urdf: "hopper",
+        floating_base: true,
+        mimic: false,
+        functions: &[Function::Rnea, Function::Crba],
+    },
+    Golden {
+        file: "double_pendulum_derivatives",
+        urdf: "double_pendulum",
+        floating_base: false,
+        mimic: false,
+        functions: DERIVATIVES,
+    },
+    Golden {
+        file: "mimic_chain_derivatives",
+        urdf: "mimic_chain",
+        floating_base: false,
+        mimic: true,
+        functions: &[Function::RneaDerivatives],
+    },
 ];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The options of `rbdgen generate tests/golden/NAME.urdf [--floating-base]
-/// --functions rnea,crba`.
-fn options(name: &str, floating_base: bool) -> Options {
+/// The options of `rbdgen generate tests/golden/URDF.urdf [--floating-base]
+/// [--mimic] --functions ...`.
+fn options(golden: &Golden) -> Options {
     Options {
-        floating_base,
-        functions: [Function::Rnea, Function::Crba].into_iter().collect(),
-        source_name: format!("tests/golden/{name}.urdf"),
+        floating_base: golden.floating_base,
+        mimic: golden.mimic,
+        functions: golden.functions.iter().copied().collect(),
+        source_name: format!("tests/golden/{}.urdf", golden.urdf),
         ..Options::default()
     }
 }
@@ -108,10 +171,11 @@ fn diff(expected: &str, actual: &str, limit: usize) -> String {
 fn committed_golden_files_are_current() {
     let bless = std::env::var_os("RBDGEN_BLESS").is_some();
     let mut stale = Vec::new();
-    for (name, floating_base) in ROBOTS {
-        let urdf =
-            std::fs::read_to_string(root().join(format!("tests/golden/{name}.urdf"))).unwrap();
-        let fresh = generate(&urdf, &options(name, floating_base)).unwrap();
+    for golden in &GOLDEN {
+        let (name, urdf) = (golden.file, golden.urdf);
+        let source =
+            std::fs::read_to_string(root().join(format!("tests/golden/{urdf}.urdf"))).unwrap();
+        let fresh = generate(&source, &options(golden)).unwrap();
         let path = root().join(format!("tests/golden/{name}.rs"));
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         if committed == fresh {
@@ -121,17 +185,20 @@ fn committed_golden_files_are_current() {
             std::fs::write(&path, &fresh).unwrap();
             continue;
         }
-        let base = if floating_base {
-            " --floating-base"
-        } else {
-            ""
+        let flags = match (golden.floating_base, golden.mimic) {
+            (true, true) => " --floating-base --mimic",
+            (true, false) => " --floating-base",
+            (false, true) => " --mimic",
+            (false, false) => "",
         };
+        let functions: Vec<&str> = golden.functions.iter().map(|f| f.name()).collect();
         stale.push(format!(
             "tests/golden/{name}.rs differs from the generator's output (- committed, + new):\n\
              {}\n\
-             regenerate with `cargo run --release -- generate tests/golden/{name}.urdf{base} \
-             --functions rnea,crba -o tests/golden/{name}.rs`",
-            diff(&committed, &fresh, 60)
+             regenerate with `cargo run --release -- generate tests/golden/{urdf}.urdf{flags} \
+             --functions {} -o tests/golden/{name}.rs`",
+            diff(&committed, &fresh, 60),
+            functions.join(",")
         ));
     }
     assert!(
@@ -198,4 +265,36 @@ fn golden_modules_compile_and_match_the_runtime() {
     check_module!(double_pendulum, "double_pendulum", false);
     check_module!(tree_fixed, "tree_fixed", false);
     check_module!(hopper, "hopper", true);
+}
+
+/// `rnea_derivatives` of a derivative module against the runtime at one state.
+macro_rules! check_derivatives {
+    ($module:ident, $urdf:literal, $mimic:literal) => {{
+        use $module::NV;
+        let path = root().join(concat!("tests/golden/", $urdf, ".urdf"));
+        let model = if $mimic {
+            Model::from_urdf_file_mimic(path, false)
+        } else {
+            Model::from_urdf_file(path, false)
+        }
+        .unwrap();
+        let mut data = Data::new(&model);
+        let mut q = $module::NEUTRAL;
+        displace(&mut q, false);
+        let v: [f64; NV] = std::array::from_fn(|k| 0.5 - 0.2 * k as f64);
+        let a: [f64; NV] = std::array::from_fn(|k| 1.0 - 0.3 * k as f64);
+        let (dq, dv, da) = $module::rnea_derivatives(&q, &v, &a);
+        let d = rnea_derivatives(&model, &mut data, &q, &v, &a).unwrap();
+        for (generated, runtime) in [(dq, &d.d_dq), (dv, &d.d_dv), (da, &d.d_du)] {
+            for (k, (x, y)) in generated.iter().flatten().zip(runtime).enumerate() {
+                assert!((x - y).abs() < 1e-12, "{}: rnea_derivatives[{k}]", $urdf);
+            }
+        }
+    }};
+}
+
+#[test]
+fn derivative_modules_compile_and_match_the_runtime() {
+    check_derivatives!(double_pendulum_derivatives, "double_pendulum", false);
+    check_derivatives!(mimic_chain_derivatives, "mimic_chain", true);
 }

@@ -1,5 +1,6 @@
 //! The preallocated workspace of the algorithms (Pinocchio's `Data`).
 
+use crate::algorithms::{Bias, MassSolve};
 use crate::error::DataMismatch;
 use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
 use crate::{Model, Scalar};
@@ -81,8 +82,100 @@ pub struct Data<S> {
     /// Time derivative of [`Data::j`] along `v`, one world-frame column per dof
     /// (Pinocchio's `dJ`, from `computeJointJacobiansTimeVariation`).
     pub dj: Vec<Motion<S>>,
+    /// The workspace of the RNEA derivatives
+    /// ([`crate::algorithms::rnea_derivatives`] and the functions built on it).
+    pub derivatives: DerivativeData<S>,
     /// What the workspace was built for, as [`Data::check`] compares it.
     built_for: BuiltFor,
+}
+
+/// The workspace of the RNEA derivatives (Pinocchio keeps these in `Data`
+/// as `oMi`, `ov`, `oa`, `oYcrb`, `doYcrb`, `of`, `J`, `dJ`, `dVdq`, `dAdq`,
+/// `dAdv`), in the axes of each body's tree root (see
+/// [`crate::algorithms::rnea_derivatives`]). Per-body vectors are indexed by
+/// joint id; per-dof vectors by own dof, the dofs of the model without its
+/// mimic joints (the model's dofs when it has none).
+#[derive(Clone, Debug)]
+pub struct DerivativeData<S> {
+    /// `root_from_body` of each body.
+    pub(crate) root_from_body: Vec<Transform<S>>,
+    /// Spatial velocity `v_k` of each body, root axes.
+    pub(crate) v: Vec<Motion<S>>,
+    /// Spatial acceleration `a_k` of each body, gravity included, root axes.
+    pub(crate) a: Vec<Motion<S>>,
+    /// Composite inertia `Y_i` of each subtree, root axes.
+    pub(crate) ycrb: Vec<Inertia<S>>,
+    /// Composite `B_i` of each subtree (the derivative of the bias force).
+    pub(crate) bias: Vec<Bias<S>>,
+    /// Composite force `F_i` of each subtree (Pinocchio's `of`), root axes.
+    pub(crate) f: Vec<Force<S>>,
+    /// The Jacobian column `J_c` of each dof, root axes.
+    pub(crate) j: Vec<Motion<S>>,
+    /// `dV_c = v_λ × J_c` (Pinocchio's `dVdq`).
+    pub(crate) dv_dq: Vec<Motion<S>>,
+    /// `dA_c = a_λ × J_c + v_λ × dV_c` (Pinocchio's `dAdq`).
+    pub(crate) da_dq: Vec<Motion<S>>,
+    /// `u_c = (v_λ + v_j) × J_c` (Pinocchio's `dAdv`).
+    pub(crate) da_dv: Vec<Motion<S>>,
+    /// `v` and `a` over the own dofs (mimic models only).
+    pub(crate) v_own: Vec<S>,
+    /// See `v_own`.
+    pub(crate) a_own: Vec<S>,
+    /// `[nv]` zeros: the acceleration of the mass-matrix pass.
+    pub(crate) zeros: Vec<S>,
+    /// `[nv]` scratch: `τ - h` of the ABA derivatives.
+    pub(crate) rhs: Vec<S>,
+    /// `τ` over the own dofs.
+    pub(crate) tau_own: Vec<S>,
+    /// `∂τ/∂q`, `∂τ/∂v`, `M` over the own dofs, row-major.
+    pub(crate) dtau_dq_own: Vec<S>,
+    /// See `dtau_dq_own`.
+    pub(crate) dtau_dv_own: Vec<S>,
+    /// See `dtau_dq_own`.
+    pub(crate) mass_own: Vec<S>,
+    /// `∂τ/∂q` and `∂τ/∂v` `[nv x nv]`, row-major (Pinocchio's `dtau_dq`,
+    /// `dtau_dv`); `M` goes to [`Data::mass_matrix`].
+    pub(crate) dtau_dq: Vec<S>,
+    /// See `dtau_dq`.
+    pub(crate) dtau_dv: Vec<S>,
+    /// The support of the joint of the backward step, as
+    /// [`crate::Topology::support`] writes it.
+    pub(crate) support: Vec<usize>,
+    /// The scratch of the tree-sparse solves with `M` of the ABA derivatives.
+    pub(crate) solve: MassSolve<S>,
+}
+
+impl<S: Scalar> DerivativeData<S> {
+    fn new(model: &Model) -> Self {
+        let (n, nv) = (model.njoints(), model.nv);
+        let own = model.topology().own_to_v().len();
+        let mimic = model.has_mimic();
+        let per_own = |x: usize| if mimic { x } else { 0 };
+        Self {
+            root_from_body: vec![Transform::identity(); n],
+            v: vec![Motion::zero(); n],
+            a: vec![Motion::zero(); n],
+            ycrb: vec![Inertia::zero(); n],
+            bias: vec![Bias::zero(); n],
+            f: vec![Force::zero(); n],
+            j: vec![Motion::zero(); own],
+            dv_dq: vec![Motion::zero(); own],
+            da_dq: vec![Motion::zero(); own],
+            da_dv: vec![Motion::zero(); own],
+            v_own: vec![S::zero(); per_own(own)],
+            a_own: vec![S::zero(); per_own(own)],
+            zeros: vec![S::zero(); nv],
+            rhs: vec![S::zero(); nv],
+            tau_own: vec![S::zero(); own],
+            dtau_dq_own: vec![S::zero(); own * own],
+            dtau_dv_own: vec![S::zero(); own * own],
+            mass_own: vec![S::zero(); own * own],
+            dtau_dq: vec![S::zero(); nv * nv],
+            dtau_dv: vec![S::zero(); nv * nv],
+            support: Vec::with_capacity(n),
+            solve: MassSolve::new(nv),
+        }
+    }
 }
 
 /// The sizes and the fingerprint of the model a [`Data`] was built for.
@@ -155,6 +248,7 @@ impl<S: Scalar> Data<S> {
                 .map(|j| Inertia::constant(&j.inertia))
                 .collect(),
             dj: vec![Motion::zero(); model.nv],
+            derivatives: DerivativeData::new(model),
             built_for: BuiltFor::of(model),
         }
     }

@@ -4,7 +4,7 @@ use super::kinematics::{body_velocity, joint_placement};
 use super::linalg::{forward_solve, ldl, solve};
 use super::{check_len, check_state, check_v};
 use crate::error::InputError;
-use crate::spatial::{Force, Matrix6, Motion, Vector3};
+use crate::spatial::{Force, Matrix6, Motion};
 use crate::{Data, Model, Scalar};
 
 /// Forward dynamics `a = M(q)⁻¹ (τ - C(q, v) v - g(q))` by the articulated-body
@@ -86,10 +86,7 @@ fn run<'d, S: Scalar>(
     for i in (1..model.njoints()).rev() {
         backward_step(model, data, i, tau);
     }
-    let gravity = Motion {
-        linear: -Vector3::constant(model.gravity.0),
-        angular: Vector3::zeros(),
-    };
+    let gravity = super::universe_acceleration(model);
     for i in 1..model.njoints() {
         forward_step_2(model, data, i, &gravity);
     }

@@ -61,7 +61,8 @@ pub fn rnea_derivatives<S: Scalar>(
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
     check_v(model, "a", a.len())?;
-    Ok(run(model, data, q, v, a, None, Matrices::All))
+    run(model, data, q, v, a, None, Matrices::All);
+    Ok(jacobians(data))
 }
 
 /// The derivatives of inverse dynamics with external forces held fixed,
@@ -92,7 +93,8 @@ pub fn rnea_derivatives_fext<S: Scalar>(
     check_v(model, "v", v.len())?;
     check_v(model, "a", a.len())?;
     check_len("fext", fext.len(), model.njoints())?;
-    Ok(run(model, data, q, v, a, Some(fext), Matrices::All))
+    run(model, data, q, v, a, Some(fext), Matrices::All);
+    Ok(jacobians(data))
 }
 
 /// The derivatives of forward dynamics `a = aba(q, v, tau)`: `ddq_dq`,
@@ -168,24 +170,71 @@ fn forward_derivatives<S: Scalar>(
     fext: Option<&[Force<S>]>,
 ) -> Jacobians<S> {
     let nv = model.nv;
-    let zero = vec![S::zero(); nv];
-    let mass = run(model, data, q, v, &zero, fext, Matrices::Mass).d_du;
-    data.mass_matrix.copy_from_slice(&mass);
+    let zeros = core::mem::take(&mut data.derivatives.zeros);
+    run(model, data, q, v, &zeros, fext, Matrices::Mass);
+    data.derivatives.zeros = zeros;
     let minv = invert_mass_matrix(model, data).to_vec();
-    let ddq = match acceleration {
+    match acceleration {
         Acceleration::Solve(tau) => {
-            let rhs: Vec<S> = tau.iter().zip(&data.tau).map(|(&t, &b)| t - b).collect();
-            solve_mass(model, data, &rhs, 1, Rows::All, Sign::Plus)
+            let mut rhs = core::mem::take(&mut data.derivatives.rhs);
+            for ((r, &t), &b) in rhs.iter_mut().zip(tau).zip(&data.tau) {
+                *r = t - b;
+            }
+            let w = &mut data.derivatives;
+            let (ltdl, ddq) = (&data.ltdl, &mut data.ddq);
+            solve_mass_into(
+                model,
+                ltdl,
+                &rhs,
+                1,
+                Rows::All,
+                Sign::Plus,
+                &mut w.solve,
+                ddq,
+            );
+            w.rhs = rhs;
         }
-        Acceleration::Given(ddq) => ddq.to_vec(),
-    };
-    data.ddq.copy_from_slice(&ddq);
-    let d = run(model, data, q, v, &ddq, fext, Matrices::All);
-    let data = &*data;
+        Acceleration::Given(ddq) => data.ddq.copy_from_slice(ddq),
+    }
+    let ddq = core::mem::take(&mut data.ddq);
+    run(model, data, q, v, &ddq, fext, Matrices::All);
+    data.ddq = ddq;
+    let (mut d_dq, mut d_dv) = (vec![S::zero(); nv * nv], vec![S::zero(); nv * nv]);
+    let (ltdl, w) = (&data.ltdl, &mut data.derivatives);
+    let (branch, minus) = (Rows::Branch, Sign::Minus);
+    solve_mass_into(
+        model,
+        ltdl,
+        &w.dtau_dq,
+        nv,
+        branch,
+        minus,
+        &mut w.solve,
+        &mut d_dq,
+    );
+    solve_mass_into(
+        model,
+        ltdl,
+        &w.dtau_dv,
+        nv,
+        branch,
+        minus,
+        &mut w.solve,
+        &mut d_dv,
+    );
     Jacobians {
-        d_dq: solve_mass(model, data, &d.d_dq, nv, Rows::Branch, Sign::Minus),
-        d_dv: solve_mass(model, data, &d.d_dv, nv, Rows::Branch, Sign::Minus),
+        d_dq,
+        d_dv,
         d_du: minv,
+    }
+}
+
+/// The result of [`rnea_derivatives`] as [`run`] leaves it in `data`.
+fn jacobians<S: Scalar>(data: &Data<S>) -> Jacobians<S> {
+    Jacobians {
+        d_dq: data.derivatives.dtau_dq.clone(),
+        d_dv: data.derivatives.dtau_dv.clone(),
+        d_du: data.mass_matrix.clone(),
     }
 }
 
@@ -294,28 +343,80 @@ pub(crate) fn solve_mass<S: Scalar>(
     rows: Rows,
     sign: Sign,
 ) -> Vec<S> {
+    let mut out = vec![S::zero(); model.nv * cols];
+    let mut scratch = MassSolve::new(model.nv);
+    solve_mass_into(
+        model,
+        &data.ltdl,
+        b,
+        cols,
+        rows,
+        sign,
+        &mut scratch,
+        &mut out,
+    );
+    out
+}
+
+/// The scratch vectors of [`solve_mass_into`], `[nv]` each.
+#[derive(Clone, Debug)]
+pub(crate) struct MassSolve<S> {
+    /// `±D⁻¹`.
+    d_inv: Vec<S>,
+    /// One column of `D⁻¹ Yᵀ b`.
+    z: Vec<S>,
+    /// The rows of the column read.
+    rows: Vec<usize>,
+}
+
+impl<S: Scalar> MassSolve<S> {
+    /// The scratch for `nv` dofs.
+    pub(crate) fn new(nv: usize) -> Self {
+        Self {
+            d_inv: vec![S::zero(); nv],
+            z: vec![S::zero(); nv],
+            rows: Vec::with_capacity(nv),
+        }
+    }
+}
+
+/// [`solve_mass`] with the factors `ltdl` (`data.ltdl`), into `out: [nv x
+/// cols]` (every entry written), with the scratch `scratch`: no allocation.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_mass_into<S: Scalar>(
+    model: &Model,
+    ltdl: &[S],
+    b: &[S],
+    cols: usize,
+    rows: Rows,
+    sign: Sign,
+    scratch: &mut MassSolve<S>,
+    out: &mut [S],
+) {
     let nv = model.nv;
-    let h = &data.ltdl;
+    let h = ltdl;
     let tree = model.topology();
     let parent = tree.dof_parents();
-    let mut nonzero: Vec<usize> = (0..nv).collect();
-    let d_inv: Vec<S> = (0..nv)
-        .map(|k| {
-            let d = S::one() / h[k * nv + k];
-            match sign {
-                Sign::Plus => d,
-                Sign::Minus => -d,
-            }
-        })
-        .collect();
-    let mut z = vec![S::zero(); nv];
-    let mut out = vec![S::zero(); nv * cols];
+    let MassSolve {
+        d_inv,
+        z,
+        rows: nonzero,
+    } = scratch;
+    nonzero.clear();
+    nonzero.extend(0..nv);
+    for (k, dk) in d_inv.iter_mut().enumerate() {
+        let d = S::one() / h[k * nv + k];
+        *dk = match sign {
+            Sign::Plus => d,
+            Sign::Minus => -d,
+        };
+    }
     for j in 0..cols {
         z.fill(S::zero());
         if let Rows::Branch = rows {
-            tree.branch_dofs(j, &mut nonzero);
+            tree.branch_dofs(j, nonzero);
         }
-        for &i in &nonzero {
+        for &i in nonzero.iter() {
             let bi = b[i * cols + j];
             z[i] = z[i] + bi;
             let mut k = parent[i];
@@ -324,7 +425,7 @@ pub(crate) fn solve_mass<S: Scalar>(
                 k = parent[kk];
             }
         }
-        for (zk, &dk) in z.iter_mut().zip(&d_inv) {
+        for (zk, &dk) in z.iter_mut().zip(d_inv.iter()) {
             *zk = *zk * dk;
         }
         for i in 0..nv {
@@ -337,7 +438,6 @@ pub(crate) fn solve_mass<S: Scalar>(
             out[i * cols + j] = x;
         }
     }
-    out
 }
 
 /// `B x = v ×* (I x) - I (v × x) + x ×* h` of a body (or the sum over a
@@ -353,8 +453,8 @@ pub(crate) fn solve_mass<S: Scalar>(
 ///
 /// (`[ω]× Ī - Ī [ω]×` and `[v_l]×[c̄]× + [c̄]×[v_l]×` are symmetric), so it is
 /// kept as `-2 h_l` and `B₂₂`: 12 numbers to form and to sum instead of 36.
-#[derive(Clone, Copy)]
-struct Bias<S> {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bias<S> {
     /// `-2 h_l`: the upper right block is its cross-product matrix.
     linear: Vector3<S>,
     /// `B₂₂`.
@@ -362,7 +462,7 @@ struct Bias<S> {
 }
 
 impl<S: Scalar> Bias<S> {
-    fn zero() -> Self {
+    pub(crate) fn zero() -> Self {
         Self {
             linear: Vector3::zeros(),
             angular: Matrix3::zeros(),
@@ -412,63 +512,20 @@ impl<S: Scalar> core::ops::AddAssign for Bias<S> {
     }
 }
 
-/// `x` over the own dofs ([`crate::Topology::own_dofs`]): `x_own = G x`, a
-/// mimicking dof's gain times its primary's entry.
-fn expand<S: Scalar>(own_to_v: &[(usize, f64)], x: &[S]) -> Vec<S> {
-    own_to_v
-        .iter()
-        .map(|&(k, gain)| {
-            if gain == 1.0 {
-                x[k]
-            } else {
-                S::constant(gain) * x[k]
-            }
-        })
-        .collect()
-}
-
-/// `Gᵀ D G` for `D: [n x n]` over the own dofs, `[nv x nv]` row-major.
-fn reduce<S: Scalar>(own_to_v: &[(usize, f64)], d: &[S], nv: usize) -> Vec<S> {
-    let n = own_to_v.len();
-    let mut out = vec![S::zero(); nv * nv];
-    for (r, &(rv, gr)) in own_to_v.iter().enumerate() {
-        for (c, &(cv, gc)) in own_to_v.iter().enumerate() {
-            let x = d[r * n + c];
-            let x = if gr * gc == 1.0 {
-                x
-            } else {
-                S::constant(gr * gc) * x
-            };
-            out[rv * nv + cv] = out[rv * nv + cv] + x;
-        }
-    }
-    out
-}
-
-/// Per-dof quantities of the forward pass, in the axes of the dof's tree root.
-#[derive(Clone, Copy)]
-struct Column<S> {
-    /// `J_c`.
-    j: Motion<S>,
-    /// `dV_c = v_λ × J_c`.
-    dv: Motion<S>,
-    /// `dA_c = a_λ × J_c + v_λ × dV_c`.
-    da: Motion<S>,
-    /// `u_c = (v_λ + v_j) × J_c`.
-    u: Motion<S>,
-}
-
-/// Which matrices [`run`] fills.
+/// Which matrices the passes fill.
 #[derive(Clone, Copy, PartialEq)]
 enum Matrices {
     /// `∂τ/∂q`, `∂τ/∂v` and `M`.
     All,
-    /// `M` only (the other two left empty).
+    /// `M` only (with `τ`): the mass-matrix pass of the ABA derivatives.
     Mass,
 }
 
-/// Forward pass, then backward pass accumulating `Y`, `B`, `F`, leaving `τ` in
-/// `data.tau` and filling the matrices `matrices` names.
+/// The driver: the forward pass, then the backward pass over the joints' own
+/// dofs (the model without mimics, `v_own = G v`), then their reduction to
+/// the model's dofs (`∂τ/∂x = Gᵀ ∂τ_own/∂x_own G`, the identity without
+/// mimics). Leaves `τ` in `data.tau`, `M` in `data.mass_matrix` and, with
+/// [`Matrices::All`], `∂τ/∂q`, `∂τ/∂v` in `data.derivatives`. No allocation.
 fn run<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -477,183 +534,200 @@ fn run<S: Scalar>(
     a: &[S],
     fext: Option<&[Force<S>]>,
     matrices: Matrices,
-) -> Jacobians<S> {
-    let all = matrices == Matrices::All;
-    let (n, nv) = (model.njoints(), model.nv);
-    let tree = model.topology();
-    let mut support = Vec::with_capacity(n);
-    // Over the joints' own dofs (the model without mimics, `v_own = G v`),
-    // reduced at the end: `∂τ/∂x = Gᵀ ∂τ_own/∂x_own G`. The identity without mimics.
+) {
     let mimic = model.has_mimic();
-    let own_to_v = tree.own_to_v();
-    let expanded;
-    let (v, a_model, a) = if mimic {
-        expanded = (expand(own_to_v, v), expand(own_to_v, a));
-        (expanded.0.as_slice(), a, expanded.1.as_slice())
+    let mut v_own = core::mem::take(&mut data.derivatives.v_own);
+    let mut a_own = core::mem::take(&mut data.derivatives.a_own);
+    let (v_in, a_in) = if mimic {
+        model.expand_to_own(v, &mut v_own);
+        model.expand_to_own(a, &mut a_own);
+        (v_own.as_slice(), a_own.as_slice())
     } else {
-        (v, a, a)
+        (v, a)
     };
-    let nv_model = nv;
-    let nv = own_to_v.len();
-    let mut tau_own = vec![S::zero(); nv];
-    let zero_col = Column {
-        j: Motion::zero(),
-        dv: Motion::zero(),
-        da: Motion::zero(),
-        u: Motion::zero(),
-    };
-    let mut cols = vec![zero_col; nv];
-    // Placement in the root's axes, velocity, acceleration; composite Y, B, F.
-    let mut r_mi = vec![Transform::identity(); n];
-    let mut vel = vec![Motion::zero(); n];
-    let mut acc = vec![Motion::zero(); n];
-    let mut y = vec![Inertia::zero(); n];
-    let mut b = vec![Bias::zero(); n];
-    let mut f = vec![Force::zero(); n];
-    let gravity = Motion {
-        linear: -Vector3::constant(model.gravity.0),
-        angular: Vector3::zeros(),
-    };
-    for i in 1..n {
-        let joint = &model.joints[i];
-        let li_mi = Transform::constant(&joint.placement) * joint.transform_at(q);
-        data.li_mi[i] = li_mi;
-        let parent = joint.parent;
-        // A root's axes are its own; the universe accelerates at -g in them.
-        let (v_parent, a_parent) = if parent > 0 {
-            r_mi[i] = if model.joints[parent].parent > 0 {
-                r_mi[parent] * li_mi
-            } else {
-                li_mi
-            };
-            (vel[parent], acc[parent])
-        } else {
-            (Motion::zero(), li_mi.act_inv_motion(&gravity))
-        };
-        let dofs = tree.own_dofs(i);
-        let (vs, as_) = (&v[dofs.clone()], &a[dofs.clone()]);
-        let mut vj = Motion::zero();
-        let mut aj = Motion::zero();
-        for (k, c) in dofs.clone().enumerate() {
-            let jc = if parent > 0 {
-                r_mi[i].act_motion(&joint.kind.subspace_column(k))
-            } else {
-                joint.kind.subspace_column(k)
-            };
-            vj += jc.scale(vs[k]);
-            aj += jc.scale(as_[k]);
-            cols[c].j = jc;
-        }
-        vel[i] = v_parent + vj;
-        // With `vj × vj = 0`: `v_i × vj = Σ_c dV_c q̇_c` and
-        // `u_c = 2 dV_c + vj × J_c`, whose last term vanishes for one dof.
-        let mut bias = Motion::zero();
-        for (k, c) in dofs.clone().enumerate() {
-            let jc = cols[c].j;
-            let dv = v_parent.cross(&jc);
-            bias += dv.scale(vs[k]);
-            cols[c].dv = dv;
-            if all {
-                cols[c].da = a_parent.cross(&jc) + v_parent.cross(&dv);
-                cols[c].u = if dofs.len() == 1 {
-                    dv + dv
-                } else {
-                    dv + dv + vj.cross(&jc)
-                };
-            }
-        }
-        acc[i] = a_parent + aj + bias;
-        let body = data.inertias[i];
-        let inertia = if parent > 0 {
-            body.transformed(&r_mi[i])
-        } else {
-            body
-        };
-        let (vi, ai) = (vel[i], acc[i]);
-        let h = inertia.mul_motion(&vi);
-        f[i] = inertia.mul_motion(&ai) + vi.cross_force(&h);
-        if let Some(fext) = fext {
-            let fe = if parent > 0 {
-                r_mi[i].act_force(&fext[i])
-            } else {
-                fext[i]
-            };
-            f[i] = f[i] - fe;
-        }
-        if all {
-            b[i] = Bias::new(&inertia, &vi, &h);
-        }
-        y[i] = inertia;
+    let gravity = super::universe_acceleration(model);
+    for i in 1..model.njoints() {
+        forward_step(model, data, i, q, v_in, a_in, &gravity, fext, matrices);
     }
+    data.derivatives.v_own = v_own;
+    data.derivatives.a_own = a_own;
+    let w = &mut data.derivatives;
+    if matrices == Matrices::All {
+        w.dtau_dq_own.fill(S::zero());
+        w.dtau_dv_own.fill(S::zero());
+    }
+    w.mass_own.fill(S::zero());
+    for i in (1..model.njoints()).rev() {
+        backward_step(model, data, i, matrices);
+    }
+    to_model_dofs(model, data, a, matrices);
+}
 
-    let derivatives = if all { nv * nv } else { 0 };
-    let mut d_dq = vec![S::zero(); derivatives];
-    let mut d_dv = vec![S::zero(); derivatives];
-    let mut mass = vec![S::zero(); nv * nv];
-    for i in (1..n).rev() {
-        let joint = &model.joints[i];
-        let (yi, bi, fi) = (y[i], b[i], f[i]);
-        tree.support(i, &mut support);
-        for r in tree.own_dofs(i) {
-            let jr = cols[r].j;
-            tau_own[r] = jr.dot(&fi);
-            let p = yi.mul_motion(&jr);
-            let t = all.then(|| bi.transpose_mul_motion(&jr));
-            for &j in &support {
-                for c in tree.own_dofs(j) {
-                    let col = &cols[c];
-                    if let Some(t) = &t {
-                        d_dq[r * nv + c] = col.da.dot(&p) + col.dv.dot(t);
-                        d_dv[r * nv + c] = col.u.dot(&p) + col.j.dot(t);
-                    }
-                    let m = col.j.dot(&p);
-                    mass[r * nv + c] = m;
-                    mass[c * nv + r] = m;
-                }
-            }
-        }
-        let ancestors = &support[..support.len() - 1];
-        if all && !ancestors.is_empty() {
-            for c in tree.own_dofs(i) {
-                let col = &cols[c];
-                let g = col.j.cross_force(&fi) + yi.mul_motion(&col.da) + bi.mul_motion(&col.dv);
-                let h = yi.mul_motion(&col.u) + bi.mul_motion(&col.j);
-                for &j in ancestors {
-                    for r in tree.own_dofs(j) {
-                        d_dq[r * nv + c] = cols[r].j.dot(&g);
-                        d_dv[r * nv + c] = cols[r].j.dot(&h);
-                    }
-                }
-            }
-        }
-        let parent = joint.parent;
-        if parent > 0 {
-            y[parent] += yi;
-            if all {
-                b[parent] += bi;
-            }
-            f[parent] += fi;
-        }
-    }
-    let (mut d_dq, mut d_dv, mut mass) = (d_dq, d_dv, mass);
-    if mimic {
-        if all {
-            d_dq = reduce(own_to_v, &d_dq, nv_model);
-            d_dv = reduce(own_to_v, &d_dv, nv_model);
-        }
-        mass = reduce(own_to_v, &mass, nv_model);
-        data.tau.fill(S::zero());
-        for (&x, &(k, gain)) in tau_own.iter().zip(own_to_v) {
-            data.tau[k] = data.tau[k] + S::constant(gain) * x;
-        }
+/// The forward step of joint `i`: its placement, velocity and acceleration
+/// in its root's axes, its dofs' columns `J_c`, `dV_c` (and, for
+/// [`Matrices::All`], `dA_c`, `u_c`), its body's inertia `I_i`, force `f_i`
+/// (less `fext[i]`) and bias `B_i` (for [`Matrices::All`]), from its parent's.
+/// `v`, `a` over the own dofs.
+#[allow(clippy::too_many_arguments)]
+fn forward_step<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    i: usize,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    gravity: &Motion<S>,
+    fext: Option<&[Force<S>]>,
+    matrices: Matrices,
+) {
+    let all = matrices == Matrices::All;
+    let tree = model.topology();
+    let joint = &model.joints[i];
+    let li_mi = Transform::constant(&joint.placement) * joint.transform_at(q);
+    data.li_mi[i] = li_mi;
+    let w = &mut data.derivatives;
+    let parent = joint.parent;
+    // A root's axes are its own; the universe accelerates at -g in them.
+    let (v_parent, a_parent) = if parent > 0 {
+        w.root_from_body[i] = if model.joints[parent].parent > 0 {
+            w.root_from_body[parent] * li_mi
+        } else {
+            li_mi
+        };
+        (w.v[parent], w.a[parent])
     } else {
-        data.tau.copy_from_slice(&tau_own);
+        (Motion::zero(), li_mi.act_inv_motion(gravity))
+    };
+    let root_from_body = w.root_from_body[i];
+    let dofs = tree.own_dofs(i);
+    let (vs, as_) = (&v[dofs.clone()], &a[dofs.clone()]);
+    let mut vj = Motion::zero();
+    let mut aj = Motion::zero();
+    for (k, c) in dofs.clone().enumerate() {
+        let jc = if parent > 0 {
+            root_from_body.act_motion(&joint.kind.subspace_column(k))
+        } else {
+            joint.kind.subspace_column(k)
+        };
+        vj += jc.scale(vs[k]);
+        aj += jc.scale(as_[k]);
+        w.j[c] = jc;
     }
-    super::crba::add_armature_diagonal(model, &mut mass);
-    super::rnea::add_armature(model, &mut data.tau, a_model);
-    Jacobians {
-        d_dq,
-        d_dv,
-        d_du: mass,
+    w.v[i] = v_parent + vj;
+    // With `vj × vj = 0`: `v_i × vj = Σ_c dV_c q̇_c` and
+    // `u_c = 2 dV_c + vj × J_c`, whose last term vanishes for one dof.
+    let mut bias = Motion::zero();
+    for (k, c) in dofs.clone().enumerate() {
+        let jc = w.j[c];
+        let dv = v_parent.cross(&jc);
+        bias += dv.scale(vs[k]);
+        w.dv_dq[c] = dv;
+        if all {
+            w.da_dq[c] = a_parent.cross(&jc) + v_parent.cross(&dv);
+            w.da_dv[c] = if dofs.len() == 1 {
+                dv + dv
+            } else {
+                dv + dv + vj.cross(&jc)
+            };
+        }
     }
+    w.a[i] = a_parent + aj + bias;
+    let body = data.inertias[i];
+    let inertia = if parent > 0 {
+        body.transformed(&root_from_body)
+    } else {
+        body
+    };
+    let (vi, ai) = (w.v[i], w.a[i]);
+    let h = inertia.mul_motion(&vi);
+    w.f[i] = inertia.mul_motion(&ai) + vi.cross_force(&h);
+    if let Some(fext) = fext {
+        let fe = if parent > 0 {
+            root_from_body.act_force(&fext[i])
+        } else {
+            fext[i]
+        };
+        w.f[i] = w.f[i] - fe;
+    }
+    if all {
+        w.bias[i] = Bias::new(&inertia, &vi, &h);
+    }
+    w.ycrb[i] = inertia;
+}
+
+/// The backward step of joint `i`, its subtree's sums `Y_i`, `B_i`, `F_i`
+/// complete: `τ` of its dofs, the rows of its dofs in the columns of its
+/// support (and, for [`Matrices::All`], the rows of its ancestors' dofs in
+/// its own columns), over the own dofs; then the sums added to its parent's.
+fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, matrices: Matrices) {
+    let all = matrices == Matrices::All;
+    let tree = model.topology();
+    let nv = tree.own_to_v().len();
+    let w = &mut data.derivatives;
+    let (yi, bi, fi) = (w.ycrb[i], w.bias[i], w.f[i]);
+    tree.support(i, &mut w.support);
+    for r in tree.own_dofs(i) {
+        let jr = w.j[r];
+        w.tau_own[r] = jr.dot(&fi);
+        let p = yi.mul_motion(&jr);
+        let t = all.then(|| bi.transpose_mul_motion(&jr));
+        for &j in &w.support {
+            for c in tree.own_dofs(j) {
+                if let Some(t) = &t {
+                    w.dtau_dq_own[r * nv + c] = w.da_dq[c].dot(&p) + w.dv_dq[c].dot(t);
+                    w.dtau_dv_own[r * nv + c] = w.da_dv[c].dot(&p) + w.j[c].dot(t);
+                }
+                let m = w.j[c].dot(&p);
+                w.mass_own[r * nv + c] = m;
+                w.mass_own[c * nv + r] = m;
+            }
+        }
+    }
+    let ancestors = &w.support[..w.support.len() - 1];
+    if all && !ancestors.is_empty() {
+        for c in tree.own_dofs(i) {
+            let g =
+                w.j[c].cross_force(&fi) + yi.mul_motion(&w.da_dq[c]) + bi.mul_motion(&w.dv_dq[c]);
+            let h = yi.mul_motion(&w.da_dv[c]) + bi.mul_motion(&w.j[c]);
+            for &j in ancestors {
+                for r in tree.own_dofs(j) {
+                    w.dtau_dq_own[r * nv + c] = w.j[r].dot(&g);
+                    w.dtau_dv_own[r * nv + c] = w.j[r].dot(&h);
+                }
+            }
+        }
+    }
+    let parent = model.joints[i].parent;
+    if parent > 0 {
+        w.ycrb[parent] += yi;
+        if all {
+            w.bias[parent] += bi;
+        }
+        w.f[parent] += fi;
+    }
+}
+
+/// The results of the passes over the own dofs moved to the model's dofs
+/// (reduced by `G` on a mimic model, see [`crate::model::mimic`]), then the
+/// armature added: `M += diag(armature)`, `τ += armature ∘ a` (`a: [nv]`).
+fn to_model_dofs<S: Scalar>(model: &Model, data: &mut Data<S>, a: &[S], matrices: Matrices) {
+    let all = matrices == Matrices::All;
+    let w = &mut data.derivatives;
+    if model.has_mimic() {
+        if all {
+            model.reduce_from_own(&w.dtau_dq_own, &mut w.dtau_dq);
+            model.reduce_from_own(&w.dtau_dv_own, &mut w.dtau_dv);
+        }
+        model.reduce_from_own(&w.mass_own, &mut data.mass_matrix);
+        model.reduce_vector_from_own(&w.tau_own, &mut data.tau);
+    } else {
+        if all {
+            w.dtau_dq.copy_from_slice(&w.dtau_dq_own);
+            w.dtau_dv.copy_from_slice(&w.dtau_dv_own);
+        }
+        data.mass_matrix.copy_from_slice(&w.mass_own);
+        data.tau.copy_from_slice(&w.tau_own);
+    }
+    super::crba::add_armature_diagonal(model, &mut data.mass_matrix);
+    super::rnea::add_armature(model, &mut data.tau, a);
 }

@@ -45,6 +45,7 @@ pub use derivatives::{
     aba_derivatives, aba_derivatives_fext, aba_dfext, rnea_derivatives, rnea_derivatives_fext,
     Jacobians,
 };
+pub(crate) use derivatives::{Bias, MassSolve};
 pub use effects::{generalized_gravity, nonlinear_effects};
 pub use energy::{kinetic_energy, potential_energy};
 pub use frame_derivatives::{frame_acceleration_derivatives, frame_velocity_derivatives};
@@ -60,7 +61,18 @@ pub use step::{
 };
 
 use crate::error::InputError;
+use crate::spatial::{Motion, Vector3};
 use crate::{Data, Model, Scalar};
+
+/// Gravity as the spatial acceleration `-g` of the universe (Featherstone
+/// 2008 §5.3), `[linear; angular]` in world axes, m/s²: the recursions start
+/// from it instead of adding gravity to every body.
+pub(crate) fn universe_acceleration<S: Scalar>(model: &Model) -> Motion<S> {
+    Motion {
+        linear: -Vector3::constant(model.gravity.0),
+        angular: Vector3::zeros(),
+    }
+}
 
 /// `Ok` when a slice `argument` has the length `expected`, else the
 /// [`InputError::Length`] naming it and both lengths.

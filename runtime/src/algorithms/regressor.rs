@@ -4,7 +4,7 @@
 use super::kinematics::{body_velocity, joint_placement};
 use super::{check_data, check_len, check_q, check_v};
 use crate::error::InputError;
-use crate::spatial::{Force, Motion, Transform, Vector3};
+use crate::spatial::{Force, Transform};
 use crate::{Data, Inertia, Model, Scalar};
 
 /// Replaces the inertial parameters of the links of `model.parameters` in
@@ -92,10 +92,7 @@ pub fn joint_torque_regressor<S: Scalar>(
     let n = model.njoints();
     let cols = 10 * (n - 1);
     let mut y = vec![S::zero(); model.nv * cols];
-    let gravity = Motion {
-        linear: -Vector3::constant(model.gravity.0),
-        angular: Vector3::zeros(),
-    };
+    let gravity = super::universe_acceleration(model);
     for i in 1..n {
         let joint = &model.joints[i];
         joint_placement(model, data, i, q);

@@ -3,7 +3,7 @@
 use super::kinematics::{body_velocity, joint_placement};
 use super::{check_len, check_state, check_v};
 use crate::error::InputError;
-use crate::spatial::{Force, Motion, Vector3};
+use crate::spatial::{Force, Motion};
 use crate::{Data, Model, Scalar};
 
 /// Inverse dynamics `τ = M(q) a + C(q, v) v + g(q)` by the recursive
@@ -72,10 +72,7 @@ fn run<'d, S: Scalar>(
     a: &[S],
     fext: Option<&[Force<S>]>,
 ) -> &'d [S] {
-    let gravity = Motion {
-        linear: -Vector3::constant(model.gravity.0),
-        angular: Vector3::zeros(),
-    };
+    let gravity = super::universe_acceleration(model);
     for i in 1..model.njoints() {
         forward_step(model, data, i, q, v, a, &gravity);
         if let Some(fext) = fext {

@@ -105,6 +105,47 @@ impl Joint {
 }
 
 impl Model {
+    /// `out = G x` over the own dofs ([`crate::Topology::own_dofs`], the
+    /// model without mimics): a mimicking dof's entry is its gain times its
+    /// primary's. `x: [nv]` (a velocity or an acceleration), `out: [nv_own]`.
+    pub(crate) fn expand_to_own<S: Scalar>(&self, x: &[S], out: &mut [S]) {
+        for (o, &(k, gain)) in out.iter_mut().zip(self.topology().own_to_v()) {
+            *o = if gain == 1.0 {
+                x[k]
+            } else {
+                S::constant(gain) * x[k]
+            };
+        }
+    }
+
+    /// `out = Gᵀ D G` for `D: [nv_own x nv_own]` over the own dofs, `out:
+    /// [nv x nv]`, both row-major: a matrix of the model without mimics (a
+    /// Jacobian of `τ`, or `M`) reduced to the model's dofs.
+    pub(crate) fn reduce_from_own<S: Scalar>(&self, d: &[S], out: &mut [S]) {
+        let own_to_v = self.topology().own_to_v();
+        let (n, nv) = (own_to_v.len(), self.nv);
+        out.fill(S::zero());
+        for (r, &(rv, gr)) in own_to_v.iter().enumerate() {
+            for (c, &(cv, gc)) in own_to_v.iter().enumerate() {
+                let x = d[r * n + c];
+                let x = if gr * gc == 1.0 {
+                    x
+                } else {
+                    S::constant(gr * gc) * x
+                };
+                out[rv * nv + cv] = out[rv * nv + cv] + x;
+            }
+        }
+    }
+
+    /// `out = Gᵀ x` for a force-like `x: [nv_own]` (`τ`), `out: [nv]`.
+    pub(crate) fn reduce_vector_from_own<S: Scalar>(&self, x: &[S], out: &mut [S]) {
+        out.fill(S::zero());
+        for (&x, &(k, gain)) in x.iter().zip(self.topology().own_to_v()) {
+            out[k] = out[k] + S::constant(gain) * x;
+        }
+    }
+
     /// Whether some joint mimics another (a model loaded with `mimic`).
     pub fn has_mimic(&self) -> bool {
         self.joints.iter().any(|j| j.mimic.is_some())
