@@ -254,7 +254,7 @@ impl Window<'_> {
             _ => {
                 for &i in window {
                     let node = self.graph.nodes()[i];
-                    let new = remap(node, |c| self.mapped(c));
+                    let new = node.map_children(|c| self.mapped(c));
                     self.map[i] = Some(self.out.add(new));
                 }
             }
@@ -268,40 +268,31 @@ impl Window<'_> {
         built: &HashMap<Id, NodeId>,
         leaves: &HashMap<Symbol, NodeId>,
     ) -> NodeId {
-        let b = |i: &Id| built[i];
         let node = match math {
             Math::Const(c) => return self.out.constant(c.value()),
             Math::Leaf(s) => return leaves[s],
-            Math::Neg(a) => Node::Neg(b(a)),
-            Math::Sin(a) => Node::Sin(b(a)),
-            Math::Cos(a) => Node::Cos(b(a)),
-            Math::Sqrt(a) => Node::Sqrt(b(a)),
-            Math::Add([x, y]) => Node::Add(b(x), b(y)),
-            Math::Sub([x, y]) => Node::Sub(b(x), b(y)),
-            Math::Mul([x, y]) => Node::Mul(b(x), b(y)),
-            Math::Div([x, y]) => Node::Div(b(x), b(y)),
-            Math::Atan2([x, y]) => Node::Atan2(b(x), b(y)),
-            Math::Select([c, x, y]) => Node::Select(b(c), b(x), b(y)),
+            op => node_of(op, |i| built[&i]).expect("an operation"),
         };
         self.out.add(node)
     }
 }
 
-/// `node` with its operands renamed by `f`.
-fn remap(node: Node, f: impl Fn(NodeId) -> NodeId) -> Node {
-    match node {
-        Node::Const(_) | Node::Input(_) => node,
-        Node::Neg(a) => Node::Neg(f(a)),
-        Node::Sin(a) => Node::Sin(f(a)),
-        Node::Cos(a) => Node::Cos(f(a)),
-        Node::Sqrt(a) => Node::Sqrt(f(a)),
-        Node::Add(a, b) => Node::Add(f(a), f(b)),
-        Node::Sub(a, b) => Node::Sub(f(a), f(b)),
-        Node::Mul(a, b) => Node::Mul(f(a), f(b)),
-        Node::Div(a, b) => Node::Div(f(a), f(b)),
-        Node::Atan2(a, b) => Node::Atan2(f(a), f(b)),
-        Node::Select(c, a, b) => Node::Select(f(c), f(a), f(b)),
-    }
+/// The graph node of the operation `math`, its operands (e-class ids) named
+/// by `f`; `None` for a constant or a leaf, which are no operations.
+fn node_of(math: &Math, f: impl Fn(Id) -> NodeId) -> Option<Node> {
+    Some(match *math {
+        Math::Const(_) | Math::Leaf(_) => return None,
+        Math::Neg(a) => Node::Neg(f(a)),
+        Math::Sin(a) => Node::Sin(f(a)),
+        Math::Cos(a) => Node::Cos(f(a)),
+        Math::Sqrt(a) => Node::Sqrt(f(a)),
+        Math::Add([x, y]) => Node::Add(f(x), f(y)),
+        Math::Sub([x, y]) => Node::Sub(f(x), f(y)),
+        Math::Mul([x, y]) => Node::Mul(f(x), f(y)),
+        Math::Div([x, y]) => Node::Div(f(x), f(y)),
+        Math::Atan2([x, y]) => Node::Atan2(f(x), f(y)),
+        Math::Select([c, x, y]) => Node::Select(f(c), f(x), f(y)),
+    })
 }
 
 /// The classes that `roots` reach through the chosen nodes, operands first,
