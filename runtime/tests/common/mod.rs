@@ -110,7 +110,7 @@ pub const SPEC_TOLERANCE: f64 = 1e-8;
 
 /// Asserts that `ours` is quantity `key` of the reference state `s` within
 /// [`SPEC_TOLERANCE`] ([`assert_close`]); `tag(key)` names it in the message.
-pub fn assert_quantity(tag: impl Fn(&str) -> String, s: &Value, key: &str, ours: &[f64]) {
+pub fn assert_quantity(tag: &dyn Fn(&str) -> String, s: &Value, key: &str, ours: &[f64]) {
     assert_close(&tag(key), ours, &flat(&s[key]), SPEC_TOLERANCE);
 }
 
