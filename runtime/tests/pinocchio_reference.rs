@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_close, flat, Reference};
+use common::{assert_close, assert_quantity, flat, Reference};
 use rbdgen_runtime::{
     aba, crba, forward_kinematics, rnea, update_frame_placements, Data, FrameKind,
 };
@@ -40,37 +40,22 @@ fn check(name: &str) {
             );
         }
 
-        assert_close(
-            &tag("rnea"),
-            rnea(model, &mut data, &q, &v, &a).unwrap(),
-            &flat(&s["rnea"]),
-            TOL,
-        );
+        assert_quantity(&tag, s, "rnea", rnea(model, &mut data, &q, &v, &a).unwrap());
         let zero = vec![0.0; model.nv];
-        assert_close(
-            &tag("nle"),
+        assert_quantity(
+            &tag,
+            s,
+            "nle",
             rnea(model, &mut data, &q, &v, &zero).unwrap(),
-            &flat(&s["nle"]),
-            TOL,
         );
-        assert_close(
-            &tag("gravity"),
+        assert_quantity(
+            &tag,
+            s,
+            "gravity",
             rnea(model, &mut data, &q, &zero, &zero).unwrap(),
-            &flat(&s["gravity"]),
-            TOL,
         );
-        assert_close(
-            &tag("crba"),
-            crba(model, &mut data, &q).unwrap(),
-            &flat(&s["crba"]),
-            TOL,
-        );
-        assert_close(
-            &tag("aba"),
-            aba(model, &mut data, &q, &v, &tau).unwrap(),
-            &flat(&s["aba"]),
-            TOL,
-        );
+        assert_quantity(&tag, s, "crba", crba(model, &mut data, &q).unwrap());
+        assert_quantity(&tag, s, "aba", aba(model, &mut data, &q, &v, &tau).unwrap());
     }
 }
 

@@ -22,7 +22,7 @@ use crate::graph::{Node, OpCounts};
 use crate::header::header_doc;
 use crate::jacobian::{jacobian_output, trace_jacobian};
 use crate::lanes::{lane_widths, lane_wrappers, lanes_module};
-use crate::simplify::{simplify, Limits};
+use crate::simplify::{simplify, Limits, Stops};
 use crate::trace::{trace, Expr, Traced};
 use crate::user::UserFunction;
 
@@ -580,6 +580,7 @@ fn generate_one(
     let mut lane_items = Vec::new();
     let mut op_counts = BTreeMap::new();
     let mut op_counts_traced = BTreeMap::new();
+    let mut stops = Stops::default();
     for &function in &functions {
         progress(Progress::Start(function));
         let (item, traced, counts) = emit_function(&model, function, options)?;
@@ -587,6 +588,7 @@ fn generate_one(
         signatures.push(item.signature);
         items.push(item.scalar);
         lane_items.extend(item.lanes);
+        stops += item.stops;
         op_counts.insert(function, counts);
         op_counts_traced.insert(function, traced);
     }
@@ -598,6 +600,7 @@ fn generate_one(
         signatures.push(item.signature);
         items.push(item.scalar);
         lane_items.extend(item.lanes);
+        stops += item.stops;
         jacobian_op_counts.insert(function, counts);
     }
     let mut user_op_counts = Vec::new();
@@ -623,6 +626,7 @@ fn generate_one(
             signatures.push(item.signature);
             items.push(item.scalar);
             lane_items.extend(item.lanes);
+            stops += item.stops;
             user_op_counts.push((signature.name, counts));
         }
     }
@@ -634,6 +638,7 @@ fn generate_one(
         &op_counts_traced,
         &jacobian_op_counts,
         &user_op_counts,
+        &stops,
     );
     let constants = constants(&model, options);
     let mul_add = mul_add_helper(options.scalar, options.std);
@@ -734,6 +739,9 @@ fn check(
 struct FunctionItems {
     scalar: TokenStream,
     lanes: Option<TokenStream>,
+    /// Why egg stopped in the windows of the function's simplification
+    /// (none without [`Options::simplify`]).
+    stops: Stops,
     /// The function's signature, which the C interface wraps.
     signature: Signature,
 }
@@ -862,6 +870,7 @@ fn emit_traced(
     };
     let mut counts = OpCounts::default();
     let mut traced_counts = OpCounts::default();
+    let mut stops = Stops::default();
     let mut schedules = Vec::with_capacity(frames.len());
     for frame in &frames {
         let mut traced =
@@ -873,6 +882,7 @@ fn emit_traced(
         traced_counts += traced.graph.op_counts(&traced.outputs);
         if options.simplify {
             let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
+            stops += s.stops;
             traced = Traced {
                 graph: s.graph,
                 outputs: s.outputs,
@@ -989,6 +999,7 @@ fn emit_traced(
         }
     };
     let items = FunctionItems {
+        stops,
         signature: spec.clone(),
         scalar: emit(Arith::Scalar),
         lanes: options.lanes.map(|_| {

@@ -12,12 +12,16 @@ use crate::emit::ScalarType;
 use crate::functions::Function;
 use crate::generate::{Options, DEFAULT_MAX_OPS};
 use crate::graph::OpCounts;
+use crate::simplify::Stops;
 use rbdgen_runtime::Model;
 
 /// The module's inner doc comment, one line per entry: what was generated
 /// from which file (name, SHA-256) with which options, the command line that
 /// regenerates it, the conventions, and each function's operation count
-/// (traced and simplified with [`Options::simplify`]).
+/// (traced and simplified with [`Options::simplify`], with why egg stopped
+/// in the windows of the simplification: `stops`).
+// The counts it reports, each as its caller keeps them.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn header_doc(
     model: &Model,
     urdf: &str,
@@ -26,6 +30,7 @@ pub(crate) fn header_doc(
     op_counts_traced: &BTreeMap<Function, OpCounts>,
     jacobian_op_counts: &BTreeMap<Function, OpCounts>,
     user_op_counts: &[(String, OpCounts)],
+    stops: &Stops,
 ) -> Vec<String> {
     let base = match (options.floating_base, options.mimic) {
         (true, false) => "free-flyer root",
@@ -101,7 +106,9 @@ pub(crate) fn header_doc(
     ]);
     if options.simplify {
         lines.pop();
-        lines.push(" Operation counts, traced → simplified with egg:".into());
+        lines.push(format!(
+            " Operation counts, traced → simplified with egg ({stops}):"
+        ));
     }
     for (f, counts) in op_counts {
         lines.push(if options.simplify {

@@ -74,6 +74,9 @@ fn check(path: &str, floating_base: bool) {
             "{what}: deterministic"
         );
         assert_eq!(again.outputs, s.outputs, "{what}: deterministic");
+        assert_eq!(again.stops, s.stops, "{what}: deterministic");
+        // One stop reason per window: a function with operations has a window.
+        assert_eq!(s.stops.total() > 0, ops > 0, "{what}: {}", s.stops);
     }
     assert!(after < before, "{path}: {before} -> {after} ops");
 }

@@ -135,10 +135,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
     let nstates = lane_states(args.states, options.lanes);
     let states = random_states(&model, harness.functions(), nstates, args.seed);
-    let inputs: Vec<Vec<Vec<f64>>> = states
-        .iter()
-        .map(|per_state| per_state.iter().map(|args| args.concat()).collect())
-        .collect();
+    let inputs: Vec<Vec<Vec<f64>>> = states.iter().map(Calls::concatenated).collect();
     let runs = harness.run(&inputs, args.seconds)?;
 
     let mut data = Data::new(&model);
@@ -147,7 +144,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .map(|(id, _)| id)
         .collect();
     let mut rows = Vec::new();
-    for (run, per_state) in runs.iter().zip(&states) {
+    for (run, calls) in runs.iter().zip(&states) {
         let spec = run.function.spec();
         let frame_list: Vec<Option<usize>> = if spec.per_frame {
             frames.iter().map(|&f| Some(f)).collect()
@@ -156,7 +153,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         };
         let mut against_runtime = |outputs: &[Vec<f64>]| -> f64 {
             let mut error = 0.0f64;
-            for (outputs, state) in outputs.iter().zip(per_state) {
+            for (outputs, state) in outputs.iter().zip(&calls.states) {
                 let chunk = outputs.len() / frame_list.len();
                 for (ours, &frame) in outputs.chunks(chunk.max(1)).zip(&frame_list) {
                     // The states are drawn for `model`, `data` built for it.
@@ -181,7 +178,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             run.function,
             &model,
             &mut data,
-            per_state,
+            &calls.states,
             &frame_list,
             args.seconds,
         );
@@ -253,6 +250,19 @@ fn lane_states(requested: usize, lanes: Option<usize>) -> usize {
     }
 }
 
+/// The random calls of one function: its arguments at each state.
+struct Calls {
+    /// `states[s][k]`: argument `k` ([`Function::args`]) at state `s`.
+    states: Vec<Vec<Vec<f64>>>,
+}
+
+impl Calls {
+    /// Each state's arguments one after the other, as the harness reads them.
+    fn concatenated(&self) -> Vec<Vec<f64>> {
+        self.states.iter().map(|args| args.concat()).collect()
+    }
+}
+
 /// For each function of `functions`, for each of `n` states, its arguments
 /// ([`Function::args`]): random configurations for `NQ`-long arguments, the
 /// URDF's inertial parameters of the links of `model.parameters` each scaled
@@ -260,12 +270,7 @@ fn lane_states(requested: usize, lanes: Option<usize>) -> usize {
 /// that push the robot up for `lambda` ([`random_contact_forces`]), numbers
 /// uniform in `[-1, 1)` for the others. Arguments of the same name share
 /// values within a state.
-fn random_states(
-    model: &Model,
-    functions: &[Function],
-    n: usize,
-    seed: u64,
-) -> Vec<Vec<Vec<Vec<f64>>>> {
+fn random_states(model: &Model, functions: &[Function], n: usize, seed: u64) -> Vec<Calls> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut names: Vec<(&str, Dim)> = Vec::new();
     for f in functions {
@@ -313,8 +318,8 @@ fn random_states(
         .collect();
     functions
         .iter()
-        .map(|f| {
-            shared
+        .map(|f| Calls {
+            states: shared
                 .iter()
                 .map(|values| {
                     f.args(model)
@@ -328,7 +333,7 @@ fn random_states(
                         })
                         .collect()
                 })
-                .collect()
+                .collect(),
         })
         .collect()
 }

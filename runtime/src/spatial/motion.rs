@@ -22,28 +22,6 @@ pub struct Force<S> {
 }
 
 impl<S: Scalar> Motion<S> {
-    /// The zero motion.
-    pub fn zero() -> Self {
-        Self {
-            linear: Vector3::zeros(),
-            angular: Vector3::zeros(),
-        }
-    }
-
-    /// The six components `[linear; angular]`.
-    pub fn to_array(&self) -> [S; 6] {
-        let (l, a) = (self.linear.0, self.angular.0);
-        [l[0], l[1], l[2], a[0], a[1], a[2]]
-    }
-
-    /// From six components `[linear; angular]`.
-    pub fn from_slice(x: &[S]) -> Self {
-        Self {
-            linear: Vector3([x[0], x[1], x[2]]),
-            angular: Vector3([x[3], x[4], x[5]]),
-        }
-    }
-
     /// The motion cross product `self × m` (Featherstone 2008, eq. 2.31).
     pub fn cross(&self, m: &Motion<S>) -> Motion<S> {
         Motion {
@@ -64,50 +42,43 @@ impl<S: Scalar> Motion<S> {
     pub fn dot(&self, f: &Force<S>) -> S {
         self.linear.dot(&f.linear) + self.angular.dot(&f.angular)
     }
-
-    /// Every component multiplied by `s`.
-    pub fn scale(&self, s: S) -> Self {
-        Self {
-            linear: self.linear.scale(s),
-            angular: self.angular.scale(s),
-        }
-    }
 }
 
-impl<S: Scalar> Force<S> {
-    /// The zero force.
-    pub fn zero() -> Self {
-        Self {
-            linear: Vector3::zeros(),
-            angular: Vector3::zeros(),
+/// What a motion and a force share: the zero vector, the six components
+/// `[linear; angular]` both ways, scaling, `+`, `-`, `+=` and negation.
+macro_rules! spatial_vector {
+    ($t:ident, $what:literal) => {
+        impl<S: Scalar> $t<S> {
+            #[doc = concat!("The zero ", $what, ".")]
+            pub fn zero() -> Self {
+                Self {
+                    linear: Vector3::zeros(),
+                    angular: Vector3::zeros(),
+                }
+            }
+
+            /// The six components `[linear; angular]`.
+            pub fn to_array(&self) -> [S; 6] {
+                let (l, a) = (self.linear.0, self.angular.0);
+                [l[0], l[1], l[2], a[0], a[1], a[2]]
+            }
+
+            /// From six components `[linear; angular]`.
+            pub fn from_slice(x: &[S]) -> Self {
+                Self {
+                    linear: Vector3([x[0], x[1], x[2]]),
+                    angular: Vector3([x[3], x[4], x[5]]),
+                }
+            }
+
+            /// Every component multiplied by `s`.
+            pub fn scale(&self, s: S) -> Self {
+                Self {
+                    linear: self.linear.scale(s),
+                    angular: self.angular.scale(s),
+                }
+            }
         }
-    }
-
-    /// The six components `[linear; angular]`.
-    pub fn to_array(&self) -> [S; 6] {
-        let (l, a) = (self.linear.0, self.angular.0);
-        [l[0], l[1], l[2], a[0], a[1], a[2]]
-    }
-
-    /// From six components `[linear; angular]`.
-    pub fn from_slice(x: &[S]) -> Self {
-        Self {
-            linear: Vector3([x[0], x[1], x[2]]),
-            angular: Vector3([x[3], x[4], x[5]]),
-        }
-    }
-
-    /// Every component multiplied by `s`.
-    pub fn scale(&self, s: S) -> Self {
-        Self {
-            linear: self.linear.scale(s),
-            angular: self.angular.scale(s),
-        }
-    }
-}
-
-macro_rules! spatial_ops {
-    ($t:ident) => {
         impl<S: Scalar> Add for $t<S> {
             type Output = Self;
             fn add(self, r: Self) -> Self {
@@ -142,5 +113,5 @@ macro_rules! spatial_ops {
         }
     };
 }
-spatial_ops!(Motion);
-spatial_ops!(Force);
+spatial_vector!(Motion, "motion");
+spatial_vector!(Force, "force");

@@ -105,6 +105,15 @@ pub fn assert_close(what: &str, ours: &[f64], reference: &[f64], tol: f64) {
     );
 }
 
+/// The spec's tolerance of a comparison with a reference.
+pub const SPEC_TOLERANCE: f64 = 1e-8;
+
+/// Asserts that `ours` is quantity `key` of the reference state `s` within
+/// [`SPEC_TOLERANCE`] ([`assert_close`]); `tag(key)` names it in the message.
+pub fn assert_quantity(tag: &dyn Fn(&str) -> String, s: &Value, key: &str, ours: &[f64]) {
+    assert_close(&tag(key), ours, &flat(&s[key]), SPEC_TOLERANCE);
+}
+
 /// The model of a URDF under the workspace root (`models/...` or `tests/urdf/...`).
 pub fn load_model(relative: &str, floating_base: bool) -> Model {
     let path = root().join(relative);

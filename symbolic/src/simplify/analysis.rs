@@ -1,13 +1,16 @@
 //! Constant folding as an e-class analysis: each e-class knows the constant it
 //! equals, if any, and holds that constant's node.
 
+use std::cell::Cell;
+
 use egg::{merge_option, Analysis, DidMerge, EGraph, Id};
 
-use super::{Constant, Math};
+use super::{node_of, Constant, Math};
+use crate::graph::NodeId;
 
 /// Constant folding ([`Analysis`] with `Option<Constant>` data): `make`
-/// evaluates an operation whose operands are all constants with the numeric
-/// semantics of [`crate::Node::apply`] (a non-finite result is not folded, so a
+/// evaluates an operation whose operands are all constants with
+/// [`crate::Node::apply`] itself (a non-finite result is not folded, so a
 /// division by zero stays visible); `modify` adds the constant's node to the
 /// class, so that extraction can pick it at no cost.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,28 +20,25 @@ impl Analysis<Math> for ConstantFold {
     type Data = Option<Constant>;
 
     fn make(egraph: &mut EGraph<Math, Self>, enode: &Math, _id: Id) -> Self::Data {
-        let x = |i: &Id| egraph[*i].data.map(Constant::value);
-        let value = match enode {
-            Math::Const(c) => return Some(*c),
-            Math::Leaf(_) => return None,
-            Math::Neg(a) => -x(a)?,
-            Math::Add([a, b]) => x(a)? + x(b)?,
-            Math::Sub([a, b]) => x(a)? - x(b)?,
-            Math::Mul([a, b]) => x(a)? * x(b)?,
-            Math::Div([a, b]) => x(a)? / x(b)?,
-            Math::Sin(a) => x(a)?.sin(),
-            Math::Cos(a) => x(a)?.cos(),
-            Math::Sqrt(a) => x(a)?.sqrt(),
-            Math::Atan2([a, b]) => x(a)?.atan2(x(b)?),
-            Math::Select([c, a, b]) => {
-                if x(c)? > 0.0 {
-                    x(a)?
-                } else {
-                    x(b)?
+        if let Math::Const(c) = enode {
+            return Some(*c);
+        }
+        // The operands as nodes whose ids are their e-classes' ids.
+        let node = node_of(enode, |i| NodeId(usize::from(i) as u32))?;
+        // `Node::apply` reads only the operands it needs (one side of a
+        // selection): the operation folds when each of those is a constant.
+        let unknown = Cell::new(false);
+        let value = node.apply(
+            |id| match egraph[Id::from(id.0 as usize)].data {
+                Some(c) => c.value(),
+                None => {
+                    unknown.set(true);
+                    f64::NAN
                 }
-            }
-        };
-        value.is_finite().then(|| Constant::new(value))
+            },
+            |_| f64::NAN,
+        );
+        (!unknown.get() && value.is_finite()).then(|| Constant::new(value))
     }
 
     fn merge(&mut self, to: &mut Self::Data, from: Self::Data) -> DidMerge {

@@ -22,7 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use egg::{EGraph, Id, Runner, Symbol};
+use egg::{EGraph, Id, Runner, StopReason, Symbol};
 
 pub use analysis::ConstantFold;
 use extract::DagChoice;
@@ -122,6 +122,63 @@ pub struct Simplified {
     pub graph: Graph,
     /// The outputs, in the order given.
     pub outputs: Vec<NodeId>,
+    /// Why egg stopped in each window.
+    pub stops: Stops,
+}
+
+/// Why egg's runs stopped, counted over windows. The runner is bounded by
+/// [`Limits`]' counts and has no time limit, so a run ends saturated or at
+/// one of the two limits, and the counts are the same on every machine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stops {
+    /// Windows where no rule applied any more (saturation).
+    pub saturated: usize,
+    /// Windows stopped at [`Limits::iter_limit`].
+    pub iteration_limit: usize,
+    /// Windows stopped at [`Limits::node_limit`].
+    pub node_limit: usize,
+}
+
+impl Stops {
+    /// The number of windows.
+    pub fn total(&self) -> usize {
+        self.saturated + self.iteration_limit + self.node_limit
+    }
+
+    /// Counts one run that stopped for `reason`.
+    fn count(&mut self, reason: Option<&StopReason>) {
+        match reason {
+            Some(StopReason::Saturated) => self.saturated += 1,
+            Some(StopReason::IterationLimit(_)) => self.iteration_limit += 1,
+            Some(StopReason::NodeLimit(_)) => self.node_limit += 1,
+            // No time limit is set and no hook can stop the runner.
+            Some(StopReason::TimeLimit(_) | StopReason::Other(_)) | None => {
+                unreachable!("egg's runner stops on saturation or a count limit only")
+            }
+        }
+    }
+}
+
+impl std::ops::AddAssign for Stops {
+    fn add_assign(&mut self, o: Stops) {
+        self.saturated += o.saturated;
+        self.iteration_limit += o.iteration_limit;
+        self.node_limit += o.node_limit;
+    }
+}
+
+/// `12 windows: 10 saturated, 2 at the iteration limit, 0 at the node limit`.
+impl fmt::Display for Stops {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} windows: {} saturated, {} at the iteration limit, {} at the node limit",
+            self.total(),
+            self.saturated,
+            self.iteration_limit,
+            self.node_limit
+        )
+    }
 }
 
 /// Simplifies what `outputs` depend on in `graph`: a new graph with the same
@@ -142,14 +199,16 @@ pub fn simplify(graph: &Graph, outputs: &[NodeId], limits: &Limits) -> Simplifie
             _ => ops.push(i),
         }
     }
+    let mut stops = Stops::default();
     for window in ops.chunks(limits.window.max(1)) {
-        Window {
+        let reason = Window {
             graph,
             out: &mut out,
             map: &mut map,
             last_use: &last_use,
         }
         .run(window, limits);
+        stops.count(reason.as_ref());
     }
     let outputs = outputs
         .iter()
@@ -158,6 +217,7 @@ pub fn simplify(graph: &Graph, outputs: &[NodeId], limits: &Limits) -> Simplifie
     Simplified {
         graph: out,
         outputs,
+        stops,
     }
 }
 
@@ -176,8 +236,9 @@ impl Window<'_> {
     }
 
     /// Simplifies the operations `window` (consecutive live ids, ascending):
-    /// replaces them by the extraction when that is cheaper.
-    fn run(&mut self, window: &[usize], limits: &Limits) {
+    /// replaces them by the extraction when that is cheaper. Returns why
+    /// egg's runner stopped.
+    fn run(&mut self, window: &[usize], limits: &Limits) -> Option<StopReason> {
         let mut egraph = EGraph::<Math, ConstantFold>::default();
         let mut local: HashMap<usize, Id> = HashMap::new();
         let mut leaves: HashMap<Symbol, NodeId> = HashMap::new();
@@ -233,6 +294,7 @@ impl Window<'_> {
             // depend on the machine.
             .with_time_limit(Duration::from_secs(u64::MAX / 4))
             .run(&rules::rules());
+        let reason = runner.stop_reason.clone();
         let egraph = &runner.egraph;
         let choice = DagChoice::new(egraph);
         let root_classes: Vec<Id> = roots.iter().map(|i| egraph.find(local[i])).collect();
@@ -254,11 +316,12 @@ impl Window<'_> {
             _ => {
                 for &i in window {
                     let node = self.graph.nodes()[i];
-                    let new = remap(node, |c| self.mapped(c));
+                    let new = node.map_children(|c| self.mapped(c));
                     self.map[i] = Some(self.out.add(new));
                 }
             }
         }
+        reason
     }
 
     /// The chosen e-node `math` as a node of the graph being built.
@@ -268,40 +331,31 @@ impl Window<'_> {
         built: &HashMap<Id, NodeId>,
         leaves: &HashMap<Symbol, NodeId>,
     ) -> NodeId {
-        let b = |i: &Id| built[i];
         let node = match math {
             Math::Const(c) => return self.out.constant(c.value()),
             Math::Leaf(s) => return leaves[s],
-            Math::Neg(a) => Node::Neg(b(a)),
-            Math::Sin(a) => Node::Sin(b(a)),
-            Math::Cos(a) => Node::Cos(b(a)),
-            Math::Sqrt(a) => Node::Sqrt(b(a)),
-            Math::Add([x, y]) => Node::Add(b(x), b(y)),
-            Math::Sub([x, y]) => Node::Sub(b(x), b(y)),
-            Math::Mul([x, y]) => Node::Mul(b(x), b(y)),
-            Math::Div([x, y]) => Node::Div(b(x), b(y)),
-            Math::Atan2([x, y]) => Node::Atan2(b(x), b(y)),
-            Math::Select([c, x, y]) => Node::Select(b(c), b(x), b(y)),
+            op => node_of(op, |i| built[&i]).expect("an operation"),
         };
         self.out.add(node)
     }
 }
 
-/// `node` with its operands renamed by `f`.
-fn remap(node: Node, f: impl Fn(NodeId) -> NodeId) -> Node {
-    match node {
-        Node::Const(_) | Node::Input(_) => node,
-        Node::Neg(a) => Node::Neg(f(a)),
-        Node::Sin(a) => Node::Sin(f(a)),
-        Node::Cos(a) => Node::Cos(f(a)),
-        Node::Sqrt(a) => Node::Sqrt(f(a)),
-        Node::Add(a, b) => Node::Add(f(a), f(b)),
-        Node::Sub(a, b) => Node::Sub(f(a), f(b)),
-        Node::Mul(a, b) => Node::Mul(f(a), f(b)),
-        Node::Div(a, b) => Node::Div(f(a), f(b)),
-        Node::Atan2(a, b) => Node::Atan2(f(a), f(b)),
-        Node::Select(c, a, b) => Node::Select(f(c), f(a), f(b)),
-    }
+/// The graph node of the operation `math`, its operands (e-class ids) named
+/// by `f`; `None` for a constant or a leaf, which are no operations.
+fn node_of(math: &Math, f: impl Fn(Id) -> NodeId) -> Option<Node> {
+    Some(match *math {
+        Math::Const(_) | Math::Leaf(_) => return None,
+        Math::Neg(a) => Node::Neg(f(a)),
+        Math::Sin(a) => Node::Sin(f(a)),
+        Math::Cos(a) => Node::Cos(f(a)),
+        Math::Sqrt(a) => Node::Sqrt(f(a)),
+        Math::Add([x, y]) => Node::Add(f(x), f(y)),
+        Math::Sub([x, y]) => Node::Sub(f(x), f(y)),
+        Math::Mul([x, y]) => Node::Mul(f(x), f(y)),
+        Math::Div([x, y]) => Node::Div(f(x), f(y)),
+        Math::Atan2([x, y]) => Node::Atan2(f(x), f(y)),
+        Math::Select([c, x, y]) => Node::Select(f(c), f(x), f(y)),
+    })
 }
 
 /// The classes that `roots` reach through the chosen nodes, operands first,
