@@ -24,6 +24,64 @@
 //! checked here to 1e-10 at the pose shown and at random configurations.
 //!
 //! Run with `cargo run --release --example centroidal_split`.
+//!
+//! # Walkthrough
+//!
+//! The example splits `A_G` from the generated `ccrba` (`h_G = A_G v`, linear
+//! momentum and angular momentum about the centre of mass, world axes) into
+//! column blocks, which it finds from `JOINT_NAMES`: base, legs and arm for
+//! Go2+Z1; base, legs, waist, left arm and right arm for G1
+//! (`models/g1_29dof.urdf`, floating). Go2+Z1 stands with the arm raised 45°.
+//! G1 stands straight with its elbows bent 90°. For each block the example
+//! prints the Frobenius norms of the linear and angular rows, and it computes
+//! `h_G = A_G v` for arm swings in which only arm joints move.
+//!
+//! It also checks an identity for a floating base. The first six rows of `M`
+//! (`crba`) give the momentum in the base frame, because the free-flyer's motion
+//! subspace is the identity there. Moving that momentum to the centre of mass
+//! with world axes is the force transform
+//!
+//! `A_G = X_G* M[0..6, :]`, with `X_G* = [[R, 0], [[p - c]× R, R]]`,
+//!
+//! where `R` and `p` are the base's rotation and origin (`frame_placement`) and
+//! `c` is the centre of mass (`center_of_mass`). The transform rotates the
+//! linear part, then rotates the moment and moves it from `p` to `c`:
+//! `n_c = n_p + (p - c) × f`.
+//!
+//! ```text
+//! Go2+Z1 (nv = 24; total mass 21.306 kg, read off A_G's base block):
+//!   block             v    ‖A_lin‖_F    ‖A_ang‖_F
+//!   base           0..6      37.2155       4.2267
+//!   legs          6..18       0.3144       0.1247
+//!   arm          18..24       2.6012       2.1168
+//!   Go2+Z1 shoulder 1 rad/s: h_G linear (1.3416, 0.0000, -1.4438), angular (-0.0007, 1.5827, -0.0005) (A_G v = ccrba's h_G to 0.0e0)
+//!   A_G = X_G* M[0..6, :] (force transform of crba's base rows to the centre of mass): largest error 1.7e-14 over 21 configurations
+//! G1 (nv = 35; total mass 33.341 kg, read off A_G's base block):
+//!   block             v    ‖A_lin‖_F    ‖A_ang‖_F
+//!   base           0..6      57.9393       4.9015
+//!   legs          6..18       4.0054       1.8554
+//!   waist        18..21       2.7219       1.2988
+//!   left arm     21..28       0.9228       0.1365
+//!   right arm    28..35       0.9228       0.1366
+//!   G1 shoulders ±1 rad/s (counter swing): h_G linear (-0.0000, 0.0090, -0.0000), angular (-0.0056, -0.0000, 0.1934) (A_G v = ccrba's h_G to 0.0e0)
+//!   G1 shoulders +1 rad/s (together): h_G linear (-1.3022, 0.0000, -0.0304), angular (0.0000, -0.1396, -0.0001) (A_G v = ccrba's h_G to 0.0e0)
+//!   A_G = X_G* M[0..6, :] (force transform of crba's base rows to the centre of mass): largest error 2.7e-14 over 21 configurations
+//! ```
+//!
+//! On Go2+Z1, at unit velocities the arm's block carries half as much angular
+//! momentum as the whole base block. When G1 swings its arms in opposite
+//! directions, the linear momenta cancel and a yaw angular momentum
+//! (0.19 kg·m²/s) is left. That is the momentum a walking gait's arm swing has to
+//! balance.
+//!
+//! ![A_G block norms for Go2+Z1 and G1, and h_G of arm swings](../docs/img/centroidal_split.png)
+//!
+//! The test compares the generated `ccrba` with the runtime's, and checks
+//! `A_G = X_G* M[0..6, :]` on the runtime's `crba`, `center_of_mass` and
+//! `frame_placement`. It also recomputes the block norms from the runtime's
+//! `A_G`, checks the total mass read off the base block, compares the swings'
+//! `h_G` with the runtime's `ccrba` `h_G`, and checks that the block names
+//! follow the joint order (G1: waist `18..21`, right arm `28..35`).
 
 use std::ops::Range;
 

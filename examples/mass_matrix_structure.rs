@@ -16,6 +16,51 @@
 //!    (`parameters = [gripper_link]`), not a regenerated model.
 //!
 //! Run with `cargo run --release --example mass_matrix_structure`.
+//!
+//! # Walkthrough
+//!
+//! `M(q)` from the generated `crba` (24 x 24) has three blocks: the base (v 0..6,
+//! linear then angular velocity in the base frame), the four legs (v 6..18) and
+//! the arm (v 18..24). The robot stands (base 0.32 m up, thighs 0.8 rad, calves
+//! −1.5 rad) with the arm reaching forward: the shoulder (joint2) at its 170°
+//! limit and the elbow (joint3) at its −165° limit, which is as straight as the
+//! Z1 gets. The leg-leg and leg-arm blocks are exact zeros, because separate
+//! branches of the tree couple only through the base. The second plot shows only
+//! the coupling, `|M_ij| / sqrt(M_ii M_jj)` (dimensionless; 1 means rigidly
+//! coupled). The third maps `‖M_ba‖_F / ‖M_bb‖_F`, the base-arm coupling against
+//! the base's own inertia, over the shoulder and elbow ranges for payloads of 0,
+//! 1 and 2 kg. The payload is held at the gripper as a solid sphere of radius
+//! 4 cm. It is a run-time input (`parameters = [gripper_link]`): the same
+//! generated `crba` serves every payload, called with `LINK_PARAMETERS` plus the
+//! payload's `Inertia::from_com(..).to_parameters()`.
+//!
+//! ```text
+//! Frobenius norm of each block of M:
+//!                base       legs        arm
+//!     base    37.8872     0.3288     4.0369
+//!     legs     0.3288     0.0696     0.0000
+//!      arm     4.0369     0.0000     2.0319
+//! leg-leg and leg-arm entries: largest |M_ij| = 0.0e0 (branches couple only through the base)
+//! largest normalised coupling |M_ij|/sqrt(M_ii M_jj): base-legs 0.299, base-arm 0.883
+//! ‖M_ba‖_F / ‖M_bb‖_F over shoulder [0°, 170°] x elbow [-165°, 0°] (61 x 61 grid):
+//!  payload     home  reaching    min (shoulder, elbow)    max (shoulder, elbow)
+//!      0 kg   0.0286    0.1066   0.0264 (  65°,     0°)   0.1066 ( 170°,  -165°)
+//!      1 kg   0.0438    0.1536   0.0412 (  79°,     0°)   0.1536 ( 170°,  -165°)
+//!      2 kg   0.0602    0.1950   0.0558 (  96°,     0°)   0.1950 ( 170°,  -165°)
+//! ```
+//!
+//! Reaching out with 2 kg raises the arm's coupling to the base from 3 % to 20 %
+//! of the base's own inertia.
+//!
+//! ![log10 |M| of Go2+Z1 with block boundaries](../docs/img/mass_matrix_log10.png)
+//! ![coupling between base, legs and arm](../docs/img/mass_matrix_coupling.png)
+//! ![base-arm coupling ratio over shoulder and elbow, 0/1/2 kg](../docs/img/mass_matrix_ratio.png)
+//!
+//! The test compares the generated `crba` with the runtime's, both given the same
+//! link parameters, at every point of a grid and for every payload. It recomputes
+//! the ratio map from the runtime's `M`, and checks that `M` is symmetric, that
+//! `M[0..3, 0..3] = (TOTAL_MASS + payload) I`, that the blocks between branches
+//! are exact zeros, and that the payload raises the ratio at every grid point.
 
 use std::ops::Range;
 

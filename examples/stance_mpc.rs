@@ -46,6 +46,71 @@
 //! stance step with its derivatives, scalar and 4 lanes, about 150k
 //! operations) took 5 minutes after its dependencies on this machine (2 cores
 //! shared, load average 5), 20 minutes beside a debug build of the tests.
+//!
+//! # Walkthrough
+//!
+//! Go2+Z1 stands on its four feet (point contacts) and swings its arm (four
+//! joints, up to 0.9 rad, a 2 s period) while an MPC holds the base where it is.
+//! The model is `contact_step_linearization(q, v, u, h, damping) -> (q⁺, v⁺, A,
+//! B)`: one semi-implicit Euler step with `v̇` from `contact_dynamics` on the
+//! module's `contacts = [FL_foot: point, ...]`, `δx⁺ ≈ A δx + B δu` in the
+//! tangent space (48 states, 18 actuated joints). The example
+//!
+//! - linearizes the 20 knots of a horizon three ways (scalar knot by knot,
+//!   `lanes::contact_step_linearization_batch`, `..._batch_par`): the lanes
+//!   match the scalar results to 1.2e-15 relative, the threads the lanes bit for
+//!   bit;
+//! - checks `A` and `B` at one knot against central differences of the stance
+//!   step's `(q⁺, v⁺)` (`ε = 1e-6`, the output mapped by `difference(q⁺, ·)`):
+//!   9.1e-9 and 6.1e-10 relative to their largest entries;
+//! - runs the closed loop for 3 s at `h = 0.01 s`: every step the MPC
+//!   linearizes its 20 knots (0.2 s) at the previous solution shifted by one
+//!   knot, the measured state first (one threaded batch), runs the Riccati
+//!   recursion of an affine time-varying LQR (the knots' defects and the errors
+//!   from the reference as affine terms; weights on the base's pose 1e5 and
+//!   1e4, on the arm 1e4, on the inputs 1e-2) and applies the first input. The
+//!   inputs are penalised against the static torques that hold the robot up, so
+//!   the torques that move the arm and absorb its reaction come from the
+//!   linearization. The plant is the same stance step; `contact_dynamics` gives
+//!   the contact forces plotted.
+//!
+//! Damping is 0: four point feet give a full-rank 12 x 24 contact Jacobian, so
+//! the constraint is exact without it (damping, e.g. 1e-8, is for redundant
+//! contact sets).
+//!
+//! ```text
+//! Go2+Z1 on four point feet, contact_step_linearization: A 48x48, B 48x18, h = 0.01 s, damping 0
+//! linearizing the 20 knots of a horizon (indicative times):
+//! | way | µs per knot | µs per horizon | speed-up |
+//! |---|---:|---:|---:|
+//! | scalar, knot by knot | 94.4 | 1888 | 1.00x |
+//! | lanes = 4, batch | 51.0 | 1020 | 1.85x |
+//! | lanes = 4, batch on 2 threads | 77.3 | 1545 | 1.22x |
+//! lanes against scalar: largest difference 1.2e-15 (relative); threads against lanes: 0.0e0
+//! A, B against central differences of the stance step (ε = 1e-6, knot 7): relative error 9.1e-9 (A, largest |entry| 1.05), 6.1e-10 (B, largest |entry| 1.32e1)
+//! closed loop, 300 steps of 10 ms, horizon 20 knots (0.20 s): linearization 1106 µs, Riccati and rollout 1341 µs per iteration
+//! arm swing up to 0.90 rad from the standing posture, tracked within 1.9e-4 rad
+//! base held: largest position drift 0.09 mm, largest tilt 0.016 deg
+//! vertical contact forces 18.5 N to 91.6 N over the feet and the run (static stance: 75.4 75.3 29.2 29.1 N); all feet in compression: yes
+//! largest torque change from the static stance 5.15 N·m; feet moved by at most 2.76e-9 m (the step holds their accelerations, not their positions)
+//! ```
+//!
+//! The base stays within 0.1 mm and 0.02° while the arm's swing shifts the
+//! load between the feet (vertical forces from 18.5 to 91.6 N, against 75 N on
+//! each front foot and 29 N on each rear foot standing still); every foot stays
+//! in compression. The feet
+//! drift by nanometres: the step holds their accelerations at zero, not their
+//! positions. The times are indicative: two runs gave the lanes batch at 1.09x and
+//! 1.85x of the scalar loop, and the two threads of this shared two-core
+//! machine were slower than one in both. The example's release build (the generated module, scalar and
+//! lanes, after the dependencies) took 5 minutes on this machine (2 shared
+//! cores, load average 5), 20 minutes beside a debug build of the tests; the
+//! test's debug build (with its dependencies) 22 minutes; the test runs in 3.3 s. `tests/examples.rs` runs 0.3 s of it with a horizon of 8
+//! knots and asserts the lanes against the scalar results, `A` and `B` against
+//! central differences (below 1e-6), the base within 1 mm and 0.1°, every foot
+//! in compression and the arm following its swing.
+//!
+//! ![base drift, vertical contact forces and arm tracking error over the swing](../docs/img/stance_mpc.png)
 
 use std::time::Instant;
 

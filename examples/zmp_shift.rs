@@ -35,6 +35,76 @@
 //! `x_ZMP = c_x - ((c_z - z_0) ḣ_lin,x + ḣ_ang,y) / (m g + ḣ_lin,z)`.
 //!
 //! Run with `cargo run --release --example zmp_shift`.
+//!
+//! # Walkthrough
+//!
+//! When the robot is quasi-static, the ZMP is the ground projection of the centre
+//! of mass. The arm's share of that shift is `Δx_ZMP = τ_arm,y / (m g)`, where
+//! `τ_arm,y` is the pitch moment the arm's weight puts on the base about its
+//! origin. The example takes `τ_arm,y` from the generated `generalized_gravity`.
+//! All of the arm's links (`link00`, the Z1's base, through `gripper_link`) are
+//! run-time parameters. Calling `generalized_gravity` with them and with zeros
+//! removes the rest of the robot: `τ_arm,y = -(g(q; π_arm)[4] - g(q; 0)[4])`,
+//! where row 4 is the base's angular y row (the base is level). `m` is the
+//! module's `TOTAL_MASS` plus the payload. The three arm poses are:
+//!
+//! - **home**: folded, all arm joints at 0;
+//! - **raised 45°**: shoulder at 135°, the upper arm 45° forward of vertical;
+//! - **reaching**: shoulder at its 170° limit.
+//!
+//! In the last two the elbow is at −165°. The support half-length is half the
+//! distance between the front and rear feet along x (`frame_placement`), and the
+//! risk label is low below 25 %, moderate below 50 %, high above. The dynamic
+//! ZMP is computed with the feet on the ground (four point contacts), the base
+//! and legs still, and the shoulder braking at 10 rad/s² (`q̈ = −10`, `v = 0`):
+//!
+//! 1. A controller computes the forces from the base rows and the torques
+//!    `τ = M a + h - J_cᵀ λ`.
+//! 2. `contact_dynamics` applies `τ` as the plant.
+//! 3. `center_of_pressure` turns the plant's contact forces into the ZMP.
+//!
+//! The centroidal momentum rate gives the same ZMP to 1e-15:
+//! `x_ZMP = c_x - ((c_z - z_0) ḣ_x + ḣ_ang,y) / (m g + ḣ_z)`.
+//!
+//! ```text
+//! TOTAL_MASS = 21.306 kg, feet at x = 0.1778 m (front) and -0.2090 m (rear), support half-length 0.1934 m
+//! arm         payload    τ_arm,y    Δx_ZMP  % of half      risk   ZMP static   ZMP dynamic  dyn-stat
+//! home            0 kg 11.427 N·m   54.7 mm      28.3%  moderate      53.6 mm       59.2 mm    5.6 mm
+//! home            1 kg 16.059 N·m   73.4 mm      37.9%  moderate      72.4 mm       82.5 mm   10.2 mm
+//! home            2 kg 20.691 N·m   90.5 mm      46.8%  moderate      89.5 mm      103.5 mm   14.0 mm
+//! raised 45°      0 kg 28.745 N·m  137.5 mm      71.1%      high     136.5 mm      231.0 mm   94.5 mm
+//! raised 45°      1 kg 38.297 N·m  175.0 mm      90.5%      high     174.0 mm      306.4 mm  132.4 mm
+//! raised 45°      2 kg 47.849 N·m  209.3 mm     108.2%      high     208.3 mm      372.0 mm  163.7 mm
+//! reaching        0 kg 33.732 N·m  161.4 mm      83.4%      high     160.3 mm      232.2 mm   71.9 mm
+//! reaching        1 kg 45.200 N·m  206.6 mm     106.8%      high     205.6 mm      304.3 mm   98.7 mm
+//! reaching        2 kg 56.669 N·m  247.9 mm     128.2%      high     246.9 mm      366.2 mm  119.3 mm
+//! static ZMP = centre of mass x, and contact-force ZMP = centroidal ZMP, to 5.8e-16 m
+//! sweep: shoulder 90° -> 170° (elbow -165°) in 0.9 s, minimum jerk:
+//!   0 kg: dynamic ZMP x from -31.1 to 243.3 mm, up to 112.4 mm off the quasi-static one; beyond the front feet (the robot tips forward) 0.40 s dynamically, 0.00 s quasi-statically; quasi-static ZMP at the end 160.3 mm; peak shoulder torque 31.5 N·m (limit 60)
+//!   1 kg: dynamic ZMP x from -68.8 to 320.9 mm, up to 167.4 mm off the quasi-static one; beyond the front feet (the robot tips forward) 0.47 s dynamically, 0.41 s quasi-statically; quasi-static ZMP at the end 205.6 mm; peak shoulder torque 47.9 N·m (limit 60)
+//!   2 kg: dynamic ZMP x from -104.0 to 388.3 mm, up to 218.9 mm off the quasi-static one; beyond the front feet (the robot tips forward) 0.48 s dynamically, 0.51 s quasi-statically; quasi-static ZMP at the end 246.9 mm; peak shoulder torque 64.3 N·m (limit 60)
+//! ```
+//!
+//! Go2 (16.1 kg) is a light counterweight for a 5.2 kg Z1 mounted 0.285 m ahead
+//! of its base origin. With the real masses, a 1 kg payload reaching forward already puts the
+//! quasi-static ZMP past the front feet, so the robot would tip forward. A fast
+//! reach also tips the bare arm forward: the shoulder sweep runs at the joint's
+//! speed limit (peak 2.9 rad/s), and its deceleration drives the dynamic ZMP
+//! beyond the front feet for 0.4 s even though the quasi-static ZMP stays inside.
+//! The plot shows both ZMPs along the sweep, with the front edge of the support
+//! polygon as a reference line.
+//!
+//! ![quasi-static and dynamic ZMP x along a shoulder sweep](../docs/img/zmp_shift.png)
+//!
+//! The test recomputes `τ_arm,y`, `Δx_ZMP`, the fraction and the label with the
+//! same formula on the runtime (`set_link_parameters`, `generalized_gravity`),
+//! and takes the support polygon from the runtime's foot placements. It checks
+//! `Δx_ZMP` against the arm's share of the runtime's centre of mass
+//! (`c_x(π) - (m - m_arm)/m · c_x(0)`) and the quasi-static ZMP against the
+//! centre of mass. For the dynamic ZMP, in the table and at every sample of the
+//! sweeps, it uses two independent computations: the runtime's `contact_dynamics`
+//! forces under the same controller, summed by hand into a centre of pressure,
+//! and the runtime's `centroidal_momentum_rate`.
 
 use nalgebra::{DMatrix, DVector};
 

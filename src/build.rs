@@ -51,7 +51,8 @@ pub use rbdgen_symbolic::{ContactKind, Dim, Expr, Function, Output, ScalarType, 
 /// What to generate from one URDF, and where to write it.
 ///
 /// Every option has the meaning of the macro's argument and of the command
-/// line's flag of the same name (README, "Using the macro").
+/// line's flag of the same name (docs/guide.md, "Options": one table of all
+/// three).
 #[derive(Clone, Debug)]
 pub struct Config {
     urdf: PathBuf,

@@ -39,6 +39,17 @@ pub use rbdgen_symbolic as symbolic;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// The guide's Rust snippets (`docs/guide.md`), doctests as the README's.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide.md")]
+pub struct GuideDoctests;
+
+/// The Rust snippets of `docs/automatic-differentiation.md`, doctests as the
+/// README's.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/automatic-differentiation.md")]
+pub struct AutomaticDifferentiationDoctests;
+
 #[doc(hidden)]
 pub mod __private {
     pub use libm;

@@ -231,7 +231,7 @@ fn go2_z1_lanes_match_the_scalar_code() {
     let err = lanes::rnea_batch(&q, &v[..n - 1], &a, &mut out).unwrap_err();
     assert_eq!((err.argument, err.len, err.expected), ("v", n - 1, n));
     assert!(out.iter().all(|o| o.iter().all(|&x| x == 7.0)));
-    // A `std::error::Error`: `?` into a boxed error, as the README's snippet does.
+    // A `std::error::Error`: `?` into a boxed error, as the guide's lanes snippet does.
     let mut boxed = || -> Result<(), Box<dyn std::error::Error>> {
         lanes::rnea_batch(&q, &v[..n - 1], &a, &mut out)?;
         Ok(())

@@ -1,5 +1,5 @@
 //! Single-precision generated code for Go2+Z1 against the f64 runtime: the
-//! accuracy the README states, asserted.
+//! accuracy the guide states (docs/guide.md, "Single precision"), asserted.
 
 #[path = "../../runtime/tests/common/mod.rs"]
 mod common;
@@ -18,7 +18,7 @@ rbdgen::robot_dynamics!(
     scalar = f32
 );
 
-/// The bound the README documents for f32 code on Go2+Z1, in the spec's
+/// The bound the guide documents for f32 code on Go2+Z1, in the spec's
 /// relative measure `max |ours - runtime| / max(1, max |runtime|)`.
 const F32_BOUND: f64 = 1e-5;
 

@@ -183,7 +183,7 @@ pub enum ScalarType {
     #[default]
     F64,
     /// `f32`, for microcontrollers with a single-precision FPU. The model's
-    /// constants are rounded to `f32`; see the README for the accuracy.
+    /// constants are rounded to `f32`; see docs/guide.md ("Single precision") for the accuracy.
     F32,
 }
 

@@ -1,0 +1,84 @@
+//! The docs' two reference tables against the code, so that they cannot
+//! drift: the README's function table lists exactly `Function::ALL`, in its
+//! order, and the guide's options table has one row per field of `Options`.
+//!
+//! What this reads from the code: `rbdgen::symbolic::Function::ALL` and
+//! `Function::name`, and the fields of `rbdgen::symbolic::Options` (by an
+//! exhaustive destructuring in `option_fields`, which stops compiling when a
+//! field is added or removed).
+
+use rbdgen::symbolic::{Function, Options};
+
+fn read(path: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The first cell of every row of the first table after the line `heading`
+/// (the header row and the separator left out).
+fn first_column(text: &str, heading: &str) -> Vec<String> {
+    let mut lines = text
+        .lines()
+        .skip_while(|l| l.trim_end() != heading)
+        .skip(1)
+        .skip_while(|l| !l.starts_with('|'));
+    let header = lines
+        .next()
+        .unwrap_or_else(|| panic!("no table after `{heading}`"));
+    assert!(header.starts_with('|'), "no table after `{heading}`");
+    lines
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|row| row.split('|').nth(1).unwrap_or("").trim().to_string())
+        .collect()
+}
+
+/// The name in a cell `` `name(args)` `` or `` `name` ``.
+fn name(cell: &str) -> &str {
+    let cell = cell.trim_matches('`');
+    cell.split('(').next().unwrap_or(cell).trim()
+}
+
+/// Every field of `Options`. One list: the destructuring has no `..`, so
+/// a field added to `Options` or removed from it is a compile error here
+/// until the list follows (and then the table test below).
+fn option_fields() -> Vec<&'static str> {
+    macro_rules! fields {
+        ($($field:ident),* $(,)?) => {{
+            let Options { $($field: _),* } = Options::default();
+            vec![$(stringify!($field)),*]
+        }};
+    }
+    // Braces: rustfmt leaves the list as written.
+    fields! {
+        floating_base, mimic, functions, source_name, scalar, simplify, std, armature,
+        contacts, parameters, frames, lanes, threads, strict, max_ops, jacobians,
+        user_functions, c_api, contact_sets
+    }
+}
+
+#[test]
+fn readme_function_table_is_function_all() {
+    let readme = read("README.md");
+    let rows = first_column(&readme, "## Functions");
+    let listed: Vec<&str> = rows.iter().map(|c| name(c)).collect();
+    let all: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+    assert_eq!(
+        listed, all,
+        "README.md, \"## Functions\": one row per function of `Function::ALL`, in its order"
+    );
+}
+
+#[test]
+fn guide_options_table_names_every_option() {
+    let guide = read("docs/guide.md");
+    let rows = first_column(&guide, "## Options");
+    let mut listed: Vec<&str> = rows.iter().map(|c| name(c)).collect();
+    let mut fields = option_fields();
+    listed.sort_unstable();
+    fields.sort_unstable();
+    assert_eq!(
+        listed, fields,
+        "docs/guide.md, \"## Options\": one row per field of `Options`"
+    );
+}
