@@ -102,7 +102,7 @@ pub enum GenerateError {
         /// What the runtime refused.
         source: rbdgen_runtime::InputError,
     },
-    /// A user function's declaration is wrong ([`UserFunction::check`]), or
+    /// A user function's declaration is wrong ([`UserFunction::check`](crate::user::UserFunction::check)), or
     /// two user functions share a name.
     #[error("user function `{name}`: {reason}")]
     UserFunction {

@@ -71,7 +71,7 @@ pub struct Options {
     /// triangle inequality, a moving subtree without mass) instead of
     /// reporting it in [`crate::Module::warnings`]; off by default.
     pub strict: bool,
-    /// The most operations one function may have ([`OpCounts::total`], summed
+    /// The most operations one function may have ([`OpCounts::total`](crate::graph::OpCounts::total), summed
     /// over the arms of a per-frame function); [`DEFAULT_MAX_OPS`] by default.
     /// A larger function is refused ([`crate::GenerateError::TooLarge`]) before it is
     /// emitted.

@@ -339,7 +339,9 @@ impl CodeArgs {
         self.model
             .apply(&mut options)
             .map_err(|e| format!("{}: {e}", self.urdf.display()))?;
-        let names = |list: &[String]| list.iter().map(String::as_str).collect::<Vec<_>>();
+        fn names(list: &[String]) -> Vec<&str> {
+            list.iter().map(String::as_str).collect()
+        }
         if !self.functions.is_empty() {
             options.functions = parse_functions(OptionKey::Functions, &names(&self.functions))
                 .map_err(|e| option_error(&e))?;
