@@ -486,7 +486,8 @@ mod tests {
                 OptionKey::CApi => &["z1"],
                 OptionKey::UserFunctions => panic!("{flag}: not a flag"),
             };
-            let args = ["rbdgen", urdf, flag].iter().chain(values);
+            let head = ["rbdgen", urdf, flag];
+            let args = head.iter().chain(values);
             let parsed = Generate::try_parse_from(args).unwrap_or_else(|e| panic!("{flag}: {e}"));
             let (_, options) = parsed.code.load().unwrap_or_else(|e| panic!("{flag}: {e}"));
             assert_ne!(options, plain, "{flag}");
