@@ -201,7 +201,7 @@ fn every_option_has_its_config_method() {
     use rbdgen::runtime::{Data, InputError, Model};
     use rbdgen::symbolic::{OptionKey, OPTIONS};
     fn first(_: &Model, _: &mut Data<Expr>, x: &[Vec<Expr>]) -> Result<Vec<Expr>, InputError> {
-        Ok(vec![x[0][0].clone()])
+        Ok(vec![x[0][0]])
     }
     let default = Config::new("models/z1.urdf");
     for spec in OPTIONS {
