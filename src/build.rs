@@ -52,7 +52,7 @@ pub use rbdgen_symbolic::{ContactKind, Dim, Expr, Function, Output, ScalarType, 
 ///
 /// Every option has the meaning of the macro's argument and of the command
 /// line's flag of the same name (docs/guide.md, "Options": one table of all
-/// three).
+/// three; [`rbdgen_symbolic::OPTIONS`] spells each).
 #[derive(Clone, Debug)]
 pub struct Config {
     urdf: PathBuf,
@@ -89,8 +89,9 @@ pub enum BuildError {
         source: std::io::Error,
     },
     /// The URDF and options do not make code (a malformed URDF, an unknown
-    /// joint, link or frame name, a contact function without contacts, ...).
-    #[error("{}: {source}", urdf.display())]
+    /// joint, link or frame name, a contact function without contacts, ...);
+    /// a wrong option is named by its method (`lanes(): ...`).
+    #[error("{}: {}", urdf.display(), describe(source))]
     Generate {
         /// The URDF of the config.
         urdf: PathBuf,
@@ -394,6 +395,18 @@ impl Config {
             })?;
         }
         Ok(path)
+    }
+}
+
+/// The generator's error in the build script's words: a wrong option named
+/// by its [`Config`] method (`threads(): ...; add lanes()`).
+fn describe(e: &GenerateError) -> String {
+    match e {
+        GenerateError::Option(o) => {
+            let method = |s: &rbdgen_symbolic::OptionSpec| format!("{}()", s.method);
+            format!("{}: {}", method(o.option.spec()), o.render(method))
+        }
+        e => e.to_string(),
     }
 }
 

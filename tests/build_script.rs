@@ -147,7 +147,17 @@ fn errors_name_the_file() {
             .out_dir(&out)
             .generate(),
     );
-    assert!(lanes.contains("z1.urdf: "), "{lanes}");
+    assert!(
+        lanes.contains("z1.urdf: lanes(): 3 lanes with f64"),
+        "{lanes}"
+    );
+    let threads = message(
+        Config::new(root().join("models/z1.urdf"))
+            .threads()
+            .out_dir(&out)
+            .generate(),
+    );
+    assert!(threads.ends_with("; add lanes()"), "{threads}");
     assert!(
         std::fs::read_dir(&out).unwrap().next().is_none(),
         "wrote nothing"
@@ -179,4 +189,54 @@ fn example_crate_builds_and_runs() {
     );
     assert!(stdout.contains("nq = 25, nv = 24"), "{stdout}");
     assert!(stdout.contains("weight"), "{stdout}");
+}
+
+/// Every option of the generator's table has its `Config` method: the match
+/// is exhaustive over `OptionKey` (a new option without an arm does not
+/// compile), each arm names the method it calls (checked against the table)
+/// and the call changes the options.
+#[test]
+fn every_option_has_its_config_method() {
+    use rbdgen::build::{Expr, Output, UserFunction};
+    use rbdgen::runtime::{Data, InputError, Model};
+    use rbdgen::symbolic::{OptionKey, OPTIONS};
+    fn first(_: &Model, _: &mut Data<Expr>, x: &[Vec<Expr>]) -> Result<Vec<Expr>, InputError> {
+        Ok(vec![x[0][0]])
+    }
+    let default = Config::new("models/z1.urdf");
+    for spec in OPTIONS {
+        let c = default.clone();
+        let (method, c) = match spec.key {
+            OptionKey::FloatingBase => ("floating_base", c.floating_base()),
+            OptionKey::Mimic => ("mimic", c.mimic()),
+            OptionKey::Functions => ("functions", c.functions(&[Function::Rnea])),
+            OptionKey::Jacobians => ("jacobians", c.jacobians(&[Function::Rnea])),
+            OptionKey::Scalar => ("scalar", c.scalar(ScalarType::F32)),
+            OptionKey::Std => ("std", c.std()),
+            OptionKey::Simplify => ("simplify", c.simplify()),
+            OptionKey::Armature => ("armature", c.armature(&[("joint1", 0.1)])),
+            OptionKey::Contacts => ("contacts", c.contacts(&[("link06", ContactKind::Point)])),
+            OptionKey::ContactSets => ("contact_set", c.contact_set("flight", &[])),
+            OptionKey::Parameters => ("parameters", c.parameters(&["link06"])),
+            OptionKey::Frames => ("frames", c.frames(&["link06"])),
+            OptionKey::Lanes => ("lanes", c.lanes(4)),
+            OptionKey::Threads => ("threads", c.threads()),
+            OptionKey::Strict => ("strict", c.strict()),
+            OptionKey::MaxOps => ("max_ops", c.max_ops(1000)),
+            OptionKey::CApi => ("c_api", c.c_api()),
+            OptionKey::UserFunctions => (
+                "user_function",
+                c.user_function(UserFunction::new("f", Output::Scalar, first)),
+            ),
+        };
+        assert_eq!(method, spec.method, "{:?}", spec.key);
+        // `c_api()` takes the module's name at generation time.
+        if spec.key != OptionKey::CApi {
+            assert_ne!(
+                format!("{:?}", c.options()),
+                format!("{:?}", default.options()),
+                "{method}() changes no option"
+            );
+        }
+    }
 }

@@ -5,9 +5,10 @@
 //! What this reads from the code: `rbdgen::symbolic::Function::ALL` and
 //! `Function::name`, and the fields of `rbdgen::symbolic::Options` (by an
 //! exhaustive destructuring in `option_fields`, which stops compiling when a
-//! field is added or removed).
+//! field is added or removed), and `OPTIONS`, the table each front end's
+//! spelling of an option comes from.
 
-use rbdgen::symbolic::{Function, Options};
+use rbdgen::symbolic::{Function, Options, OPTIONS};
 
 fn read(path: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -81,4 +82,41 @@ fn guide_options_table_names_every_option() {
         listed, fields,
         "docs/guide.md, \"## Options\": one row per field of `Options`"
     );
+}
+
+#[test]
+fn guide_options_table_spells_each_option_as_options_does() {
+    let guide = read("docs/guide.md");
+    let rows: Vec<&str> = guide
+        .lines()
+        .skip_while(|l| l.trim_end() != "## Options")
+        .filter(|l| l.starts_with("| `"))
+        .collect();
+    for spec in OPTIONS {
+        let row = rows
+            .iter()
+            .find(|row| row.split('|').nth(1).map(name) == Some(spec.name))
+            .unwrap_or_else(|| panic!("docs/guide.md, \"## Options\": no row for `{}`", spec.name));
+        let cells: Vec<&str> = row.split('|').collect();
+        if let Some(key) = spec.macro_key {
+            assert!(
+                cells[2].contains(&format!("`{key}")),
+                "{}: macro key `{key}` in {row}",
+                spec.name
+            );
+        }
+        if let Some(flag) = spec.flag {
+            assert!(
+                cells[3].contains(&format!("`{flag}")),
+                "{}: flag `{flag}` in {row}",
+                spec.name
+            );
+        }
+        assert!(
+            cells[4].contains(&format!(".{}(", spec.method)),
+            "{}: method `{}` in {row}",
+            spec.name,
+            spec.method
+        );
+    }
 }

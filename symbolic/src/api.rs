@@ -11,7 +11,7 @@ use rbdgen_runtime::Model;
 
 use crate::emit::{ScalarType, Shape};
 use crate::functions::{Dim, Output};
-use crate::generate::Options;
+use crate::options::Options;
 
 /// The module's constants, in order: `NQ`, `NV`, `NEUTRAL`, `JOINT_NAMES`,
 /// `GRAVITY`, `NJOINTS`, `NU`, `ACTUATED_DOFS`, the limits and masses, the

@@ -29,7 +29,9 @@ use rbdgen_runtime::Model;
 use crate::api::{dim_tokens, output_type, selected_frames};
 use crate::emit::ScalarType;
 use crate::functions::{Dim, Output};
-use crate::generate::{Options, Signature};
+use crate::generate::Signature;
+pub use crate::options::is_c_identifier;
+use crate::options::Options;
 
 /// The status codes of the C interface: name, value and meaning, in the
 /// order of the `c_api` module's constants and the header's macros.
@@ -56,16 +58,6 @@ pub const STATUS_CODES: [(&str, i32, &str); 5] = [
         "n states of an argument or result would exceed isize::MAX bytes; nothing written",
     ),
 ];
-
-/// Whether `name` is a C identifier (ASCII letters, digits and `_`, not
-/// starting with a digit): a usable prefix of [`Options::c_api`].
-pub fn is_c_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
 
 /// One argument or result part of a function, as the C interface (and the
 /// Python module, [`crate::python`]) sees it.
@@ -919,7 +911,8 @@ mod tests {
             };
             let err = generate(URDF, &options).unwrap_err();
             assert!(
-                matches!(err, GenerateError::CApiName(ref p) if p == bad),
+                matches!(err, GenerateError::Option(ref e) if e.option == crate::OptionKey::CApi
+                    && e.message.contains(&format!("`{bad}`"))),
                 "{err}"
             );
         }

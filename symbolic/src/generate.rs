@@ -9,178 +9,39 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
-use rbdgen_runtime::{ContactKind, Data, Model, ModelError};
+use rbdgen_runtime::{Data, Model, ModelError};
 use thiserror::Error;
 
 use crate::api::{
     arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames, variant_name,
 };
 use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
-use crate::ffi::{c_api_module, c_header, is_c_identifier};
+use crate::ffi::{c_api_module, c_header};
 use crate::functions::{Dim, Function, Output};
 use crate::graph::{Node, OpCounts};
 use crate::header::header_doc;
 use crate::jacobian::{jacobian_output, trace_jacobian};
-use crate::lanes::{lane_widths, lane_wrappers, lanes_module};
+use crate::lanes::{lane_wrappers, lanes_module};
+use crate::options::{apply_to_model, OptionError, Options};
 use crate::simplify::{simplify, Limits, Stops};
 use crate::trace::{trace, Expr, Traced};
-use crate::user::UserFunction;
-
-/// What to generate.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Options {
-    /// Give the root link a free-flyer joint (Pinocchio's `JointModelFreeFlyer`).
-    pub floating_base: bool,
-    /// Model the URDF's `<mimic>` joints (Pinocchio's `buildModelFromUrdf(..,
-    /// mimic=True)`, [`Model::from_urdf_str_mimic`]): a mimicking joint follows
-    /// its primary and has no entry in `q` or `v`. Off by default (mimic tags
-    /// ignored, every joint independent).
-    pub mimic: bool,
-    /// The functions to emit (all by default).
-    pub functions: BTreeSet<Function>,
-    /// The name the URDF is known by in the header, as the user gave it (a
-    /// relative path; an absolute path is reduced to its file name).
-    pub source_name: String,
-    /// The floating-point type of the generated code (`f64` by default).
-    pub scalar: ScalarType,
-    /// Simplify each traced graph with egg ([`crate::simplify`]) before
-    /// emitting it (off by default; `--simplify` on the command line).
-    pub simplify: bool,
-    /// The generated code may use `std` (`--std`; `robot_dynamics!` sets it):
-    /// its fused multiply-adds are `f64::mul_add`, one FMA instruction on targets
-    /// that have it (`-C target-cpu=native`). Without `std` (the default, for
-    /// `no_std` crates) they are a product and a sum.
-    pub std: bool,
-    /// Armature (rotor inertia) per joint name, folded into every dynamics
-    /// function as `model.armature` ([`Model::set_armature`]); none by default.
-    pub armature: Vec<(String, f64)>,
-    /// The contact set of the contact functions, link frame names in order
-    /// ([`Model::set_contacts`]); empty by default, and then the contact
-    /// functions are not part of the default set.
-    pub contacts: Vec<(String, ContactKind)>,
-    /// Links whose inertial parameters are run-time inputs (`pi`) of every
-    /// function that reads inertias ([`Model::set_parameters`]); none by default.
-    pub parameters: Vec<String>,
-    /// The link frames of the per-frame functions and of the `Frame` enum
-    /// (all link frames when `None`).
-    pub frames: Option<Vec<String>>,
-    /// Also emit every function over `L` states at once (2, 4 or 8 with
-    /// `f64`, 4, 8 or 16 with `f32`: [`lane_widths`]): a module `lanes` with
-    /// the lane type `V` (a vector of the `wide` crate, which the generated
-    /// code then names), each function's kernel, its array-of-structures
-    /// wrapper `NAME_aos` and its `NAME_batch`. `None` by default.
-    pub lanes: Option<usize>,
-    /// With `lanes`, also emit `NAME_batch_par` in the `lanes` module: the
-    /// batch split across rayon's thread pool in whole lane groups (the
-    /// generated code then names the `rayon` crate; `robot_dynamics!` takes
-    /// it from rbdgen's `rayon` feature). Off by default; without `lanes` it
-    /// is [`GenerateError::ThreadsWithoutLanes`].
-    pub threads: bool,
-    /// Refuse a model that is physically impossible although Pinocchio accepts
-    /// it ([`Model::physical_warnings`]: a link inertia that violates the
-    /// triangle inequality, a moving subtree without mass) instead of
-    /// reporting it in [`Module::warnings`]; off by default.
-    pub strict: bool,
-    /// The most operations one function may have ([`OpCounts::total`], summed
-    /// over the arms of a per-frame function); [`DEFAULT_MAX_OPS`] by default.
-    /// A larger function is refused ([`GenerateError::TooLarge`]) before it is
-    /// emitted.
-    pub max_ops: usize,
-    /// Functions whose Jacobian is also emitted, as `NAME_jacobian`, by
-    /// automatic differentiation of the traced graph ([`crate::jacobian`]);
-    /// none by default. Independent of `functions`: the function itself is
-    /// emitted only when `functions` has it.
-    pub jacobians: BTreeSet<Function>,
-    /// Functions written by the user, traced and emitted after the table's,
-    /// with the derivatives each asks for ([`crate::user`]); none by default.
-    /// A build script gives them; the command line and the macro cannot.
-    pub user_functions: Vec<UserFunction>,
-    /// Also emit the C interface with this prefix (a C identifier, usually the
-    /// module's name; `--c-api NAME`): a module `c_api` of `extern "C"`
-    /// functions `PREFIX_FUNCTION` and `PREFIX_FUNCTION_batch` around every
-    /// function ([`crate::ffi`]), and the C header that declares them in
-    /// [`Module::c_header`]. `None` by default.
-    pub c_api: Option<String>,
-    /// Named contact sets, each emitted as a submodule `NAME` of its own (an
-    /// MPC horizon crosses gait modes: four feet, a trot's diagonals,
-    /// flight): the contact functions of `functions` and `jacobians` (those
-    /// of [`Function::needs_contacts`]) traced on that set, with their `NC`,
-    /// `CONTACTS`, and `lanes` module; the other functions once, at the top.
-    /// A set may be empty (flight). None by default. Each set costs what a
-    /// module with its contact functions alone costs to build.
-    pub contact_sets: Vec<(String, Vec<(String, ContactKind)>)>,
-}
-
-/// The default of [`Options::max_ops`]: 200,000 operations per function.
-/// rustc spends about 1 ms per straight-line operation at opt-level 3, so this
-/// is a build of about three minutes for one function. The largest functions
-/// of the shipped robots are below it (Unitree G1's `step_linearization` has
-/// about 131,000 operations, Go2+Z1's 56,000); the `crba` of a 200-link serial
-/// chain (308,000) is above it.
-pub const DEFAULT_MAX_OPS: usize = 200_000;
-
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            floating_base: false,
-            mimic: false,
-            functions: Function::ALL.into_iter().collect(),
-            source_name: String::new(),
-            scalar: ScalarType::F64,
-            simplify: false,
-            std: false,
-            armature: Vec::new(),
-            contacts: Vec::new(),
-            parameters: Vec::new(),
-            frames: None,
-            lanes: None,
-            threads: false,
-            strict: false,
-            max_ops: DEFAULT_MAX_OPS,
-            jacobians: BTreeSet::new(),
-            user_functions: Vec::new(),
-            c_api: None,
-            contact_sets: Vec::new(),
-        }
-    }
-}
 
 /// The model of `urdf` with the options' armature, contacts and run-time
 /// parameters set: the model every function of the module is traced on.
 ///
 /// # Errors
-/// [`GenerateError::Model`] for a URDF that does not make a model, or an
-/// unknown joint or link name, a negative armature, a joint given two
-/// armatures, a contact or a parameter on a link welded to the universe, or an
-/// unknown frame in `options.frames`;
-/// with [`Options::strict`], the first of [`Model::physical_warnings`].
+/// [`GenerateError::Model`] for a URDF that does not make a model;
+/// [`GenerateError::Option`] for an option the model refuses
+/// ([`apply_to_model`]: an unknown joint or link name, a negative armature,
+/// a contact or a parameter on a link welded to the universe, an unknown
+/// frame); with [`Options::strict`], the first of [`Model::physical_warnings`].
 pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError> {
     let mut model = if options.mimic {
         Model::from_description_str_mimic(urdf, options.floating_base)?
     } else {
         Model::from_description_str(urdf, options.floating_base)?
     };
-    for (k, (joint, value)) in options.armature.iter().enumerate() {
-        if options.armature[..k].iter().any(|(j, _)| j == joint) {
-            return Err(ModelError::InvalidSetting {
-                item: format!("armature of joint `{joint}`"),
-                reason: "named twice".into(),
-            }
-            .into());
-        }
-        model.set_armature(joint, *value)?;
-    }
-    let contacts: Vec<(&str, ContactKind)> = options
-        .contacts
-        .iter()
-        .map(|(name, kind)| (name.as_str(), *kind))
-        .collect();
-    model.set_contacts(&contacts)?;
-    let links: Vec<&str> = options.parameters.iter().map(String::as_str).collect();
-    model.set_parameters(&links)?;
-    for name in options.frames.iter().flatten() {
-        model.link_frame(name)?;
-    }
+    apply_to_model(options, &mut model)?;
     if options.strict {
         if let Some(warning) = model.physical_warnings().into_iter().next() {
             return Err(warning.into());
@@ -191,42 +52,11 @@ pub fn build_model(urdf: &str, options: &Options) -> Result<Model, GenerateError
 
 /// The functions of `options` for `model`: the default set when all are
 /// asked for (the contact functions only with a contact set).
-///
-/// # Errors
-/// [`GenerateError::NoContacts`] for a contact function named without a
-/// contact set.
-fn functions_for(model: &Model, options: &Options) -> Result<Vec<Function>, GenerateError> {
+fn functions_for(model: &Model, options: &Options) -> Vec<Function> {
     if options.functions.len() == Function::ALL.len() {
-        return Ok(Function::default_set(model));
+        return Function::default_set(model);
     }
-    if model.contacts.is_empty() && options.contact_sets.is_empty() {
-        if let Some(f) = options.functions.iter().find(|f| f.needs_contacts()) {
-            return Err(GenerateError::NoContacts(f.name()));
-        }
-    }
-    Ok(options.functions.iter().copied().collect())
-}
-
-/// The functions whose Jacobian `options` asks for.
-///
-/// # Errors
-/// [`GenerateError::NoContacts`] for a contact function without a contact set.
-fn jacobians_for(model: &Model, options: &Options) -> Result<Vec<Function>, GenerateError> {
-    if model.contacts.is_empty() && options.contact_sets.is_empty() {
-        if let Some(f) = options.jacobians.iter().find(|f| f.needs_contacts()) {
-            return Err(GenerateError::NoContacts(f.name()));
-        }
-    }
-    Ok(options.jacobians.iter().copied().collect())
-}
-
-/// [`lane_widths`] in words: `2, 4 or 8`.
-fn expected_lanes(scalar: ScalarType) -> String {
-    let w: Vec<String> = lane_widths(scalar)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    format!("{} or {}", w[..w.len() - 1].join(", "), w[w.len() - 1])
+    options.functions.iter().copied().collect()
 }
 
 /// Why code could not be generated.
@@ -244,20 +74,10 @@ pub enum GenerateError {
         /// What went wrong.
         reason: String,
     },
-    /// A lane count that is not one of [`lane_widths`] for the scalar type.
-    #[error("lanes = {lanes}: expected {} with scalar = {}", expected_lanes(*.scalar), .scalar.name())]
-    Lanes {
-        /// The lane count asked for.
-        lanes: usize,
-        /// The scalar type.
-        scalar: ScalarType,
-    },
-    /// `threads` was asked for without `lanes`.
-    #[error("threads: `NAME_batch_par` splits the lanes' batch across threads; give `lanes = 2 | 4 | 8` too")]
-    ThreadsWithoutLanes,
-    /// A contact function was asked for without a contact set.
-    #[error("`{0}` needs a contact set: give `contacts = [LINK: point | 6d, ...]` (CLI `--contacts LINK:point,...`)")]
-    NoContacts(&'static str),
+    /// An option is wrong ([`Options::check`], [`apply_to_model`]): which
+    /// one, which entry, and why.
+    #[error(transparent)]
+    Option(#[from] OptionError),
     /// A function has more operations than [`Options::max_ops`].
     #[error(
         "`{function}` has {ops} operations, more than the limit of {limit} per function \
@@ -282,7 +102,7 @@ pub enum GenerateError {
         /// What the runtime refused.
         source: rbdgen_runtime::InputError,
     },
-    /// A user function's declaration is wrong ([`UserFunction::check`]), or
+    /// A user function's declaration is wrong ([`UserFunction::check`](crate::user::UserFunction::check)), or
     /// two user functions share a name.
     #[error("user function `{name}`: {reason}")]
     UserFunction {
@@ -294,18 +114,6 @@ pub enum GenerateError {
     /// The token stream did not parse as a Rust file (an internal error).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
-    /// The prefix of [`Options::c_api`] is not a C identifier.
-    #[error(
-        "c_api: `{0}` is not a C identifier (letters, digits and `_`, not starting with a digit)"
-    )]
-    CApiName(String),
-    /// A contact set's name is not a lowercase Rust identifier free for a
-    /// submodule, or is given twice.
-    #[error(
-        "contact set `{0}`: a set is a submodule; name it with a lowercase identifier (letters, digits, `_`), \
-         once, other than `lanes`, `c_api` and Rust keywords"
-    )]
-    ContactSetName(String),
     /// The Python module was asked for with `scalar = f32` (its numpy arrays
     /// are `float64`).
     #[error("python: the module's arrays are float64; leave out `scalar = f32`")]
@@ -397,17 +205,16 @@ pub fn generate_module(
     options: &Options,
     mut progress: impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
+    options.check()?;
     if options.contact_sets.is_empty() {
         return generate_one(urdf, options, options, None, &mut progress);
     }
     // The top: every function but the contact ones (unless `contacts` gives
     // them a set there too); then one submodule per set with those.
+    // Every set checked against the model before any is traced.
+    build_model(urdf, options)?;
     let mut sets = Vec::new();
-    for (k, (name, set)) in options.contact_sets.iter().enumerate() {
-        let taken = options.contact_sets[..k].iter().any(|(n, _)| n == name);
-        if taken || !is_set_name(name) {
-            return Err(GenerateError::ContactSetName(name.clone()));
-        }
+    for (name, set) in &options.contact_sets {
         let all = options.functions.len() == Function::ALL.len();
         let sub = Options {
             contacts: set.clone(),
@@ -460,33 +267,6 @@ pub fn generate_module(
     let mut module = generate_top(urdf, options, &mut progress)?;
     module.tokens.extend(sets);
     Ok(module)
-}
-
-/// `Ok` when `name` can name a contact set's submodule
-/// ([`Options::contact_sets`]).
-///
-/// # Errors
-/// [`GenerateError::ContactSetName`] naming it.
-pub fn check_contact_set_name(name: &str) -> Result<(), GenerateError> {
-    if is_set_name(name) {
-        Ok(())
-    } else {
-        Err(GenerateError::ContactSetName(name.to_string()))
-    }
-}
-
-/// Whether `name` can name a contact set's submodule.
-fn is_set_name(name: &str) -> bool {
-    const TAKEN: [&str; 8] = [
-        "lanes", "c_api", "self", "super", "crate", "mod", "fn", "type",
-    ];
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && !TAKEN.contains(&name)
-        && syn::parse_str::<Ident>(name).is_ok()
 }
 
 /// The top of a module with contact sets: [`generate_one`] without the
@@ -550,31 +330,12 @@ fn generate_one(
         .iter()
         .map(ToString::to_string)
         .collect();
-    if let Some(l) = options
-        .lanes
-        .filter(|l| !lane_widths(options.scalar).contains(l))
-    {
-        return Err(GenerateError::Lanes {
-            lanes: l,
-            scalar: options.scalar,
-        });
-    }
-    if options.threads && options.lanes.is_none() {
-        return Err(GenerateError::ThreadsWithoutLanes);
-    }
-    if let Some(prefix) = options.c_api.as_ref().filter(|p| !is_c_identifier(p)) {
-        return Err(GenerateError::CApiName(prefix.clone()));
-    }
     let functions = if set.is_some() {
         options.functions.iter().copied().collect()
     } else {
-        functions_for(&model, options)?
+        functions_for(&model, options)
     };
-    let jacobians = if set.is_some() {
-        options.jacobians.iter().copied().collect()
-    } else {
-        jacobians_for(&model, options)?
-    };
+    let jacobians: Vec<Function> = options.jacobians.iter().copied().collect();
     let mut signatures = Vec::new();
     let mut items = Vec::new();
     let mut lane_items = Vec::new();

@@ -2,16 +2,15 @@
 //! generator, the source file and its hash, the options and the command line
 //! that regenerates the file, and the operation counts.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
 use crate::cost_reference::rnea_mul_reference;
-use crate::emit::ScalarType;
 use crate::functions::Function;
-use crate::generate::{Options, DEFAULT_MAX_OPS};
 use crate::graph::OpCounts;
+use crate::options::{command_line_options, Options};
 use crate::simplify::Stops;
 use rbdgen_runtime::Model;
 
@@ -194,81 +193,4 @@ pub fn sha256_hex(text: &str) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-/// The `rbdgen generate` arguments that reproduce `options` (after the URDF),
-/// as the header's "Regenerate with" line shows them. They are printed here,
-/// beside the header, because `robot_dynamics!`'s expansion carries that
-/// header too; the CLI parses them (its tests read this text back).
-pub fn command_line_options(options: &Options) -> String {
-    let mut args = Vec::new();
-    if options.floating_base {
-        args.push("--floating-base".to_string());
-    }
-    if options.mimic {
-        args.push("--mimic".to_string());
-    }
-    let all: BTreeSet<Function> = Function::ALL.into_iter().collect();
-    if options.functions != all {
-        let names: Vec<&str> = options.functions.iter().map(|f| f.name()).collect();
-        args.push(format!("--functions {}", names.join(",")));
-    }
-    if !options.jacobians.is_empty() {
-        let names: Vec<&str> = options.jacobians.iter().map(|f| f.name()).collect();
-        args.push(format!("--jacobians {}", names.join(",")));
-    }
-    if options.scalar != ScalarType::F64 {
-        args.push(format!("--scalar {}", options.scalar.name()));
-    }
-    if options.std {
-        args.push("--std".to_string());
-    }
-    if options.simplify {
-        args.push("--simplify".to_string());
-    }
-    if !options.armature.is_empty() {
-        let list: Vec<String> = options
-            .armature
-            .iter()
-            .map(|(j, a)| format!("{j}={a:?}"))
-            .collect();
-        args.push(format!("--armature {}", list.join(",")));
-    }
-    if !options.contacts.is_empty() {
-        let list: Vec<String> = options
-            .contacts
-            .iter()
-            .map(|(f, k)| format!("{f}:{}", k.name()))
-            .collect();
-        args.push(format!("--contacts {}", list.join(",")));
-    }
-    for (name, set) in &options.contact_sets {
-        let list: Vec<String> = set
-            .iter()
-            .map(|(f, k)| format!("{f}:{}", k.name()))
-            .collect();
-        args.push(format!("--contact-set {name}={}", list.join(",")));
-    }
-    if !options.parameters.is_empty() {
-        args.push(format!("--parameters {}", options.parameters.join(",")));
-    }
-    if let Some(frames) = &options.frames {
-        args.push(format!("--frames {}", frames.join(",")));
-    }
-    if let Some(l) = options.lanes {
-        args.push(format!("--lanes {l}"));
-    }
-    if options.threads {
-        args.push("--threads".to_string());
-    }
-    if options.strict {
-        args.push("--strict".to_string());
-    }
-    if options.max_ops != DEFAULT_MAX_OPS {
-        args.push(format!("--max-ops {}", options.max_ops));
-    }
-    if let Some(prefix) = &options.c_api {
-        args.push(format!("--c-api {prefix}"));
-    }
-    args.join(" ")
 }

@@ -10,15 +10,6 @@ use crate::api::{dim_tokens, output_type};
 use crate::emit::ScalarType;
 use crate::functions::{Dim, Output};
 
-/// The lane counts of `lanes = L` for a scalar type: the widths of the `wide`
-/// crate's vectors (`f64x2`, `f64x4`, `f64x8`; `f32x4`, `f32x8`, `f32x16`).
-pub fn lane_widths(scalar: ScalarType) -> &'static [usize] {
-    match scalar {
-        ScalarType::F64 => &[2, 4, 8],
-        ScalarType::F32 => &[4, 8, 16],
-    }
-}
-
 /// `Lanes` for a tuple of `n` results (the outputs of a function that
 /// returns a tuple): each part gathered and scattered on its own.
 fn tuple_impl(n: usize) -> TokenStream {
@@ -522,16 +513,17 @@ pub(crate) fn lane_wrappers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{generate, GenerateError, Options};
+    use crate::options::lane_widths;
+    use crate::{generate, GenerateError, OptionKey, Options};
 
     /// Lane counts outside `wide`'s widths are refused with the expected ones.
     #[test]
     fn lane_counts_follow_the_scalar_type() {
         let urdf = include_str!("../../tests/golden/double_pendulum.urdf");
         for (scalar, lanes, expected) in [
-            (ScalarType::F64, 16, "expected 2, 4 or 8 with scalar = f64"),
-            (ScalarType::F64, 3, "expected 2, 4 or 8 with scalar = f64"),
-            (ScalarType::F32, 2, "expected 4, 8 or 16 with scalar = f32"),
+            (ScalarType::F64, 16, "with f64: expected 2, 4 or 8"),
+            (ScalarType::F64, 3, "with f64: expected 2, 4 or 8"),
+            (ScalarType::F32, 2, "with f32: expected 4, 8 or 16"),
         ] {
             let options = Options {
                 scalar,
@@ -539,8 +531,11 @@ mod tests {
                 ..Options::default()
             };
             let err = generate(urdf, &options).unwrap_err();
-            assert!(matches!(err, GenerateError::Lanes { .. }), "{err}");
-            assert_eq!(err.to_string(), format!("lanes = {lanes}: {expected}"));
+            assert!(
+                matches!(err, GenerateError::Option(ref e) if e.option == OptionKey::Lanes),
+                "{err}"
+            );
+            assert_eq!(err.to_string(), format!("lanes: {lanes} lanes {expected}"));
         }
         for scalar in ScalarType::ALL {
             for &lanes in lane_widths(scalar) {

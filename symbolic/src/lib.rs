@@ -18,6 +18,7 @@ pub mod graph;
 pub mod header;
 pub mod jacobian;
 mod lanes;
+pub mod options;
 pub mod python;
 pub mod simplify;
 pub mod trace;
@@ -27,12 +28,14 @@ pub use cost_reference::{rnea_mul_reference, RNEA_MULS_PER_JOINT};
 pub use emit::ScalarType;
 pub use functions::{Dim, Function, Output, Spec};
 pub use generate::{
-    build_model, check_contact_set_name, generate, generate_module, generate_tokens, GenerateError,
-    Module, Options, Progress, DEFAULT_MAX_OPS,
+    build_model, generate, generate_module, generate_tokens, GenerateError, Module, Progress,
 };
 pub use graph::{Graph, Node, NodeId, OpCounts, BYTES_PER_OP};
-pub use header::{command_line_options, sha256_hex};
-pub use lanes::lane_widths;
+pub use header::sha256_hex;
+pub use options::{
+    command_line_options, lane_widths, parse_functions, OptionError, OptionKey, OptionSpec,
+    Options, DEFAULT_MAX_OPS, OPTIONS,
+};
 pub use rbdgen_runtime::error::nearest;
 pub use rbdgen_runtime::model::mjcf::{description_files, read_description};
 pub use rbdgen_runtime::{ContactKind, Model, ModelError};

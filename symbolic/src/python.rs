@@ -14,7 +14,8 @@ use quote::{format_ident, quote};
 use crate::emit::ScalarType;
 use crate::ffi::{arg_part, output_parts, Part};
 use crate::functions::Output;
-use crate::generate::{generate_module, GenerateError, Module, Options, Signature};
+use crate::generate::{generate_module, GenerateError, Module, Signature};
+use crate::options::Options;
 
 /// The lanes of the Python module's batches when the options name none: 2,
 /// the faster on an AVX2 machine (16 vector registers) for the largest
@@ -43,8 +44,8 @@ pub fn python_options(options: &Options, name: &str) -> Options {
 /// `command` is the command line that regenerates the crate, for its headers.
 ///
 /// # Errors
-/// As [`generate_module`]; [`GenerateError::CApiName`] for a `name` that is
-/// not an identifier; [`GenerateError::PythonScalar`] for `f32` (numpy arrays
+/// As [`generate_module`]; [`GenerateError::Option`] on `c_api` for a `name`
+/// that is not an identifier; [`GenerateError::PythonScalar`] for `f32` (numpy arrays
 /// of the module are `float64`).
 pub fn python_crate(
     urdf: &str,

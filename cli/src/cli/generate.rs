@@ -175,7 +175,6 @@ fn write_or_check(
 /// module's crate (`--python NAME`), every file written or checked.
 fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
     let (text, options) = args.code.load()?;
-    let urdf = args.code.urdf.display().to_string();
     // The crate's files name the directory as given, an absolute one by its
     // last component only (no machine's path in generated text).
     let shown = match dir.file_name() {
@@ -190,7 +189,7 @@ fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
         );
         let (files, module) =
             rbdgen_symbolic::python::python_crate(&text, &options, name, &command)
-                .map_err(|e| format!("{urdf}: {e}"))?;
+                .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
         (files, module.warnings, command)
     } else {
         let Some(name) = options.c_api.clone() else {
@@ -200,7 +199,7 @@ fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
         };
         let command = regenerate_command(args, &options, &format!("--crate {}", shown.display()));
         let module = rbdgen_symbolic::generate_module(&text, &options, |_| {})
-            .map_err(|e| format!("{urdf}: {e}"))?;
+            .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
         let source = module.source().map_err(|e| e.to_string())?;
         let header = module.c_header.clone().unwrap_or_default();
         let files = rbdgen_symbolic::ffi::c_crate(&options, &name, &source, &header, &command);

@@ -216,7 +216,24 @@ pub fn build_model(
     text: &str,
     options: &rbdgen_symbolic::Options,
 ) -> Result<rbdgen_runtime::Model, String> {
-    rbdgen_symbolic::build_model(text, options).map_err(|e| format!("{}: {e}", urdf.display()))
+    rbdgen_symbolic::build_model(text, options).map_err(|e| generate_error(urdf, &e))
+}
+
+/// `URDF: message` for a generator's error; a wrong option is named by its
+/// flag (`--functions: ...`, `--threads: ...; add --lanes`).
+pub fn generate_error(urdf: &std::path::Path, e: &rbdgen_symbolic::GenerateError) -> String {
+    match e {
+        rbdgen_symbolic::GenerateError::Option(o) => {
+            format!("{}: {}", urdf.display(), option_error(o))
+        }
+        e => format!("{}: {e}", urdf.display()),
+    }
+}
+
+/// A wrong option in the command line's words: `--FLAG: message`.
+pub fn option_error(e: &rbdgen_symbolic::OptionError) -> String {
+    let flag = |s: &rbdgen_symbolic::OptionSpec| s.flag.unwrap_or(s.name).to_string();
+    format!("{}: {}", flag(e.option.spec()), e.render(flag))
 }
 
 /// The message for an unknown `name` of a `what` (a function): ours for
@@ -300,16 +317,10 @@ impl CodeArgs {
     ///
     /// # Errors
     /// An unreadable file, an unknown, empty or repeated function name, an
-    /// unknown scalar type, a malformed armature or contact.
+    /// unknown scalar type, a malformed armature or contact, an option that
+    /// [`rbdgen_symbolic::Options::check`] refuses (named by its flag).
     pub fn load(&self) -> Result<(String, rbdgen_symbolic::Options), String> {
-        use rbdgen_symbolic::{Function, Options, ScalarType};
-        if self.threads && self.lanes.is_none() {
-            return Err(
-                "--threads: `NAME_batch_par` splits the lanes' batch across threads; \
-                        add --lanes 2|4|8"
-                    .to_string(),
-            );
-        }
+        use rbdgen_symbolic::{parse_functions, OptionKey, Options, ScalarType};
         let text = crate::read_description(&self.urdf)?;
         let scalar = ScalarType::from_name(&self.scalar)
             .ok_or_else(|| format!("unknown scalar `{}`; expected f64 or f32", self.scalar))?;
@@ -328,32 +339,18 @@ impl CodeArgs {
         self.model
             .apply(&mut options)
             .map_err(|e| format!("{}: {e}", self.urdf.display()))?;
+        fn names(list: &[String]) -> Vec<&str> {
+            list.iter().map(String::as_str).collect()
+        }
         if !self.functions.is_empty() {
-            let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-            options.functions.clear();
-            for n in self.functions.iter().map(|n| n.trim()) {
-                if n.is_empty() {
-                    return Err(
-                        "--functions: an empty name; name functions, comma-separated, \
-                                or leave --functions out for all of them"
-                            .into(),
-                    );
-                }
-                let f =
-                    Function::from_name(n).ok_or_else(|| unknown_name("function", n, &known))?;
-                if !options.functions.insert(f) {
-                    return Err(format!("--functions: `{n}` is listed twice"));
-                }
-            }
+            options.functions = parse_functions(OptionKey::Functions, &names(&self.functions))
+                .map_err(|e| option_error(&e))?;
         }
-        let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
-        for n in self.jacobians.iter().map(|n| n.trim()) {
-            let f = Function::from_name(n)
-                .ok_or_else(|| format!("--jacobians: {}", unknown_name("function", n, &known)))?;
-            if !options.jacobians.insert(f) {
-                return Err(format!("--jacobians: `{n}` is listed twice"));
-            }
+        if !self.jacobians.is_empty() {
+            options.jacobians = parse_functions(OptionKey::Jacobians, &names(&self.jacobians))
+                .map_err(|e| option_error(&e))?;
         }
+        options.check().map_err(|e| option_error(&e))?;
         Ok((text, options))
     }
 
@@ -377,7 +374,7 @@ impl CodeArgs {
             Progress::JacobianStart(f) => bar.set_message(format!("{}_jacobian", f.name())),
             Progress::Done(..) | Progress::JacobianDone(..) => bar.inc(1),
         })
-        .map_err(|e| format!("{}: {e}", self.urdf.display()));
+        .map_err(|e| generate_error(&self.urdf, &e));
         bar.finish_and_clear();
         if module.is_err() {
             // The warnings first: a singular mass matrix is often why a
@@ -456,6 +453,44 @@ mod tests {
             let parsed = Generate::try_parse_from(args).unwrap_or_else(|e| panic!("{flags}: {e}"));
             let (_, back) = parsed.code.load().unwrap();
             assert_eq!(back, options, "{flags}");
+        }
+    }
+
+    /// Every option with a flag parses and loads into its field (the match
+    /// is exhaustive over `OptionKey`: a new option needs an example here).
+    #[test]
+    fn every_flag_parses() {
+        use rbdgen_symbolic::{OptionKey, OPTIONS};
+        let urdf = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/z1.urdf");
+        let plain = Options {
+            source_name: urdf.to_string(),
+            ..Options::default()
+        };
+        for spec in OPTIONS {
+            let Some(flag) = spec.flag else { continue };
+            let values: &[&str] = match spec.key {
+                OptionKey::FloatingBase
+                | OptionKey::Mimic
+                | OptionKey::Simplify
+                | OptionKey::Std
+                | OptionKey::Strict => &[],
+                OptionKey::Threads => &["--lanes", "4"],
+                OptionKey::Functions | OptionKey::Jacobians => &["rnea,crba"],
+                OptionKey::Scalar => &["f32"],
+                OptionKey::Armature => &["joint1=0.1"],
+                OptionKey::Contacts => &["link06:point"],
+                OptionKey::ContactSets => &["stance=link06:6d"],
+                OptionKey::Parameters | OptionKey::Frames => &["link06"],
+                OptionKey::Lanes => &["4"],
+                OptionKey::MaxOps => &["1000"],
+                OptionKey::CApi => &["z1"],
+                OptionKey::UserFunctions => panic!("{flag}: not a flag"),
+            };
+            let head = ["rbdgen", urdf, flag];
+            let args = head.iter().chain(values);
+            let parsed = Generate::try_parse_from(args).unwrap_or_else(|e| panic!("{flag}: {e}"));
+            let (_, options) = parsed.code.load().unwrap_or_else(|e| panic!("{flag}: {e}"));
+            assert_ne!(options, plain, "{flag}");
         }
     }
 }
