@@ -804,7 +804,7 @@ fn cli_errors_exit_2_with_a_message() {
         ),
         (
             z1_flags(&["--contacts", "hand:point"]),
-            "models/z1.urdf: unknown link frame `hand`",
+            "models/z1.urdf: --contacts: unknown link frame `hand`",
         ),
         (
             z1_flags(&["--contacts", "link04:plane"]),
@@ -812,11 +812,11 @@ fn cli_errors_exit_2_with_a_message() {
         ),
         (
             z1_flags(&["--armature", "joint3=-1"]),
-            "models/z1.urdf: armature of joint `joint3`: -1",
+            "models/z1.urdf: --armature: armature of joint `joint3`: -1",
         ),
         (
             z1_flags(&["--armature", "elbow=0.1"]),
-            "models/z1.urdf: unknown joint `elbow`",
+            "models/z1.urdf: --armature: unknown joint `elbow`",
         ),
         (
             z1_flags(&["--armature", "joint3=heavy"]),
@@ -824,7 +824,7 @@ fn cli_errors_exit_2_with_a_message() {
         ),
         (
             z1_flags(&["--frames", "link04,hand"]),
-            "models/z1.urdf: unknown link frame `hand`",
+            "models/z1.urdf: --frames: unknown link frame `hand`",
         ),
         (
             z1_flags(&["--contacts", "link04:point"]),

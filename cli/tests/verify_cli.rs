@@ -470,7 +470,11 @@ fn info_prints_the_generation_op_counts() {
         let found = report.lines().any(|l| {
             let mut words = l.split_whitespace();
             words.next() == Some(function.name())
-                && words.collect::<Vec<_>>().join(" ") == counts.to_string()
+                && words.collect::<Vec<_>>().join(" ")
+                    == format!(
+                        "{counts}, about {} KiB of machine code",
+                        counts.estimated_code_bytes().div_ceil(1024)
+                    )
         });
         assert!(
             found,
