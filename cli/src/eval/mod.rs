@@ -11,9 +11,9 @@
 //! angular]`, SI units.
 //!
 //! [`PARTS`] is the one table of the format's quantities: each names the
-//! function of the generator's table ([`Function`]) that computes it, and the
+//! function of the generator's table ([`Function`](rbdgen_symbolic::Function)) that computes it, and the
 //! runtime computes it with that function's generic evaluation on `f64`
-//! ([`Function::evaluate`]), as the generated code does with its compiled
+//! ([`Function::evaluate`](rbdgen_symbolic::Function::evaluate)), as the generated code does with its compiled
 //! counterpart (`rbdgen eval --backend generated`). A quantity is absent
 //! where the state or model lacks its function's inputs ([`unavailable`]: no
 //! `fext`, no contact set), and [`compare`] reports it as not computed.
