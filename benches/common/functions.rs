@@ -1,7 +1,7 @@
 //! The names of every function of the generator's table
 //! (`rbdgen::symbolic::Function::ALL`), for macros that need them as
 //! identifiers: the benches call each generated function by name.
-//! `tests/function_table.rs` checks the list against the table.
+//! `cli/tests/function_table.rs` checks the list against the table.
 
 /// Calls `$m!(ARGS, [NAME, ...])` with every function of the table, in
 /// table order: [`core_functions!`], then [`mpc_functions!`].
