@@ -121,6 +121,27 @@ fn a_near_miss_gets_a_did_you_mean() {
         );
         assert_eq!(message.lines().count(), 1, "{message}");
     }
+    // `eval --backend generated` words its unknown names the same way.
+    for (given, near) in [("crab", "crba"), ("inverse_dynamics", "rnea")] {
+        let out = rbdgen(&[
+            "eval",
+            "models/z1.urdf",
+            "--states",
+            "tests/reference/z1_fixed.json",
+            "--backend",
+            "generated",
+            "--functions",
+            given,
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let message = stderr(&out);
+        assert!(
+            message.contains(&format!(
+                "unknown function `{given}`; did you mean `{near}`?"
+            )),
+            "{message}"
+        );
+    }
     // Nothing near: the known names.
     let out = rbdgen(&[
         "generate",

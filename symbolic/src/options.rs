@@ -481,16 +481,19 @@ pub fn is_set_name(name: &str) -> bool {
         && syn::parse_str::<syn::Ident>(name).is_ok()
 }
 
-/// The message for an unknown function name: ours for Pinocchio's name
-/// ([`Function::alias`]), the nearest known name for a near miss, else the list.
-pub fn unknown_function(name: &str) -> String {
-    let known: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+/// The message for an unknown function name among `known`: ours for
+/// Pinocchio's name ([`Function::alias`]: "did you mean `rnea`?" for
+/// `inverse_dynamics`) when it is known, the nearest known name for a near
+/// miss (`crab`: `crba`), else the list of `known`.
+pub fn unknown_function(name: &str, known: &[Function]) -> String {
+    let names: Vec<&str> = known.iter().map(|f| f.name()).collect();
     let near = Function::alias(name)
+        .filter(|f| known.contains(f))
         .map(Function::name)
-        .or_else(|| rbdgen_runtime::error::nearest(name, known.iter().copied()));
+        .or_else(|| rbdgen_runtime::error::nearest(name, names.iter().copied()));
     match near {
         Some(near) => format!("unknown function `{name}`; did you mean `{near}`?"),
-        None => format!("unknown function `{name}`; known: {}", known.join(", ")),
+        None => format!("unknown function `{name}`; known: {}", names.join(", ")),
     }
 }
 
@@ -523,7 +526,8 @@ pub fn parse_functions(
                 "an empty name; name functions, or leave the option out".into(),
             ));
         }
-        let f = Function::from_name(name).ok_or_else(|| error(unknown_function(name)))?;
+        let f = Function::from_name(name)
+            .ok_or_else(|| error(unknown_function(name, &Function::ALL)))?;
         if !set.insert(f) {
             return Err(error(format!("`{name}` is listed twice")));
         }

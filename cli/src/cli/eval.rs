@@ -132,9 +132,8 @@ pub fn run(args: Args) -> Result<(), String> {
                         .map(|n| {
                             let n = n.trim();
                             Function::from_name(n).ok_or_else(|| {
-                                let known: Vec<&str> =
-                                    eval_functions().iter().map(|f| f.name()).collect();
-                                super::unknown_name("function", n, &known)
+                                let known: Vec<Function> = eval_functions().into_iter().collect();
+                                rbdgen_symbolic::options::unknown_function(n, &known)
                             })
                         })
                         .collect::<Result<_, _>>()?,

@@ -236,20 +236,6 @@ pub fn option_error(e: &rbdgen_symbolic::OptionError) -> String {
     format!("{}: {}", flag(e.option.spec()), e.render(flag))
 }
 
-/// The message for an unknown `name` of a `what` (a function): ours for
-/// Pinocchio's name ([`rbdgen_symbolic::Function::alias`]: "did you mean `rnea`?" for
-/// `inverse_dynamics`) or the nearest of `known` when one is a near miss
-/// (`crab`: "did you mean `crba`?"), every known name otherwise.
-pub fn unknown_name(what: &str, name: &str, known: &[&str]) -> String {
-    let alias = rbdgen_symbolic::Function::alias(name)
-        .map(rbdgen_symbolic::Function::name)
-        .filter(|a| known.contains(a));
-    match alias.or_else(|| rbdgen_runtime::error::nearest(name, known.iter().copied())) {
-        Some(near) => format!("unknown {what} `{name}`; did you mean `{near}`?"),
-        None => format!("unknown {what} `{name}`; known: {}", known.join(", ")),
-    }
-}
-
 /// Prints each of `warnings` on stderr as `rbdgen: warning: URDF: message`.
 pub fn print_warnings(urdf: &std::path::Path, warnings: &[impl std::fmt::Display]) {
     for warning in warnings {

@@ -42,7 +42,8 @@ pub struct Jacobians<S = f64> {
 /// tangent space (perturbation `integrate(q, δ)`). Matches Pinocchio's
 /// `computeRNEADerivatives(model, data, q, v, a)`; computed analytically
 /// (Carpentier & Mansard 2018; see the module documentation), not by finite
-/// differences. `τ` itself is left in `data.tau`.
+/// differences. `τ` itself is left in `data.tau` and `M` in
+/// `data.mass_matrix`.
 ///
 /// `q: [nq]`, `v: [nv]`, `a: [nv]`. Fields of the result: `d_dq`, `d_dv`, `d_du`
 /// (= `dtau_da`).
