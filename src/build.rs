@@ -398,16 +398,11 @@ impl Config {
     }
 }
 
-/// The generator's error in the build script's words: a wrong option named
-/// by its [`Config`] method (`threads(): ...; add lanes()`).
+/// The generator's error in the build script's words: options named by their
+/// [`Config`] methods (`threads(): ...; add lanes()`, `raise the limit with
+/// max_ops()`).
 fn describe(e: &GenerateError) -> String {
-    match e {
-        GenerateError::Option(o) => {
-            let method = |s: &rbdgen_symbolic::OptionSpec| format!("{}()", s.method);
-            format!("{}: {}", method(o.option.spec()), o.render(method))
-        }
-        e => e.to_string(),
-    }
+    e.render(|s| format!("{}()", s.method))
 }
 
 /// `pub mod NAME {` + `module` + `}`: the file [`Config::generate`] writes.

@@ -158,6 +158,18 @@ fn errors_name_the_file() {
             .generate(),
     );
     assert!(threads.ends_with("; add lanes()"), "{threads}");
+    let too_large = message(
+        Config::new(root().join("models/z1.urdf"))
+            .functions(&[Function::Rnea])
+            .max_ops(100)
+            .out_dir(&out)
+            .generate(),
+    );
+    assert!(
+        too_large.contains("z1.urdf: `rnea` has ")
+            && too_large.ends_with("raise the limit with max_ops()"),
+        "{too_large}"
+    );
     assert!(
         std::fs::read_dir(&out).unwrap().next().is_none(),
         "wrote nothing"

@@ -22,7 +22,7 @@ use crate::graph::{Node, OpCounts};
 use crate::header::header_doc;
 use crate::jacobian::{jacobian_output, trace_jacobian};
 use crate::lanes::{lane_wrappers, lanes_module};
-use crate::options::{apply_to_model, OptionError, Options};
+use crate::options::{apply_to_model, OptionError, OptionKey, OptionSpec, Options};
 use crate::simplify::{simplify, Limits, Stops};
 use crate::trace::{trace, Expr, Traced};
 
@@ -78,12 +78,10 @@ pub enum GenerateError {
     /// one, which entry, and why.
     #[error(transparent)]
     Option(#[from] OptionError),
-    /// A function has more operations than [`Options::max_ops`].
-    #[error(
-        "`{function}` has {ops} operations, more than the limit of {limit} per function \
-         (rustc takes about 1 ms per operation at opt-level 3): ask for fewer functions, or \
-         raise the limit with `max_ops = N` (CLI `--max-ops N`)"
-    )]
+    /// A function has more operations than [`Options::max_ops`] (displayed
+    /// with the option's name; [`GenerateError::render`] spells it as a front
+    /// end does).
+    #[error("{}", self.render(|s| format!("`{}`", s.name)))]
     TooLarge {
         /// The function refused.
         function: String,
@@ -118,6 +116,30 @@ pub enum GenerateError {
     /// are `float64`).
     #[error("python: the module's arrays are float64; leave out `scalar = f32`")]
     PythonScalar,
+}
+
+impl GenerateError {
+    /// The message with every option it names spelt by `spell` (the macro's
+    /// `` `max_ops` ``, the command line's `--max-ops`, the build script's
+    /// `max_ops()`): a wrong option as `OPTION: message`, a function above
+    /// the size limit with the option that raises it; other errors as
+    /// displayed.
+    pub fn render(&self, spell: impl Fn(&OptionSpec) -> String) -> String {
+        match self {
+            GenerateError::Option(o) => format!("{}: {}", spell(o.option.spec()), o.render(spell)),
+            GenerateError::TooLarge {
+                function,
+                ops,
+                limit,
+            } => format!(
+                "`{function}` has {ops} operations, more than the limit of {limit} per function \
+                 (rustc takes about 1 ms per operation at opt-level 3): ask for fewer functions, \
+                 or raise the limit with {}",
+                spell(OptionKey::MaxOps.spec())
+            ),
+            e => e.to_string(),
+        }
+    }
 }
 
 /// Where [`generate_module`] is, for a progress display.

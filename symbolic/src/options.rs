@@ -391,6 +391,24 @@ impl OptionKey {
             .find(|s| s.key == self)
             .expect("every option has a row in OPTIONS")
     }
+
+    /// The option whose `robot_dynamics!` key is `key`; `Err` names the keys
+    /// the macro takes.
+    pub fn from_macro_key(key: &str) -> Result<OptionKey, String> {
+        match OPTIONS.iter().find(|s| s.macro_key == Some(key)) {
+            Some(spec) => Ok(spec.key),
+            None => {
+                let known: Vec<String> = OPTIONS
+                    .iter()
+                    .filter_map(|s| s.macro_key.map(|k| format!("`{k}`")))
+                    .collect();
+                Err(format!(
+                    "unknown option `{key}`; expected one of {}",
+                    known.join(", ")
+                ))
+            }
+        }
+    }
 }
 
 /// A wrong option: which one, which entry of its list, and what is wrong, in

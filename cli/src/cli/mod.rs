@@ -219,20 +219,20 @@ pub fn build_model(
     rbdgen_symbolic::build_model(text, options).map_err(|e| generate_error(urdf, &e))
 }
 
-/// `URDF: message` for a generator's error; a wrong option is named by its
-/// flag (`--functions: ...`, `--threads: ...; add --lanes`).
+/// `URDF: message` for a generator's error, options named by their flags
+/// (`--functions: ...`, `--threads: ...; add --lanes`, `raise the limit with
+/// --max-ops`).
 pub fn generate_error(urdf: &std::path::Path, e: &rbdgen_symbolic::GenerateError) -> String {
-    match e {
-        rbdgen_symbolic::GenerateError::Option(o) => {
-            format!("{}: {}", urdf.display(), option_error(o))
-        }
-        e => format!("{}: {e}", urdf.display()),
-    }
+    format!("{}: {}", urdf.display(), e.render(flag))
+}
+
+/// An option's command-line flag (its name where it has none).
+fn flag(s: &rbdgen_symbolic::OptionSpec) -> String {
+    s.flag.unwrap_or(s.name).to_string()
 }
 
 /// A wrong option in the command line's words: `--FLAG: message`.
 pub fn option_error(e: &rbdgen_symbolic::OptionError) -> String {
-    let flag = |s: &rbdgen_symbolic::OptionSpec| s.flag.unwrap_or(s.name).to_string();
     format!("{}: {}", flag(e.option.spec()), e.render(flag))
 }
 
