@@ -129,6 +129,16 @@ impl OpCounts {
     pub fn estimated_code_bytes(&self) -> usize {
         self.total() * BYTES_PER_OP
     }
+
+    /// `about N KiB of machine code`: [`OpCounts::estimated_code_bytes`] in
+    /// whole KiB (rounded up), as `rbdgen info --ops` and the generated
+    /// header print it.
+    pub fn code_size_text(&self) -> String {
+        format!(
+            "about {} KiB of machine code",
+            self.estimated_code_bytes().div_ceil(1024)
+        )
+    }
 }
 
 /// Bytes of x86-64 machine code per operation of straight-line generated

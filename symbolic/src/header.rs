@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use crate::cost_reference::rnea_mul_reference;
 use crate::functions::Function;
-use crate::graph::OpCounts;
+use crate::graph::{OpCounts, BYTES_PER_OP};
 use crate::options::{command_line_options, Options};
 use crate::simplify::Stops;
 use rbdgen_runtime::Model;
@@ -18,7 +18,8 @@ use rbdgen_runtime::Model;
 /// from which file (name, SHA-256) with which options, the command line that
 /// regenerates it, the conventions, and each function's operation count
 /// (traced and simplified with [`Options::simplify`], with why egg stopped
-/// in the windows of the simplification: `stops`).
+/// in the windows of the simplification: `stops`) and machine-code estimate
+/// ([`OpCounts::code_size_text`]).
 // The counts it reports, each as its caller keeps them.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn header_doc(
@@ -101,20 +102,22 @@ pub(crate) fn header_doc(
         " that depends on it (an entry that does not, such as a constant entry of".into(),
         " `crba`, stays finite); nothing panics.".into(),
         String::new(),
-        " Operation counts:".into(),
+        format!(" Operation counts and estimated machine code ({BYTES_PER_OP} bytes per operation, x86-64):"),
     ]);
     if options.simplify {
         lines.pop();
         lines.push(format!(
-            " Operation counts, traced → simplified with egg ({stops}):"
+            " Operation counts, traced → simplified with egg ({stops}), and estimated machine \
+             code ({BYTES_PER_OP} bytes per operation, x86-64):"
         ));
     }
     for (f, counts) in op_counts {
+        let size = counts.code_size_text();
         lines.push(if options.simplify {
             let traced = op_counts_traced.get(f).map_or(0, OpCounts::total);
-            format!(" - `{}`: {traced} → {counts}", f.name())
+            format!(" - `{}`: {traced} → {counts}, {size}", f.name())
         } else {
-            format!(" - `{}`: {counts}", f.name())
+            format!(" - `{}`: {counts}, {size}", f.name())
         });
         if *f == Function::Rnea {
             lines.push(format!("   {}", rnea_mul_reference(model.nv, counts)));
@@ -122,8 +125,9 @@ pub(crate) fn header_doc(
     }
     for (f, counts) in jacobian_op_counts {
         lines.push(format!(
-            " - `{}_jacobian` (automatic differentiation): {counts}",
-            f.name()
+            " - `{}_jacobian` (automatic differentiation): {counts}, {}",
+            f.name(),
+            counts.code_size_text()
         ));
     }
     if !user_op_counts.is_empty() {
@@ -133,7 +137,10 @@ pub(crate) fn header_doc(
         );
         lines.push(" make them; rerun the build script):".into());
         for (name, counts) in user_op_counts {
-            lines.push(format!(" - `{name}`: {counts}"));
+            lines.push(format!(
+                " - `{name}`: {counts}, {}",
+                counts.code_size_text()
+            ));
         }
     }
     lines

@@ -88,10 +88,10 @@ fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool)
                     Some(traced) if simplify => format!("{} → ", traced.total()),
                     _ => String::new(),
                 };
-                let size = counts.estimated_code_bytes().div_ceil(1024);
                 let mut line = format!(
-                    "  {:<width$} {before}{counts}, about {size} KiB of machine code",
-                    function.name()
+                    "  {:<width$} {before}{counts}, {}",
+                    function.name(),
+                    counts.code_size_text()
                 );
                 if function == Function::Rnea {
                     let reference = rnea_mul_reference(model.nv, &counts);

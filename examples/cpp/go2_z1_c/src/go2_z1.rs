@@ -20,9 +20,9 @@
 //! that depends on it (an entry that does not, such as a constant entry of
 //! `crba`, stays finite); nothing panics.
 //!
-//! Operation counts:
-//! - `generalized_gravity`: 796 ops (323 add/sub, 437 mul, 0 div, 0 neg, 0 sqrt, 36 trig, 0 select)
-//! - `frame_jacobian_local_world_aligned`: 357 ops (147 add/sub, 198 mul, 0 div, 0 neg, 0 sqrt, 12 trig, 0 select)
+//! Operation counts and estimated machine code (8 bytes per operation, x86-64):
+//! - `generalized_gravity`: 796 ops (323 add/sub, 437 mul, 0 div, 0 neg, 0 sqrt, 36 trig, 0 select), about 7 KiB of machine code
+//! - `frame_jacobian_local_world_aligned`: 357 ops (147 add/sub, 198 mul, 0 div, 0 neg, 0 sqrt, 12 trig, 0 select), about 3 KiB of machine code
 #![cfg_attr(rustfmt, rustfmt::skip)]
 #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case, dead_code)]
 /// Length of the configuration `q`.
