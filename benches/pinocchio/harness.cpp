@@ -14,8 +14,10 @@
 // the link frame at the end of the longest joint chain, as rbdgen's benches.
 // Each algorithm runs one warm-up batch, then N batches (9 by default) of about
 // T ms (30 by default); the figure is the median batch time divided by its
-// number of calls. Output: TSV lines `robot<TAB>function<TAB>ns` on standard
-// output, in ns per call. A name ending in `*` is a composition of Pinocchio
+// number of calls. Output: TSV lines `robot<TAB>function<TAB>ns<TAB>min` on
+// standard output, in ns per call: the median batch's and the fastest
+// batch's (scripts/bench's spread, (median - min) / median). A name ending
+// in `*` is a composition of Pinocchio
 // calls computing what the rbdgen function of the same name computes
 // (poseError*, stepLinearization*).
 //
@@ -147,9 +149,14 @@ std::vector<State> random_states(const pin::Model &model, bool floating, pin::Fr
   return states;
 }
 
-// Median over `batches` batches of the ns per call of `call(state)`, cycling the states.
+// The ns per call of the median and of the fastest batch.
+struct Timing {
+  double median, min;
+};
+
+// The ns per call of `call(state)` over `batches` batches, cycling the states.
 template <typename Call>
-double time_ns(const std::vector<State> &states, int batches, double batch_ms, Call call) {
+Timing time_ns(const std::vector<State> &states, int batches, double batch_ms, Call call) {
   using clock = std::chrono::steady_clock;
   auto run = [&](long calls) {
     const auto start = clock::now();
@@ -163,7 +170,7 @@ double time_ns(const std::vector<State> &states, int batches, double batch_ms, C
   std::vector<double> ns;
   for (int b = 0; b < batches; ++b) ns.push_back(run(calls) / static_cast<double>(calls));
   std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
-  return ns[ns.size() / 2];
+  return {ns[ns.size() / 2], *std::min_element(ns.begin(), ns.end())};
 }
 
 void bench_robot(const std::string &name, const pin::Model &model, bool floating, int batches,
@@ -198,8 +205,8 @@ void bench_robot(const std::string &name, const pin::Model &model, bool floating
 
   // One algorithm: timed and printed. A template, so that the call inlines.
   auto report = [&](const char *function, auto call) {
-    const double ns = time_ns(states, batches, batch_ms, call);
-    std::printf("%s\t%s\t%.1f\n", name.c_str(), function, ns);
+    const Timing t = time_ns(states, batches, batch_ms, call);
+    std::printf("%s\t%s\t%.1f\t%.1f\n", name.c_str(), function, t.median, t.min);
     std::fflush(stdout);
   };
   report("forwardKinematics", [&](const State &s) {
@@ -405,8 +412,8 @@ void bench_stance(const std::string &name, const pin::Model &model, bool floatin
   Eigen::VectorXd q_out(model.nq), v_out(nv), hv(nv);
 
   auto report = [&](const char *function, auto call) {
-    const double ns = time_ns(states, batches, batch_ms, call);
-    std::printf("%s\t%s\t%.1f\n", name.c_str(), function, ns);
+    const Timing t = time_ns(states, batches, batch_ms, call);
+    std::printf("%s\t%s\t%.1f\t%.1f\n", name.c_str(), function, t.median, t.min);
     std::fflush(stdout);
   };
   report("constraintDynamics", [&](const State &s) {
