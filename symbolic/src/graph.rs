@@ -124,8 +124,8 @@ impl OpCounts {
     /// `-C target-cpu=native` (AVX2, FMA): [`BYTES_PER_OP`] per operation.
     /// Straight-line code's size grows with its operation count; for big
     /// functions it decides speed as much as the count does, once it exceeds
-    /// the instruction caches (32 KiB L1, 512 KiB L2 per core on the
-    /// development machine).
+    /// the instruction caches (32 KiB of L1 instruction cache per core, and
+    /// 0.5 to 2 MiB of L2, on the development machines).
     pub fn estimated_code_bytes(&self) -> usize {
         self.total() * BYTES_PER_OP
     }

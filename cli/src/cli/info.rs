@@ -110,7 +110,11 @@ fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool)
                 "  {:<width$} at least {ops} ops: more than --max-ops {limit}, not generated",
                 function.name()
             ),
-            Err(e) => format!("  {:<width$} not generated: {e}", function.name()),
+            Err(e) => format!(
+                "  {:<width$} not generated: {}",
+                function.name(),
+                e.render(super::flag)
+            ),
         };
         bar.suspend(|| outln!("{line}"));
         bar.inc(1);
@@ -132,7 +136,10 @@ fn ad_counts(text: &str, options: &Options, base: Function) -> String {
             base.name(),
             module.jacobian_op_counts[&base]
         ),
-        Err(e) => format!("by automatic differentiation: not generated: {e}"),
+        Err(e) => format!(
+            "by automatic differentiation: not generated: {}",
+            e.render(super::flag)
+        ),
     }
 }
 

@@ -227,7 +227,7 @@ pub fn generate_error(urdf: &std::path::Path, e: &rbdgen_symbolic::GenerateError
 }
 
 /// An option's command-line flag (its name where it has none).
-fn flag(s: &rbdgen_symbolic::OptionSpec) -> String {
+pub fn flag(s: &rbdgen_symbolic::OptionSpec) -> String {
     s.flag.unwrap_or(s.name).to_string()
 }
 
