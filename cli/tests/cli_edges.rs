@@ -89,6 +89,20 @@ fn names_in_a_comma_list_are_trimmed() {
     assert!(!source.contains("pub fn minverse("));
 }
 
+/// Runs `args`, which must exit 2 suggesting `near` for the unknown function
+/// `given`; returns the message.
+fn suggests(args: &[&str], given: &str, near: &str) -> String {
+    let out = rbdgen(args);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.contains(&format!(
+            "unknown function `{given}`; did you mean `{near}`?"
+        )),
+        "{message}"
+    );
+    message
+}
 #[test]
 fn a_near_miss_gets_a_did_you_mean() {
     // Upper case (Pinocchio's RNEA, CRBA, ABA) gets the lower-case name, and
@@ -105,41 +119,33 @@ fn a_near_miss_gets_a_did_you_mean() {
         ("computeMinverse", "minverse"),
         ("constraintDynamics", "contact_dynamics"),
     ] {
-        let out = rbdgen(&[
-            "generate",
-            "models/double_pendulum_continuous.urdf",
-            "--functions",
-            &format!("rnea, {given}"),
-        ]);
-        assert_eq!(out.status.code(), Some(2));
-        let message = stderr(&out);
-        assert!(
-            message.contains(&format!(
-                "unknown function `{given}`; did you mean `{near}`?"
-            )),
-            "{message}"
+        let message = suggests(
+            &[
+                "generate",
+                "models/double_pendulum_continuous.urdf",
+                "--functions",
+                &format!("rnea, {given}"),
+            ],
+            given,
+            near,
         );
         assert_eq!(message.lines().count(), 1, "{message}");
     }
     // `eval --backend generated` words its unknown names the same way.
     for (given, near) in [("crab", "crba"), ("inverse_dynamics", "rnea")] {
-        let out = rbdgen(&[
-            "eval",
-            "models/z1.urdf",
-            "--states",
-            "tests/reference/z1_fixed.json",
-            "--backend",
-            "generated",
-            "--functions",
+        suggests(
+            &[
+                "eval",
+                "models/z1.urdf",
+                "--states",
+                "tests/reference/z1_fixed.json",
+                "--backend",
+                "generated",
+                "--functions",
+                given,
+            ],
             given,
-        ]);
-        assert_eq!(out.status.code(), Some(2));
-        let message = stderr(&out);
-        assert!(
-            message.contains(&format!(
-                "unknown function `{given}`; did you mean `{near}`?"
-            )),
-            "{message}"
+            near,
         );
     }
     // Nothing near: the known names.

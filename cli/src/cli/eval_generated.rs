@@ -35,7 +35,7 @@ use rbdgen_symbolic::{build_model, generate_module, Function, Options};
 use serde_json::Value;
 
 use super::harness::Harness;
-use super::{generate_error, selected_frames};
+use super::selected_frames;
 
 /// Every generated function that computes part of a quantity, in table order.
 pub fn eval_functions() -> BTreeSet<Function> {
@@ -117,8 +117,7 @@ pub fn evaluate_generated(
     mut note: impl FnMut(&str),
 ) -> Result<Value, String> {
     let urdf = options.source_name.as_str();
-    let cli_model =
-        build_model(urdf_text, options).map_err(|e| generate_error(Path::new(urdf), &e))?;
+    let cli_model = build_model(urdf_text, options).map_err(|e| format!("{urdf}: {e}"))?;
     let (model, header) =
         prepare(&cli_model, urdf, options.floating_base, file).map_err(|e| e.to_string())?;
     let known = eval_functions();
@@ -157,14 +156,13 @@ pub fn evaluate_generated(
         functions: functions.clone(),
         ..generation_options(&model, options)?
     };
-    let generated_model =
-        build_model(urdf_text, &options).map_err(|e| generate_error(Path::new(urdf), &e))?;
+    let generated_model = build_model(urdf_text, &options).map_err(|e| format!("{urdf}: {e}"))?;
     if generated_model.armature != model.armature || generated_model.contacts != model.contacts {
         return Err("internal error: the generation options do not make the file's model".into());
     }
     let source = generate_module(urdf_text, &options, |_| {})
         .and_then(|m| m.source())
-        .map_err(|e| generate_error(Path::new(urdf), &e))?;
+        .map_err(|e| format!("{urdf}: {e}"))?;
     note(&format!(
         "building the generated code in {} (cargo build --release)",
         dir.display()
