@@ -281,6 +281,15 @@ impl Config {
         self
     }
 
+    /// Above this many operations written out, a function with a column form
+    /// (`aba_derivatives`, `aba_derivatives_fext`) emits its column solve
+    /// once and loops it over the columns (`--unroll-limit`;
+    /// [`rbdgen_symbolic::DEFAULT_UNROLL_LIMIT`] by default; 0 always loops).
+    pub fn unroll_limit(mut self, unroll_limit: usize) -> Config {
+        self.options.unroll_limit = unroll_limit;
+        self
+    }
+
     /// Also emits the C interface, prefixed with the module's name
     /// (`--c-api NAME`): a module `NAME::c_api` of `extern "C"` functions
     /// `NAME_FUNCTION(...)` and `NAME_FUNCTION_batch(n, ...)` returning a

@@ -235,6 +235,7 @@ fn every_option_has_its_config_method() {
             OptionKey::Threads => ("threads", c.threads()),
             OptionKey::Strict => ("strict", c.strict()),
             OptionKey::MaxOps => ("max_ops", c.max_ops(1000)),
+            OptionKey::UnrollLimit => ("unroll_limit", c.unroll_limit(1000)),
             OptionKey::CApi => ("c_api", c.c_api()),
             OptionKey::UserFunctions => (
                 "user_function",

@@ -53,7 +53,7 @@ fn option_fields() -> Vec<&'static str> {
     // Braces: rustfmt leaves the list as written.
     fields! {
         floating_base, mimic, functions, source_name, scalar, simplify, std, armature,
-        contacts, parameters, frames, lanes, threads, strict, max_ops, jacobians,
+        contacts, parameters, frames, lanes, threads, strict, max_ops, unroll_limit, jacobians,
         user_functions, c_api, contact_sets
     }
 }

@@ -11,6 +11,9 @@ use rbdgen::runtime::{aba_derivatives, rnea_derivatives, Data};
 
 rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base, functions = [rnea_derivatives, aba_derivatives]);
 rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea_derivatives, aba_derivatives]);
+// The column form (the solve written once and looped) on a chain; Go2+Z1's
+// `aba_derivatives` is above the default `unroll_limit`, so it has it too.
+rbdgen::robot_dynamics!(mod z1_looped, "models/z1.urdf", unroll_limit = 0, functions = [rnea_derivatives, aba_derivatives]);
 
 macro_rules! derivative_tests {
     ($tests:ident, $robot:ident, $reference:literal) => {
@@ -76,3 +79,4 @@ macro_rules! derivative_tests {
 
 derivative_tests!(go2_z1_derivatives, go2_z1, "go2_z1_floating");
 derivative_tests!(z1_derivatives, z1, "z1_fixed");
+derivative_tests!(z1_looped_derivatives, z1_looped, "z1_fixed");

@@ -23,7 +23,7 @@ rbdgen::robot_dynamics!(
     functions = [rnea, crba, aba, minverse, kinetic_energy, frame_placement, contact_dynamics, integrate]
 );
 
-rbdgen::robot_dynamics!(mod z1_2, "models/z1.urdf", lanes = 2, functions = [aba_derivatives, step_linearization]);
+rbdgen::robot_dynamics!(mod z1_2, "models/z1.urdf", lanes = 2, unroll_limit = 0, functions = [aba_derivatives, step_linearization]);
 rbdgen::robot_dynamics!(mod z1_8, "models/z1.urdf", lanes = 8, functions = [rnea_derivatives, difference]);
 rbdgen::robot_dynamics!(mod z1_f32, "models/z1.urdf", scalar = f32, lanes = 8, functions = [rnea, aba, frame_placement]);
 

@@ -44,6 +44,8 @@ rbdgen::robot_dynamics!(
         jointGripper: 0.27118035680344177,
     ],
     contacts = [gripperMover: 6d],
+    // `aba_derivatives_fext` in its column form (the solve looped), against Pinocchio.
+    unroll_limit = 0,
     functions = [
         rnea, crba, aba, minverse, aba_fext, aba_derivatives_fext, joint_torque_regressor,
         contact_jacobian, contact_drift, contact_dynamics, centroidal_momentum_rate,

@@ -189,6 +189,9 @@ fn parse_value(
         }
         OptionKey::Lanes => o.lanes = Some(input.parse::<syn::LitInt>()?.base10_parse()?),
         OptionKey::MaxOps => o.max_ops = input.parse::<syn::LitInt>()?.base10_parse()?,
+        OptionKey::UnrollLimit => {
+            o.unroll_limit = input.parse::<syn::LitInt>()?.base10_parse()?;
+        }
         // Not macro keys: the macro's code always uses `std`; the C
         // interface and user functions are the CLI's and the build script's.
         OptionKey::Std | OptionKey::CApi | OptionKey::UserFunctions => {}

@@ -228,7 +228,7 @@ fn every_macro_key_parses() {
             OptionKey::ContactSets => " = { stance: [link06: 6d], flight: [] }",
             OptionKey::Parameters | OptionKey::Frames => " = [link06]",
             OptionKey::Lanes => " = 4",
-            OptionKey::MaxOps => " = 1000",
+            OptionKey::MaxOps | OptionKey::UnrollLimit => " = 1000",
             OptionKey::Std | OptionKey::CApi | OptionKey::UserFunctions => {
                 panic!("{key}: not a macro key")
             }

@@ -9,8 +9,8 @@ use common::{assert_close, flat, random_q, random_vec, Reference};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{
-    aba, aba_derivatives, integrate, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
-    Data, Dual, Force, Model,
+    aba, aba_derivatives, aba_derivatives_stage, integrate, rnea, rnea_derivatives,
+    rnea_derivatives_fext, rnea_fext, solve_mass_column, Data, Dual, Force, Model,
 };
 
 const TOL: f64 = 1e-8;
@@ -34,6 +34,24 @@ fn check(name: &str) {
         assert_close(&tag("ddq_dtau"), &d.d_du, &flat(&want["ddq_dtau"]), TOL);
         // The acceleration it was evaluated at, left in `data.ddq`: Pinocchio's `aba`.
         assert_close(&tag("ddq"), &data.ddq, &flat(&s["aba"]), TOL);
+        // In two stages, the solve column by column (as loops of generated code run it).
+        let stage = aba_derivatives_stage(model, &mut data, &q, &v, &tau, None).unwrap();
+        assert_close(
+            &tag("stage minv"),
+            &stage.minv,
+            &flat(&want["ddq_dtau"]),
+            TOL,
+        );
+        for (b, block) in [(&stage.dtau_dq, "ddq_dq"), (&stage.dtau_dv, "ddq_dv")] {
+            let want = flat(&want[block]);
+            let nv = model.nv;
+            for c in 0..nv {
+                let column: Vec<f64> = (0..nv).map(|i| b[i * nv + c]).collect();
+                let x = solve_mass_column(model, &stage.factors, &column).unwrap();
+                let want: Vec<f64> = (0..nv).map(|i| want[i * nv + c]).collect();
+                assert_close(&tag(&format!("stage {block} column {c}")), &x, &want, TOL);
+            }
+        }
     }
 }
 

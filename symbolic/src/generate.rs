@@ -15,6 +15,7 @@ use thiserror::Error;
 use crate::api::{
     arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames, variant_name,
 };
+use crate::columns::emit_columns;
 use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
 use crate::ffi::{c_api_module, c_header};
 use crate::functions::{Dim, Function, Output};
@@ -480,7 +481,7 @@ fn generate_one(
 /// `aba`), the error names that joint, and when no moving body has mass (the
 /// centre of mass), it says so. So is a constant that the scalar type cannot
 /// represent.
-fn check(
+pub(crate) fn check(
     model: &Model,
     traced: &Traced,
     name: &str,
@@ -519,14 +520,14 @@ fn check(
 /// A function's emitted items: the scalar function (with its parts) and,
 /// with lanes, the `L`-lane function, its array-of-structures wrapper and its
 /// batch function for the `lanes` module.
-struct FunctionItems {
-    scalar: TokenStream,
-    lanes: Option<TokenStream>,
+pub(crate) struct FunctionItems {
+    pub(crate) scalar: TokenStream,
+    pub(crate) lanes: Option<TokenStream>,
     /// Why egg stopped in the windows of the function's simplification
     /// (none without [`Options::simplify`]).
-    stops: Stops,
+    pub(crate) stops: Stops,
     /// The function's signature, which the C interface wraps.
-    signature: Signature,
+    pub(crate) signature: Signature,
 }
 
 /// What emission needs to know of a function besides its graphs: a
@@ -557,6 +558,11 @@ fn emit_function(
         output: spec.output,
         doc: spec.doc.iter().map(|l| l.to_string()).collect(),
     };
+    if let Some(columns) = function.columns::<Expr>() {
+        if let Some(emitted) = emit_columns(model, &signature, &columns, options)? {
+            return Ok(emitted);
+        }
+    }
     let lens: Vec<usize> = signature.args.iter().map(|(_, d)| d.len(model)).collect();
     emit_traced(model, &signature, options, |frame| {
         let mut refused = None;
@@ -746,34 +752,13 @@ fn emit_traced(
         };
         let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
         let params = params.iter().chain(frame_param.as_ref());
-        let doc = match arith {
-            Arith::Scalar => {
-                let mut doc: Vec<String> = spec
-                    .doc
-                    .iter()
-                    .map(|l| {
-                        if l.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" {l}")
-                        }
-                    })
-                    .collect();
-                doc.push(String::new());
-                doc.push(format!(" Cost: {counts}."));
-                if options.simplify {
-                    doc.push(format!(
-                        " Before simplification: {} ops.",
-                        traced_counts.total()
-                    ));
-                }
-                doc
-            }
-            Arith::Lanes => vec![format!(
-                " [`super::{}`] on `L` states at once: every argument and result value is a `V`, one \
-                 state per lane (structure of arrays); the same operations, lane by lane."
-            , spec.name)],
-        };
+        let mut doc = function_doc(spec, arith, &counts);
+        if options.simplify && arith == Arith::Scalar {
+            doc.push(format!(
+                " Before simplification: {} ops.",
+                traced_counts.total()
+            ));
+        }
         quote! {
             #(#[doc = #doc])*
             #[allow(unused_variables)]
@@ -781,7 +766,20 @@ fn emit_traced(
             #(#parts)*
         }
     };
-    let items = FunctionItems {
+    let items = function_items(spec, fargs, options, stops, emit);
+    Ok((items, traced_counts, counts))
+}
+
+/// A function's items from its emission in each arithmetic (`emit`): the
+/// scalar function, and with lanes the lanes kernel and its wrappers.
+pub(crate) fn function_items(
+    spec: &Signature,
+    fargs: &[(&str, Dim)],
+    options: &Options,
+    stops: Stops,
+    emit: impl Fn(Arith) -> TokenStream,
+) -> FunctionItems {
+    FunctionItems {
         stops,
         signature: spec.clone(),
         scalar: emit(Arith::Scalar),
@@ -792,17 +790,38 @@ fn emit_traced(
                 fargs,
                 &spec.output,
                 spec.per_frame,
-                scalar,
+                options.scalar,
                 options.threads,
             );
             quote!(#kernel #wrappers)
         }),
-    };
-    Ok((items, traced_counts, counts))
+    }
+}
+
+/// A function's doc lines in `arith`: the table's lines and its cost for
+/// the scalar function, one line pointing at it for the lanes kernel.
+pub(crate) fn function_doc(spec: &Signature, arith: Arith, counts: &OpCounts) -> Vec<String> {
+    match arith {
+        Arith::Scalar => {
+            let lines = spec.doc.iter().map(|l| match l.is_empty() {
+                true => String::new(),
+                false => format!(" {l}"),
+            });
+            let mut doc: Vec<String> = lines.collect();
+            doc.push(String::new());
+            doc.push(format!(" Cost: {counts}."));
+            doc
+        }
+        Arith::Lanes => vec![format!(
+            " [`super::{}`] on `L` states at once: every argument and result value is a `V`, one \
+             state per lane (structure of arrays); the same operations, lane by lane.",
+            spec.name
+        )],
+    }
 }
 
 /// `aba_derivatives` → `AbaDerivatives`.
-fn upper_camel(snake: &str) -> String {
+pub(crate) fn upper_camel(snake: &str) -> String {
     snake
         .split('_')
         .flat_map(|piece| {

@@ -112,6 +112,10 @@ pub struct OpCounts {
     pub trig: usize,
     /// Selections (`if c > 0 { a } else { b }`).
     pub select: usize,
+    /// Of [`OpCounts::total`], the operations a loop runs beyond its first
+    /// iteration: executed, but not written out again (the column solve of
+    /// a function emitted in its column form, [`crate::Options::unroll_limit`]).
+    pub looped: usize,
 }
 
 impl OpCounts {
@@ -127,7 +131,13 @@ impl OpCounts {
     /// the instruction caches (32 KiB of L1 instruction cache per core, and
     /// 0.5 to 2 MiB of L2, on the development machines).
     pub fn estimated_code_bytes(&self) -> usize {
-        self.total() * BYTES_PER_OP
+        self.written() * BYTES_PER_OP
+    }
+
+    /// The operations written out in the code: [`OpCounts::total`] less
+    /// [`OpCounts::looped`].
+    pub fn written(&self) -> usize {
+        self.total() - self.looped
     }
 
     /// `about N KiB of machine code`: [`OpCounts::estimated_code_bytes`] in
@@ -157,6 +167,7 @@ impl std::ops::AddAssign for OpCounts {
         self.sqrt += o.sqrt;
         self.trig += o.trig;
         self.select += o.select;
+        self.looped += o.looped;
     }
 }
 
@@ -173,7 +184,15 @@ impl std::fmt::Display for OpCounts {
             self.sqrt,
             self.trig,
             self.select
-        )
+        )?;
+        if self.looped > 0 {
+            write!(
+                f,
+                ", {} of them written out (a loop runs the rest)",
+                self.written()
+            )?;
+        }
+        Ok(())
     }
 }
 

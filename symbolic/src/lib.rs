@@ -7,6 +7,7 @@
 //! tokens) → [`generate()`] (formatted source).
 
 mod api;
+mod columns;
 pub mod cost_reference;
 pub mod diff;
 pub mod emit;
@@ -34,7 +35,7 @@ pub use graph::{Graph, Node, NodeId, OpCounts, BYTES_PER_OP};
 pub use header::sha256_hex;
 pub use options::{
     command_line_options, lane_widths, parse_functions, OptionError, OptionKey, OptionSpec,
-    Options, DEFAULT_MAX_OPS, OPTIONS,
+    Options, DEFAULT_MAX_OPS, DEFAULT_UNROLL_LIMIT, OPTIONS,
 };
 pub use rbdgen_runtime::error::nearest;
 pub use rbdgen_runtime::model::mjcf::{description_files, read_description};

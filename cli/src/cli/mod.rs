@@ -79,6 +79,12 @@ pub struct CodeArgs {
     /// 3, so the default, 200000, is a build of about three minutes).
     #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_MAX_OPS)]
     pub max_ops: usize,
+    /// A function with a column form (`aba_derivatives`,
+    /// `aba_derivatives_fext`) above this many operations written out emits
+    /// the solve of one column once and loops it over the columns, so that
+    /// its machine code fits the caches; 0 loops them always.
+    #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_UNROLL_LIMIT)]
+    pub unroll_limit: usize,
     /// Also emit the C interface, prefixed with NAME (a C identifier, usually
     /// the module's name): a module `c_api` of `extern "C"` functions
     /// `NAME_FUNCTION` and `NAME_FUNCTION_batch` returning a status code
@@ -319,6 +325,7 @@ impl CodeArgs {
             lanes: self.lanes,
             threads: self.threads,
             max_ops: self.max_ops,
+            unroll_limit: self.unroll_limit,
             c_api: self.c_api.clone(),
             ..Options::default()
         };
@@ -425,6 +432,7 @@ mod tests {
             mimic: true,
             strict: true,
             max_ops: 1_000_000,
+            unroll_limit: 0,
             jacobians: [Function::CenterOfMass, Function::KineticEnergy]
                 .into_iter()
                 .collect(),
@@ -468,7 +476,7 @@ mod tests {
                 OptionKey::ContactSets => &["stance=link06:6d"],
                 OptionKey::Parameters | OptionKey::Frames => &["link06"],
                 OptionKey::Lanes => &["4"],
-                OptionKey::MaxOps => &["1000"],
+                OptionKey::MaxOps | OptionKey::UnrollLimit => &["1000"],
                 OptionKey::CApi => &["z1"],
                 OptionKey::UserFunctions => panic!("{flag}: not a flag"),
             };

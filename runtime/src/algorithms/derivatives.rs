@@ -159,9 +159,7 @@ enum Acceleration<'a, S> {
 
 /// `ddq` (solved as `M⁻¹ (τ - rnea(q, v, 0))`, or given), then `-M⁻¹ ∂τ` at
 /// `a = ddq`, with `M⁻¹` by the tree-sparse factors, skipping the rows of `∂τ`
-/// that the tree makes zero. `M` and `rnea(q, v, 0)` come from the pass of the
-/// derivatives without its matrices (traced, its kinematics are the same nodes
-/// as the second pass's), which costs less than ABA.
+/// that the tree makes zero ([`forward_stage`], then the solves).
 fn forward_derivatives<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
@@ -171,6 +169,50 @@ fn forward_derivatives<S: Scalar>(
     fext: Option<&[Force<S>]>,
 ) -> Jacobians<S> {
     let nv = model.nv;
+    let minv = forward_stage(model, data, q, v, acceleration, fext);
+    let (mut d_dq, mut d_dv) = (vec![S::zero(); nv * nv], vec![S::zero(); nv * nv]);
+    let (ltdl, w) = (&data.ltdl, &mut data.derivatives);
+    let (branch, minus) = (Rows::Branch, Sign::Minus);
+    solve_mass_into(
+        model,
+        ltdl,
+        &w.dtau_dq,
+        nv,
+        branch,
+        minus,
+        &mut w.solve,
+        &mut d_dq,
+    );
+    solve_mass_into(
+        model,
+        ltdl,
+        &w.dtau_dv,
+        nv,
+        branch,
+        minus,
+        &mut w.solve,
+        &mut d_dv,
+    );
+    Jacobians {
+        d_dq,
+        d_dv,
+        d_du: minv,
+    }
+}
+
+/// [`forward_derivatives`] up to its solves: `M⁻¹` (returned), its factors
+/// in `data.ltdl`, `ddq` in `data.ddq`, and `∂τ/∂q`, `∂τ/∂v` at `a = ddq` in
+/// `data.derivatives`. `M` and `rnea(q, v, 0)` come from the pass of the
+/// derivatives without its matrices (traced, its kinematics are the same nodes
+/// as the second pass's), which costs less than ABA.
+fn forward_stage<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    acceleration: Acceleration<'_, S>,
+    fext: Option<&[Force<S>]>,
+) -> Vec<S> {
     let zeros = core::mem::take(&mut data.derivatives.zeros);
     run(model, data, q, v, &zeros, fext, Matrices::Mass);
     data.derivatives.zeros = zeros;
@@ -200,34 +242,103 @@ fn forward_derivatives<S: Scalar>(
     let ddq = core::mem::take(&mut data.ddq);
     run(model, data, q, v, &ddq, fext, Matrices::All);
     data.ddq = ddq;
-    let (mut d_dq, mut d_dv) = (vec![S::zero(); nv * nv], vec![S::zero(); nv * nv]);
-    let (ltdl, w) = (&data.ltdl, &mut data.derivatives);
-    let (branch, minus) = (Rows::Branch, Sign::Minus);
-    solve_mass_into(
-        model,
-        ltdl,
-        &w.dtau_dq,
-        nv,
-        branch,
-        minus,
-        &mut w.solve,
-        &mut d_dq,
-    );
-    solve_mass_into(
-        model,
-        ltdl,
-        &w.dtau_dv,
-        nv,
-        branch,
-        minus,
-        &mut w.solve,
-        &mut d_dv,
-    );
-    Jacobians {
-        d_dq,
-        d_dv,
-        d_du: minv,
+    minv
+}
+
+/// [`aba_derivatives`] (with `fext`: [`aba_derivatives_fext`]) before its
+/// solves, for code that runs the solve column by column: `ddq_dq` is
+/// `solve_mass_column(model, &factors, column)` of each column of `dtau_dq`,
+/// and `ddq_dv` the same of `dtau_dv`.
+///
+/// `q: [nq]`, `v: [nv]`, `tau: [nv]`, `fext` as in [`aba_derivatives_fext`].
+///
+/// # Errors
+/// As [`aba_derivatives`] (and [`aba_derivatives_fext`] for `fext`).
+pub fn aba_derivatives_stage<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    fext: Option<&[Force<S>]>,
+) -> Result<ForwardStage<S>, InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "tau", tau.len())?;
+    if let Some(f) = fext {
+        check_len("fext", f.len(), model.njoints())?;
     }
+    let minv = forward_stage(model, data, q, v, Acceleration::Solve(tau), fext);
+    let nv = model.nv;
+    let h = &data.ltdl;
+    let d_inv = (0..nv).map(|k| -(S::one() / h[k * nv + k]));
+    let below = mass_factor_pattern(model)
+        .into_iter()
+        .map(|(i, k)| h[i * nv + k]);
+    Ok(ForwardStage {
+        dtau_dq: data.derivatives.dtau_dq.clone(),
+        dtau_dv: data.derivatives.dtau_dv.clone(),
+        minv,
+        factors: d_inv.chain(below).collect(),
+    })
+}
+
+/// What [`aba_derivatives_stage`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForwardStage<S = f64> {
+    /// `∂τ/∂q` at `a = aba(q, v, tau)`, `[nv x nv]` row-major, tangent space.
+    pub dtau_dq: Vec<S>,
+    /// `∂τ/∂v` there, `[nv x nv]` row-major.
+    pub dtau_dv: Vec<S>,
+    /// `M⁻¹` (`ddq_dtau`), `[nv x nv]` row-major.
+    pub minv: Vec<S>,
+    /// The factors [`solve_mass_column`] reads: `-D⁻¹` (`nv`), then the
+    /// entries of `Y = L⁻¹` at [`mass_factor_pattern`] (`M⁻¹ = Y D⁻¹ Yᵀ`).
+    pub factors: Vec<S>,
+}
+
+/// The entries `(i, k)` of `Y = L⁻¹` (the tree-sparse factor of `M`, see
+/// [`minverse`](fn@super::minverse)) that may be nonzero below the diagonal:
+/// `k` a strict ancestor dof of `i`, by `i`, then up the tree from `i`.
+pub fn mass_factor_pattern(model: &Model) -> Vec<(usize, usize)> {
+    let parent = model.topology().dof_parents();
+    let mut pattern = Vec::new();
+    for i in 0..model.nv {
+        let mut k = parent[i];
+        while let Some(kk) = k {
+            pattern.push((i, kk));
+            k = parent[kk];
+        }
+    }
+    pattern
+}
+
+/// `-M⁻¹ b` for one column `b: [nv]`, from the `factors` of
+/// [`ForwardStage::factors`] (`nv + mass_factor_pattern(model).len()` of
+/// them): the same column solve as [`aba_derivatives`]'s, reading every row.
+///
+/// # Errors
+/// [`InputError`] when `factors` or `b` has the wrong length.
+pub fn solve_mass_column<S: Scalar>(
+    model: &Model,
+    factors: &[S],
+    b: &[S],
+) -> Result<Vec<S>, InputError> {
+    let nv = model.nv;
+    let pattern = mass_factor_pattern(model);
+    check_len("factors", factors.len(), nv + pattern.len())?;
+    check_v(model, "b", b.len())?;
+    let mut h = vec![S::zero(); nv * nv];
+    for (&(i, k), &y) in pattern.iter().zip(&factors[nv..]) {
+        h[i * nv + k] = y;
+    }
+    let mut scratch = MassSolve::new(nv);
+    scratch.d_inv.copy_from_slice(&factors[..nv]);
+    scratch.rows.extend(0..nv);
+    let mut out = vec![S::zero(); nv];
+    solve_column(model, &h, b, 1, 0, &mut scratch, &mut out);
+    Ok(out)
 }
 
 /// The result of [`rnea_derivatives`] as [`run`] leaves it in `data`.
@@ -396,48 +507,61 @@ pub(crate) fn solve_mass_into<S: Scalar>(
 ) {
     let nv = model.nv;
     let h = ltdl;
-    let tree = model.topology();
-    let parent = tree.dof_parents();
-    let MassSolve {
-        d_inv,
-        z,
-        rows: nonzero,
-    } = scratch;
-    nonzero.clear();
-    nonzero.extend(0..nv);
-    for (k, dk) in d_inv.iter_mut().enumerate() {
+    for (k, dk) in scratch.d_inv.iter_mut().enumerate() {
         let d = S::one() / h[k * nv + k];
         *dk = match sign {
             Sign::Plus => d,
             Sign::Minus => -d,
         };
     }
+    scratch.rows.clear();
+    scratch.rows.extend(0..nv);
     for j in 0..cols {
-        z.fill(S::zero());
         if let Rows::Branch = rows {
-            tree.branch_dofs(j, nonzero);
+            model.topology().branch_dofs(j, &mut scratch.rows);
         }
-        for &i in nonzero.iter() {
-            let bi = b[i * cols + j];
-            z[i] = z[i] + bi;
-            let mut k = parent[i];
-            while let Some(kk) = k {
-                z[kk] = z[kk] + h[i * nv + kk] * bi;
-                k = parent[kk];
-            }
+        solve_column(model, h, b, cols, j, scratch, out);
+    }
+}
+
+/// Column `j` of `out = Y D⁻¹ Yᵀ B` (`B`, `out`: `[nv x cols]` row-major) with
+/// `Y` below the diagonal of `h` and `D⁻¹` (signed) in `scratch.d_inv`,
+/// reading the rows `scratch.rows` of `B`: `Yᵀ b` up the tree, `D⁻¹`, then `Y`
+/// down it. The one column solve of [`solve_mass_into`] and
+/// [`solve_mass_column`].
+fn solve_column<S: Scalar>(
+    model: &Model,
+    h: &[S],
+    b: &[S],
+    cols: usize,
+    j: usize,
+    scratch: &mut MassSolve<S>,
+    out: &mut [S],
+) {
+    let nv = model.nv;
+    let parent = model.topology().dof_parents();
+    let MassSolve { d_inv, z, rows } = scratch;
+    z.fill(S::zero());
+    for &i in rows.iter() {
+        let bi = b[i * cols + j];
+        z[i] = z[i] + bi;
+        let mut k = parent[i];
+        while let Some(kk) = k {
+            z[kk] = z[kk] + h[i * nv + kk] * bi;
+            k = parent[kk];
         }
-        for (zk, &dk) in z.iter_mut().zip(d_inv.iter()) {
-            *zk = *zk * dk;
+    }
+    for (zk, &dk) in z.iter_mut().zip(d_inv.iter()) {
+        *zk = *zk * dk;
+    }
+    for i in 0..nv {
+        let mut x = z[i];
+        let mut k = parent[i];
+        while let Some(kk) = k {
+            x = x + h[i * nv + kk] * z[kk];
+            k = parent[kk];
         }
-        for i in 0..nv {
-            let mut x = z[i];
-            let mut k = parent[i];
-            while let Some(kk) = k {
-                x = x + h[i * nv + kk] * z[kk];
-                k = parent[kk];
-            }
-            out[i * cols + j] = x;
-        }
+        out[i * cols + j] = x;
     }
 }
 

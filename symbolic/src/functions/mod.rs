@@ -15,19 +15,19 @@
 //! other.
 
 use rbdgen_runtime::{
-    aba, aba_derivatives, aba_derivatives_fext, aba_dfext, aba_fext, actuated_dofs, ccrba,
-    center_of_mass, center_of_pressure, centroidal_dynamics_derivatives, centroidal_momentum_rate,
-    compute_joint_jacobians, compute_joint_jacobians_time_variation, contact_drift,
-    contact_drift_derivatives, contact_dynamics, contact_dynamics_derivatives,
+    aba, aba_derivatives, aba_derivatives_fext, aba_derivatives_stage, aba_dfext, aba_fext,
+    actuated_dofs, ccrba, center_of_mass, center_of_pressure, centroidal_dynamics_derivatives,
+    centroidal_momentum_rate, compute_joint_jacobians, compute_joint_jacobians_time_variation,
+    contact_drift, contact_drift_derivatives, contact_dynamics, contact_dynamics_derivatives,
     contact_inverse_dynamics, contact_inverse_dynamics_derivatives, contact_jacobian, contact_rows,
     contact_step_linearization, crba, d_difference, d_integrate, dccrba, difference,
     forward_kinematics, frame_acceleration_derivatives, frame_acceleration_drift, frame_jacobian,
     frame_jacobian_time_variation, frame_placement, frame_velocity_derivatives,
     generalized_gravity, impulse_dynamics, impulse_dynamics_derivatives, integrate,
-    jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, minverse, nonlinear_effects,
-    pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext, rnea_fext,
-    set_link_parameters, step_linearization, ArgumentPosition, Data, Force, InputError, Matrix3,
-    Model, ReferenceFrame, Scalar, Transform, Vector3,
+    jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, mass_factor_pattern, minverse,
+    nonlinear_effects, pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext,
+    rnea_fext, set_link_parameters, solve_mass_column, step_linearization, ArgumentPosition, Data,
+    Force, InputError, Matrix3, Model, ReferenceFrame, Scalar, Transform, Vector3,
 };
 
 /// A function the generated module can contain.
@@ -522,6 +522,55 @@ pub struct Spec<S> {
     /// The evaluation on `S`, which [`Function::evaluate`] runs (on
     /// `Expr`: the trace).
     pub evaluate: EvaluateFn<S>,
+}
+
+/// A function's column form: its looped blocks are a solve, column by
+/// column, of the same code with other right-hand sides, so that big
+/// functions can write that code once and loop ([`crate::Options::unroll_limit`]).
+/// `stage` gives the function's outputs with each looped block holding its
+/// right-hand side `B`, then `factors(model)` values that every column reads;
+/// column `c` of a looped block is then `kernel(model, factors, B[.., c])`.
+pub struct Columns<S> {
+    /// The outputs before the solve, then the factors.
+    pub stage: EvaluateFn<S>,
+    /// The blocks of the output tuple (square `[NV x NV]` matrices) that
+    /// the kernel solves column by column.
+    pub looped: &'static [usize],
+    /// The looped blocks' names, for the function's doc: `` `ddq_dq` and `ddq_dv` ``.
+    pub looped_names: &'static str,
+    /// How many factors `stage` returns after the outputs.
+    pub factors: fn(&Model) -> usize,
+    /// One column: `(model, factors, b: [NV]) -> x: [NV]`.
+    pub kernel: fn(&Model, &[S], &[S]) -> Result<Vec<S>, InputError>,
+}
+
+impl Function {
+    /// The column form of the function, when it has one: `aba_derivatives`
+    /// and `aba_derivatives_fext` as `-M⁻¹ ∂τ` through the tree-sparse
+    /// factors ([`aba_derivatives_stage`], [`solve_mass_column`]), the same
+    /// algorithm as the runtime's, split at its solve.
+    pub fn columns<S: Scalar>(self) -> Option<Columns<S>> {
+        let factors = |m: &Model| m.nv + mass_factor_pattern(m).len();
+        let stage: EvaluateFn<S> = match self {
+            Function::AbaDerivatives => |m, d, x, _| {
+                let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], None)?;
+                Ok([s.dtau_dq, s.dtau_dv, s.minv, s.factors].concat())
+            },
+            Function::AbaDerivativesFext => |m, d, x, _| {
+                let f = wrenches(m, &x[3])?;
+                let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], Some(&f))?;
+                Ok([s.dtau_dq, s.dtau_dv, s.minv, s.factors].concat())
+            },
+            _ => return None,
+        };
+        Some(Columns {
+            stage,
+            looped: &[0, 1],
+            looped_names: "`ddq_dq` and `ddq_dv`",
+            factors,
+            kernel: solve_mass_column,
+        })
+    }
 }
 
 impl Function {
