@@ -219,8 +219,8 @@ pub(crate) fn emit_columns(
         if arith == Arith::Scalar {
             doc.push(format!(
                 " Written as its stage and one column solve per limb, looped over the `NV` \
-                 columns of {} (its straight-line form would have more than `unroll_limit` = {} \
-                 operations).",
+                 columns of {}: its straight-line form would have more than `unroll_limit` = {} \
+                 operations.",
                 columns.looped_names, options.unroll_limit
             ));
         }

@@ -544,29 +544,39 @@ pub struct Columns<S> {
     pub kernel: fn(&Model, &[S], &[S]) -> Result<Vec<S>, InputError>,
 }
 
+/// `-I`, `[nv x nv]` row-major: the right-hand side whose solve is `M⁻¹`.
+fn minus_identity<S: Scalar>(nv: usize) -> Vec<S> {
+    let mut m = vec![S::zero(); nv * nv];
+    for i in 0..nv {
+        m[i * nv + i] = -S::one();
+    }
+    m
+}
+
 impl Function {
     /// The column form of the function, when it has one: `aba_derivatives`
     /// and `aba_derivatives_fext` as `-M⁻¹ ∂τ` through the tree-sparse
     /// factors ([`aba_derivatives_stage`], [`solve_mass_column`]), the same
-    /// algorithm as the runtime's, split at its solve.
+    /// algorithm as the runtime's, split at its solve, with `M⁻¹` the solve
+    /// of `-I` (column by column, as Featherstone's `M⁻¹` by unit vectors).
     pub fn columns<S: Scalar>(self) -> Option<Columns<S>> {
         let factors = |m: &Model| m.nv + mass_factor_pattern(m).len();
         let stage: EvaluateFn<S> = match self {
             Function::AbaDerivatives => |m, d, x, _| {
                 let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], None)?;
-                Ok([s.dtau_dq, s.dtau_dv, s.minv, s.factors].concat())
+                Ok([s.dtau_dq, s.dtau_dv, minus_identity(m.nv), s.factors].concat())
             },
             Function::AbaDerivativesFext => |m, d, x, _| {
                 let f = wrenches(m, &x[3])?;
                 let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], Some(&f))?;
-                Ok([s.dtau_dq, s.dtau_dv, s.minv, s.factors].concat())
+                Ok([s.dtau_dq, s.dtau_dv, minus_identity(m.nv), s.factors].concat())
             },
             _ => return None,
         };
         Some(Columns {
             stage,
-            looped: &[0, 1],
-            looped_names: "`ddq_dq` and `ddq_dv`",
+            looped: &[0, 1, 2],
+            looped_names: "`ddq_dq`, `ddq_dv` and `ddq_dtau` (`M⁻¹`, from `-I`)",
             factors,
             kernel: solve_mass_column,
         })
