@@ -281,9 +281,10 @@ impl Config {
         self
     }
 
-    /// Above this many operations written out, a function with a column form
-    /// (`aba_derivatives`, `aba_derivatives_fext`) emits its column solve
-    /// once and loops it over the columns (`--unroll-limit`;
+    /// A function with a column form (`minverse`, `aba_derivatives`,
+    /// `aba_derivatives_fext`) that runs more operations than this in that
+    /// form writes its column solve once per limb and loops it over the
+    /// columns (`--unroll-limit`;
     /// [`rbdgen_symbolic::DEFAULT_UNROLL_LIMIT`] by default; 0 always loops).
     pub fn unroll_limit(mut self, unroll_limit: usize) -> Config {
         self.options.unroll_limit = unroll_limit;

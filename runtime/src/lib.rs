@@ -72,8 +72,9 @@ pub use algorithms::{
     aba_derivatives_stage, centroidal_dynamics_derivatives, contact_drift_derivatives,
     contact_dynamics_derivatives, contact_inverse_dynamics_derivatives, contact_step_linearization,
     frame_acceleration, frame_acceleration_derivatives, frame_velocity, frame_velocity_derivatives,
-    impulse_dynamics, impulse_dynamics_derivatives, mass_factor_pattern, solve_mass_column,
-    CentroidalDerivatives, ContactDynamicsDerivatives, ForwardStage, ImpulseDynamicsDerivatives,
+    impulse_dynamics, impulse_dynamics_derivatives, mass_factor_pattern, mass_factors,
+    solve_mass_column, CentroidalDerivatives, ContactDynamicsDerivatives, ForwardStage,
+    ImpulseDynamicsDerivatives,
 };
 pub use data::Data;
 pub use dual::Dual;

@@ -9,7 +9,7 @@ use common::{assert_close, flat, random_q, random_vec, Reference};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{
-    aba, aba_derivatives, aba_derivatives_stage, integrate, rnea, rnea_derivatives,
+    aba, aba_derivatives, aba_derivatives_stage, integrate, mass_factors, rnea, rnea_derivatives,
     rnea_derivatives_fext, rnea_fext, solve_mass_column, Data, Dual, Force, Model,
 };
 
@@ -42,6 +42,18 @@ fn check(name: &str) {
             &flat(&want["ddq_dtau"]),
             TOL,
         );
+        // `M⁻¹` as the solve of `-I`, from the factors alone.
+        let factors = mass_factors(model, &mut data, &q).unwrap();
+        assert_close(&tag("mass_factors"), &factors, &stage.factors, TOL);
+        let minv = flat(&want["ddq_dtau"]);
+        for c in 0..model.nv {
+            let minus_e: Vec<f64> = (0..model.nv)
+                .map(|i| if i == c { -1.0 } else { 0.0 })
+                .collect();
+            let x = solve_mass_column(model, &factors, &minus_e).unwrap();
+            let want: Vec<f64> = (0..model.nv).map(|i| minv[i * model.nv + c]).collect();
+            assert_close(&tag(&format!("minv column {c}")), &x, &want, TOL);
+        }
         for (b, block) in [(&stage.dtau_dq, "ddq_dq"), (&stage.dtau_dv, "ddq_dv")] {
             let want = flat(&want[block]);
             let nv = model.nv;

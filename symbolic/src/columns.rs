@@ -7,8 +7,9 @@
 //! solve once, so the function's machine code fits the caches that feed the
 //! core. The loop's trip count is `NV`, a constant: no branch on the data.
 //!
-//! A function takes this form when its straight-line form would have more
-//! operations than [`Options::unroll_limit`]; smaller ones stay straight-line.
+//! A function takes this form when it runs more operations in it (its stage
+//! and every column's solve) than [`Options::unroll_limit`]; smaller ones
+//! stay straight-line.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -25,9 +26,8 @@ use crate::options::Options;
 use crate::simplify::{simplify, Limits, Stops};
 use crate::trace::{trace, Expr, Traced};
 
-/// The function of `spec` in its column form, when its straight-line form
-/// would have more than [`Options::unroll_limit`] operations (`None`
-/// otherwise): the items, and the operation counts as traced and as emitted
+/// The function of `spec` in its column form, when it runs more than
+/// [`Options::unroll_limit`] operations in it (`None` otherwise): the items, and the operation counts as traced and as emitted
 /// (all operations run, with [`OpCounts::looped`] those of the loop's
 /// iterations after the first).
 pub(crate) fn emit_columns(
@@ -48,7 +48,7 @@ pub(crate) fn emit_columns(
     })
     .map_err(failed)?;
     // The columns of a limb share a kernel, which reads only the rows that
-    // are not constant zero in any of them (those of the limb and above it).
+    // are not constant zero in any of them (its subtree and the dofs above).
     let groups = limbs(model);
     let mut kernels = Vec::with_capacity(groups.len());
     for range in &groups {
@@ -64,13 +64,13 @@ pub(crate) fn emit_columns(
         kernels.push(kernel);
     }
     let blocks_looped = columns.looped.len();
-    let written: usize = op_counts(&stage).total()
+    let run: usize = op_counts(&stage).total()
         + groups
             .iter()
             .zip(&kernels)
             .map(|(r, k)| r.len() * blocks_looped * op_counts(k).total())
             .sum::<usize>();
-    if written <= options.unroll_limit {
+    if run <= options.unroll_limit {
         return Ok(None);
     }
     let scalar = options.scalar;
@@ -79,10 +79,17 @@ pub(crate) fn emit_columns(
     let mut counts = OpCounts::default();
     let mut schedules = Vec::new();
     let runs = groups.iter().map(|r| r.len() * blocks_looped);
-    for (graph, times) in std::iter::once((stage, 1)).chain(kernels.into_iter().zip(runs)) {
+    // The stage is written once; each kernel once per looped block (inlined
+    // at each call) and run once per column of its limb in each block.
+    let stage = (stage, 1, 1);
+    let kernels = kernels
+        .into_iter()
+        .zip(runs)
+        .map(|(k, n)| (k, blocks_looped, n));
+    for (graph, copies, times) in std::iter::once(stage).chain(kernels) {
         check(model, &graph, &spec.name, scalar)?;
         let mut graph = graph;
-        traced_counts += repeated(op_counts(&graph), times);
+        traced_counts += repeated(op_counts(&graph), copies, times);
         if options.simplify {
             let s = simplify(&graph.graph, &graph.outputs, &Limits::default());
             stops += s.stops;
@@ -92,7 +99,7 @@ pub(crate) fn emit_columns(
             };
             check(model, &graph, &spec.name, scalar)?;
         }
-        counts += repeated(op_counts(&graph), times);
+        counts += repeated(op_counts(&graph), copies, times);
         schedules.push(schedule(&graph.graph, &graph.outputs, WHOLE_LEN, PART_LEN));
     }
     if counts.written() > options.max_ops {
@@ -102,8 +109,10 @@ pub(crate) fn emit_columns(
             limit: options.max_ops,
         });
     }
-    let Output::Tuple(blocks) = spec.output else {
-        unreachable!("a column form returns a tuple of blocks")
+    // The output's blocks: a tuple's parts, or the one matrix.
+    let blocks: Vec<Output> = match spec.output {
+        Output::Tuple(parts) => parts.to_vec(),
+        one => vec![one],
     };
     let fargs: Vec<(&str, _)> = spec.args.iter().map(|(n, d)| (n.as_str(), *d)).collect();
     let args: Vec<(&str, usize)> = fargs.iter().map(|(n, d)| (*n, d.len(model))).collect();
@@ -115,8 +124,9 @@ pub(crate) fn emit_columns(
     let name = Ident::new(&spec.name, Span::call_site());
     let stage_name = format_ident!("{}_stage", spec.name);
     let camel = upper_camel(&spec.name);
-    let Shape::Tuple(mut stage_shape) = output_shape(&spec.output, model) else {
-        unreachable!("a tuple's shape")
+    let mut stage_shape = match output_shape(&spec.output, model) {
+        Shape::Tuple(parts) => parts,
+        one => vec![one],
     };
     stage_shape.push(Shape::Vector(nf));
     let stage_shape = Shape::Tuple(stage_shape);
@@ -200,6 +210,9 @@ pub(crate) fn emit_columns(
                 Literal::usize_unsuffixed(range.start),
                 Literal::usize_unsuffixed(range.end),
             );
+            // One inlined solve per looped block: the blocks' solves of a
+            // column are independent, and the core overlaps them (one call
+            // site looping over the blocks was about 20 % slower).
             let solves = columns.looped.iter().map(|&k| {
                 let o = &outs[k];
                 quote! {
@@ -216,22 +229,31 @@ pub(crate) fn emit_columns(
             }
         });
         let mut doc = function_doc(spec, arith, &counts);
+        if arith == Arith::Scalar && options.simplify {
+            doc.push(format!(
+                " Before simplification: {} ops.",
+                traced_counts.total()
+            ));
+        }
         if arith == Arith::Scalar {
             doc.push(format!(
                 " Written as its stage and one column solve per limb, looped over the `NV` \
-                 columns of {}: its straight-line form would have more than `unroll_limit` = {} \
-                 operations.",
+                 columns of {}: in this form it runs more than `unroll_limit` = {} operations.",
                 columns.looped_names, options.unroll_limit
             ));
         }
         let (stage_block, stage_parts) = (stage.block, stage.parts);
+        let result = match outs.as_slice() {
+            [one] => quote!(#one),
+            all => quote!((#(#all),*)),
+        };
         quote! {
             #(#[doc = #doc])*
             #[allow(unused_variables)]
             pub fn #name(#(#params),*) -> #ret {
                 let (#(#bind,)* f) = #stage_name(#(#names),*);
                 #(#loops)*
-                (#(#outs),*)
+                #result
             }
             /// The outputs before the column solves, then the factors the solves read.
             #[allow(unused_variables)]
@@ -307,12 +329,13 @@ fn op_counts(t: &Traced) -> OpCounts {
     t.graph.op_counts(&t.outputs)
 }
 
-/// `counts` run `times` times in a loop: all but the first run are looped.
-fn repeated(counts: OpCounts, times: usize) -> OpCounts {
+/// `counts` written out `copies` times and run `times` times in all: the
+/// runs beyond the copies are looped.
+fn repeated(counts: OpCounts, copies: usize, times: usize) -> OpCounts {
     let mut all = OpCounts::default();
     for _ in 0..times {
         all += counts;
     }
-    all.looped = counts.total() * times.saturating_sub(1);
+    all.looped = counts.total() * times.saturating_sub(copies);
     all
 }

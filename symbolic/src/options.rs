@@ -76,13 +76,14 @@ pub struct Options {
     /// A larger function is refused ([`crate::GenerateError::TooLarge`]) before it is
     /// emitted.
     pub max_ops: usize,
-    /// The most operations a function with a column form
-    /// ([`Function::columns`]) may have written out ([`OpCounts::total`](crate::graph::OpCounts::total)
-    /// of the straight-line code); above it, the work that is the same for
-    /// each column (the solve of `-M⁻¹ ∂τ` in `aba_derivatives`) is emitted
-    /// once and run in a loop over the columns, so that the function's
-    /// machine code fits the caches. [`DEFAULT_UNROLL_LIMIT`] by default; `0`
-    /// loops every function that can loop.
+    /// A function with a column form ([`Function::columns`]: `minverse`,
+    /// `aba_derivatives`, `aba_derivatives_fext`) that runs more operations
+    /// than this in that form ([`OpCounts::total`](crate::graph::OpCounts::total):
+    /// its stage and every column's solve) is emitted in it: the solve of
+    /// one column (`-M⁻¹ b`) written once per limb and run in loops over the
+    /// columns, so that the function's machine code fits the caches; below
+    /// it, straight-line. [`DEFAULT_UNROLL_LIMIT`] by default; `0` loops
+    /// every function that can loop.
     pub unroll_limit: usize,
     /// Functions whose Jacobian is also emitted, as `NAME_jacobian`, by
     /// automatic differentiation of the traced graph ([`crate::jacobian`]);
@@ -363,7 +364,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         Some("unroll_limit"),
         Some("--unroll-limit"),
         "unroll_limit",
-        "above this many operations, `aba_derivatives` loops its column solve",
+        "above this many operations, `minverse` and `aba_derivatives` loop their column solve",
         "20000",
     ),
     spec(

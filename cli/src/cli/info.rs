@@ -33,6 +33,11 @@ pub struct Args {
     /// large (as `generate` would refuse it) rather than emitted.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_OPS)]
     max_ops: usize,
+    /// With --ops: as for `generate`, the operations above which `minverse`
+    /// and `aba_derivatives` take their column form (the header's count then
+    /// says how many are written out).
+    #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_UNROLL_LIMIT)]
+    unroll_limit: usize,
     /// With --ops: simplify with egg and print the counts before and after
     /// (`rnea 3525 → 3400 ops (...)`).
     #[arg(long)]
@@ -50,6 +55,7 @@ pub fn run(args: Args) -> Result<(), String> {
         simplify: args.simplify,
         source_name: args.urdf.to_string_lossy().into_owned(),
         max_ops: args.max_ops,
+        unroll_limit: args.unroll_limit,
         ..Options::default()
     };
     args.model

@@ -270,18 +270,42 @@ pub fn aba_derivatives_stage<S: Scalar>(
         check_len("fext", f.len(), model.njoints())?;
     }
     let minv = forward_stage(model, data, q, v, Acceleration::Solve(tau), fext);
-    let nv = model.nv;
-    let h = &data.ltdl;
-    let d_inv = (0..nv).map(|k| -(S::one() / h[k * nv + k]));
-    let below = mass_factor_pattern(model)
-        .into_iter()
-        .map(|(i, k)| h[i * nv + k]);
     Ok(ForwardStage {
         dtau_dq: data.derivatives.dtau_dq.clone(),
         dtau_dv: data.derivatives.dtau_dv.clone(),
         minv,
-        factors: d_inv.chain(below).collect(),
+        factors: compact_factors(model, &data.ltdl),
     })
+}
+
+/// The factors of `M(q)` as [`solve_mass_column`] reads them (`-D⁻¹`, then
+/// `Y = L⁻¹` at [`mass_factor_pattern`]): CRBA and the tree-sparse
+/// factorisation of [`minverse`](fn@super::minverse), without `M⁻¹` itself,
+/// which is then the solve of `-I`, column by column.
+///
+/// `q: [nq]`; returns `nv + mass_factor_pattern(model).len()` values.
+///
+/// # Errors
+/// [`InputError`] when `q` does not have length `nq`, or `data` was built for
+/// another model; checked before anything is written.
+pub fn mass_factors<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+) -> Result<Vec<S>, InputError> {
+    super::crba(model, data, q)?;
+    super::minverse::factor_mass_matrix(model, data);
+    Ok(compact_factors(model, &data.ltdl))
+}
+
+/// `-D⁻¹` and `Y`'s pattern entries of the factors `ltdl` (`data.ltdl`).
+fn compact_factors<S: Scalar>(model: &Model, ltdl: &[S]) -> Vec<S> {
+    let nv = model.nv;
+    let d_inv = (0..nv).map(|k| -(S::one() / ltdl[k * nv + k]));
+    let below = mass_factor_pattern(model)
+        .into_iter()
+        .map(|(i, k)| ltdl[i * nv + k]);
+    d_inv.chain(below).collect()
 }
 
 /// What [`aba_derivatives_stage`] returns.

@@ -43,7 +43,8 @@ pub use contact_derivatives::{
 pub use crba::crba;
 pub use derivatives::{
     aba_derivatives, aba_derivatives_fext, aba_derivatives_stage, aba_dfext, mass_factor_pattern,
-    rnea_derivatives, rnea_derivatives_fext, solve_mass_column, ForwardStage, Jacobians,
+    mass_factors, rnea_derivatives, rnea_derivatives_fext, solve_mass_column, ForwardStage,
+    Jacobians,
 };
 pub(crate) use derivatives::{Bias, MassSolve};
 pub use effects::{generalized_gravity, nonlinear_effects};

@@ -24,10 +24,11 @@ use rbdgen_runtime::{
     forward_kinematics, frame_acceleration_derivatives, frame_acceleration_drift, frame_jacobian,
     frame_jacobian_time_variation, frame_placement, frame_velocity_derivatives,
     generalized_gravity, impulse_dynamics, impulse_dynamics_derivatives, integrate,
-    jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, mass_factor_pattern, minverse,
-    nonlinear_effects, pose_error, potential_energy, rnea, rnea_derivatives, rnea_derivatives_fext,
-    rnea_fext, set_link_parameters, solve_mass_column, step_linearization, ArgumentPosition, Data,
-    Force, InputError, Matrix3, Model, ReferenceFrame, Scalar, Transform, Vector3,
+    jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, mass_factor_pattern,
+    mass_factors, minverse, nonlinear_effects, pose_error, potential_energy, rnea,
+    rnea_derivatives, rnea_derivatives_fext, rnea_fext, set_link_parameters, solve_mass_column,
+    step_linearization, ArgumentPosition, Data, Force, InputError, Matrix3, Model, ReferenceFrame,
+    Scalar, Transform, Vector3,
 };
 
 /// A function the generated module can contain.
@@ -554,8 +555,9 @@ fn minus_identity<S: Scalar>(nv: usize) -> Vec<S> {
 }
 
 impl Function {
-    /// The column form of the function, when it has one: `aba_derivatives`
-    /// and `aba_derivatives_fext` as `-M⁻¹ ∂τ` through the tree-sparse
+    /// The column form of the function, when it has one: `minverse` as the
+    /// solve of `-I` through the factors of `M` ([`mass_factors`]);
+    /// `aba_derivatives` and `aba_derivatives_fext` as `-M⁻¹ ∂τ` through the tree-sparse
     /// factors ([`aba_derivatives_stage`], [`solve_mass_column`]), the same
     /// algorithm as the runtime's, split at its solve, with `M⁻¹` the solve
     /// of `-I` (column by column, as Featherstone's `M⁻¹` by unit vectors).
@@ -571,12 +573,24 @@ impl Function {
                 let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], Some(&f))?;
                 Ok([s.dtau_dq, s.dtau_dv, minus_identity(m.nv), s.factors].concat())
             },
+            Function::Minverse => {
+                return Some(Columns {
+                    stage: |m, d, x, _| {
+                        let factors = mass_factors(m, d, &x[0])?;
+                        Ok([minus_identity(m.nv), factors].concat())
+                    },
+                    looped: &[0],
+                    looped_names: "`M⁻¹` (the solve of `-I`)",
+                    factors,
+                    kernel: solve_mass_column,
+                })
+            }
             _ => return None,
         };
         Some(Columns {
             stage,
             looped: &[0, 1, 2],
-            looped_names: "`ddq_dq`, `ddq_dv` and `ddq_dtau` (`M⁻¹`, from `-I`)",
+            looped_names: "`ddq_dq`, `ddq_dv` and `ddq_dtau` (`M⁻¹`, the solve of `-I`)",
             factors,
             kernel: solve_mass_column,
         })
