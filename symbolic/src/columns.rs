@@ -13,23 +13,24 @@
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use rbdgen_runtime::{Data, InputError, Model, Scalar};
+use rbdgen_runtime::{Data, Model, Scalar};
 
 use crate::api::{arg_params, output_shape, output_type};
 use crate::emit::{print, schedule, Arith, Inputs, Shape, Split, PART_LEN, WHOLE_LEN};
 use crate::functions::{Columns, Output};
 use crate::generate::{
-    check, function_doc, function_items, upper_camel, FunctionItems, GenerateError, Signature,
+    check, function_doc, function_items, simplified, upper_camel, FunctionItems, GenerateError,
+    Signature,
 };
 use crate::graph::OpCounts;
 use crate::options::Options;
-use crate::simplify::{simplify, Limits, Stops};
-use crate::trace::{trace, Expr, Traced};
+use crate::simplify::Stops;
+use crate::trace::{try_trace, Expr, Traced};
 
 /// The function of `spec` in its column form, when it runs more than
-/// [`Options::unroll_limit`] operations in it (`None` otherwise): the items, and the operation counts as traced and as emitted
-/// (all operations run, with [`OpCounts::looped`] those of the loop's
-/// iterations after the first).
+/// [`Options::unroll_limit`] operations in it (`None` otherwise): the items,
+/// and the operation counts as traced and as emitted (all operations run,
+/// with [`OpCounts::looped`] those that no written-out copy accounts for).
 pub(crate) fn emit_columns(
     model: &Model,
     spec: &Signature,
@@ -42,7 +43,7 @@ pub(crate) fn emit_columns(
         function: spec.name.clone(),
         source,
     };
-    let stage = traced(&lens, |x| {
+    let stage = try_trace(&lens, |x| {
         let mut data = Data::<Expr>::new(model);
         (columns.stage)(model, &mut data, x, None)
     })
@@ -53,7 +54,7 @@ pub(crate) fn emit_columns(
     let mut kernels = Vec::with_capacity(groups.len());
     for range in &groups {
         let rows = nonzero_rows(&stage, columns.looped, nv, range.clone());
-        let kernel = traced(&[nf, nv], |x| {
+        let kernel = try_trace(&[nf, nv], |x| {
             let zero = Expr::constant(0.0);
             let b: Vec<Expr> = (0..nv)
                 .map(|i| if rows[i] { x[1][i] } else { zero })
@@ -88,17 +89,8 @@ pub(crate) fn emit_columns(
         .map(|(k, n)| (k, blocks_looped, n));
     for (graph, copies, times) in std::iter::once(stage).chain(kernels) {
         check(model, &graph, &spec.name, scalar)?;
-        let mut graph = graph;
         traced_counts += repeated(op_counts(&graph), copies, times);
-        if options.simplify {
-            let s = simplify(&graph.graph, &graph.outputs, &Limits::default());
-            stops += s.stops;
-            graph = Traced {
-                graph: s.graph,
-                outputs: s.outputs,
-            };
-            check(model, &graph, &spec.name, scalar)?;
-        }
+        let graph = simplified(model, graph, &spec.name, options, &mut stops)?;
         counts += repeated(op_counts(&graph), copies, times);
         schedules.push(schedule(&graph.graph, &graph.outputs, WHOLE_LEN, PART_LEN));
     }
@@ -228,13 +220,7 @@ pub(crate) fn emit_columns(
                 }
             }
         });
-        let mut doc = function_doc(spec, arith, &counts);
-        if arith == Arith::Scalar && options.simplify {
-            doc.push(format!(
-                " Before simplification: {} ops.",
-                traced_counts.total()
-            ));
-        }
+        let mut doc = function_doc(spec, arith, &counts, &traced_counts, options);
         if arith == Arith::Scalar {
             doc.push(format!(
                 " Written as its stage and one column solve per limb, looped over the `NV` \
@@ -304,24 +290,6 @@ fn nonzero_rows(
         }
     }
     rows
-}
-
-/// The trace of `f`, or the runtime's refusal.
-fn traced(
-    lens: &[usize],
-    f: impl FnOnce(&[Vec<Expr>]) -> Result<Vec<Expr>, InputError>,
-) -> Result<Traced, InputError> {
-    let mut refused = None;
-    let t = trace(lens, |x| {
-        f(x).unwrap_or_else(|e| {
-            refused = Some(e);
-            Vec::new()
-        })
-    });
-    match refused {
-        Some(e) => Err(e),
-        None => Ok(t),
-    }
 }
 
 /// The operations of a traced graph.

@@ -25,7 +25,7 @@ use crate::jacobian::{jacobian_output, trace_jacobian};
 use crate::lanes::{lane_wrappers, lanes_module};
 use crate::options::{apply_to_model, OptionError, OptionKey, OptionSpec, Options};
 use crate::simplify::{simplify, Limits, Stops};
-use crate::trace::{trace, Expr, Traced};
+use crate::trace::{try_trace, Expr, Traced};
 
 /// The model of `urdf` with the options' armature, contacts and run-time
 /// parameters set: the model every function of the module is traced on.
@@ -565,20 +565,10 @@ fn emit_function(
     }
     let lens: Vec<usize> = signature.args.iter().map(|(_, d)| d.len(model)).collect();
     emit_traced(model, &signature, options, |frame| {
-        let mut refused = None;
-        let traced = trace(&lens, |x| {
+        try_trace(&lens, |x| {
             let mut data = Data::<Expr>::new(model);
-            function
-                .evaluate(model, &mut data, x, frame)
-                .unwrap_or_else(|e| {
-                    refused = Some(e);
-                    Vec::new()
-                })
-        });
-        match refused {
-            Some(e) => Err(e),
-            None => Ok(traced),
-        }
+            function.evaluate(model, &mut data, x, frame)
+        })
     })
 }
 
@@ -669,15 +659,7 @@ fn emit_traced(
             })?;
         check(model, &traced, &spec.name, scalar)?;
         traced_counts += traced.graph.op_counts(&traced.outputs);
-        if options.simplify {
-            let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
-            stops += s.stops;
-            traced = Traced {
-                graph: s.graph,
-                outputs: s.outputs,
-            };
-            check(model, &traced, &spec.name, scalar)?;
-        }
+        traced = simplified(model, traced, &spec.name, options, &mut stops)?;
         counts += traced.graph.op_counts(&traced.outputs);
         if counts.total() > options.max_ops {
             return Err(GenerateError::TooLarge {
@@ -752,13 +734,7 @@ fn emit_traced(
         };
         let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
         let params = params.iter().chain(frame_param.as_ref());
-        let mut doc = function_doc(spec, arith, &counts);
-        if options.simplify && arith == Arith::Scalar {
-            doc.push(format!(
-                " Before simplification: {} ops.",
-                traced_counts.total()
-            ));
-        }
+        let doc = function_doc(spec, arith, &counts, &traced_counts, options);
         quote! {
             #(#[doc = #doc])*
             #[allow(unused_variables)]
@@ -798,9 +774,38 @@ pub(crate) fn function_items(
     }
 }
 
-/// A function's doc lines in `arith`: the table's lines and its cost for
-/// the scalar function, one line pointing at it for the lanes kernel.
-pub(crate) fn function_doc(spec: &Signature, arith: Arith, counts: &OpCounts) -> Vec<String> {
+/// `traced` (already checked) simplified with egg when the options ask for
+/// it, and checked again; egg's stops added to `stops`.
+pub(crate) fn simplified(
+    model: &Model,
+    traced: Traced,
+    name: &str,
+    options: &Options,
+    stops: &mut Stops,
+) -> Result<Traced, GenerateError> {
+    if !options.simplify {
+        return Ok(traced);
+    }
+    let s = simplify(&traced.graph, &traced.outputs, &Limits::default());
+    *stops += s.stops;
+    let traced = Traced {
+        graph: s.graph,
+        outputs: s.outputs,
+    };
+    check(model, &traced, name, options.scalar)?;
+    Ok(traced)
+}
+
+/// A function's doc lines in `arith`: the table's lines and its cost (with
+/// the count before simplification when simplified) for the scalar
+/// function, one line pointing at it for the lanes kernel.
+pub(crate) fn function_doc(
+    spec: &Signature,
+    arith: Arith,
+    counts: &OpCounts,
+    traced: &OpCounts,
+    options: &Options,
+) -> Vec<String> {
     match arith {
         Arith::Scalar => {
             let lines = spec.doc.iter().map(|l| match l.is_empty() {
@@ -810,6 +815,9 @@ pub(crate) fn function_doc(spec: &Signature, arith: Arith, counts: &OpCounts) ->
             let mut doc: Vec<String> = lines.collect();
             doc.push(String::new());
             doc.push(format!(" Cost: {counts}."));
+            if options.simplify {
+                doc.push(format!(" Before simplification: {} ops.", traced.total()));
+            }
             doc
         }
         Arith::Lanes => vec![format!(

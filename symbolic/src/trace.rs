@@ -65,6 +65,25 @@ fn fresh_inputs(n: usize) -> Vec<Expr> {
     (0..n).map(|_| Expr(with_graph(Graph::new_input))).collect()
 }
 
+/// [`trace`] of a fallible `f`: the trace, or `f`'s error (the runtime's
+/// refusal of the traced arguments).
+pub fn try_trace<E>(
+    inputs: &[usize],
+    f: impl FnOnce(&[Vec<Expr>]) -> Result<Vec<Expr>, E>,
+) -> Result<Traced, E> {
+    let mut refused = None;
+    let traced = trace(inputs, |x| {
+        f(x).unwrap_or_else(|e| {
+            refused = Some(e);
+            Vec::new()
+        })
+    });
+    match refused {
+        Some(e) => Err(e),
+        None => Ok(traced),
+    }
+}
+
 impl Scalar for Expr {
     fn constant(value: f64) -> Self {
         Expr(with_graph(|g| g.constant(value)))

@@ -308,7 +308,9 @@ fn compact_factors<S: Scalar>(model: &Model, ltdl: &[S]) -> Vec<S> {
     d_inv.chain(below).collect()
 }
 
-/// What [`aba_derivatives_stage`] returns.
+/// What [`aba_derivatives_stage`] returns. Units as Pinocchio's: `∂τ/∂q`
+/// in N·m/rad (N/m for a prismatic dof, per tangent component for a
+/// free-flyer), `∂τ/∂v` in N·m·s/rad, `M⁻¹` in 1/(kg·m²) or 1/kg.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ForwardStage<S = f64> {
     /// `∂τ/∂q` at `a = aba(q, v, tau)`, `[nv x nv]` row-major, tangent space.
@@ -338,7 +340,8 @@ pub fn mass_factor_pattern(model: &Model) -> Vec<(usize, usize)> {
     pattern
 }
 
-/// `-M⁻¹ b` for one column `b: [nv]`, from the `factors` of
+/// `-M⁻¹ b` for one column `b: [nv]` (Featherstone 2008 §6.5, the sparse
+/// `LTDL` solve with `Y = L⁻¹` as [`minverse`](fn@super::minverse) keeps it), from the `factors` of
 /// [`ForwardStage::factors`] (`nv + mass_factor_pattern(model).len()` of
 /// them): the same column solve as [`aba_derivatives`]'s, reading every row.
 ///
