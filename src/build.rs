@@ -20,9 +20,11 @@
 //! ```
 //!
 //! with `[build-dependencies] rbdgen = { version = "0.1", default-features =
-//! false }` (no proc macro) and `[dependencies] libm = "0.2"` (the generated
-//! code's math; with [`Config::lanes`] also `wide = { version = "1",
-//! default-features = false }`, the lanes' vector type). [`Config::generate`] writes `$OUT_DIR/NAME.rs` (`NAME`: the
+//! false }` (no proc macro) and `[dependencies] libm = "0.2"` and `wide = {
+//! version = "1", default-features = false }` (the generated code's math:
+//! `libm`'s functions, the joint angles' sines and cosines four at a time on
+//! `wide`'s vectors, and with [`Config::lanes`] the lanes' vector type).
+//! [`Config::generate`] writes `$OUT_DIR/NAME.rs` (`NAME`: the
 //! URDF's file stem, or [`Config::module_name`]) and prints
 //! `cargo:rerun-if-changed=URDF`, so that editing the URDF reruns the build
 //! script.
@@ -252,7 +254,7 @@ impl Config {
     /// Also emits every function over `lanes` states at once (2, 4 or 8; with
     /// `f32` 4, 8 or 16; any other number is an error of
     /// [`Config::generate`]): a module `lanes` (`--lanes`) whose vector type is
-    /// the `wide` crate's, which the including crate then depends on.
+    /// the `wide` crate's, which the including crate depends on in any case.
     pub fn lanes(mut self, lanes: usize) -> Config {
         self.options.lanes = Some(lanes);
         self

@@ -257,3 +257,41 @@ fn frames_match_the_runtime() {
     }
     assert_eq!(go2_z1::Frame::ALL.len(), model.body_frames().count());
 }
+
+/// Joint angles far from zero: `sincos4` (the joint angles' sines and cosines
+/// four at a time) is `wide`'s polynomial up to 1e8 rad and `libm`'s beyond;
+/// both agree with the runtime's `f64::sin_cos` in every function (up to
+/// 1e12, `wide`'s alone is off by up to 6e-5).
+#[test]
+fn large_joint_angles_match_the_runtime() {
+    for (model, generated) in [
+        (
+            model("models/go2_z1.urdf", true),
+            generated_values!(go2_z1) as fn(&State) -> Values,
+        ),
+        (model("models/z1.urdf", false), generated_values!(z1)),
+    ] {
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let first = model.nq - model.nv + if model.nq > model.nv { 6 } else { 0 };
+        for large in [-3e7, 0.999e8, 1.001e8, 5e11, 3e15, -1e20] {
+            let mut q = random_q(&model, &mut rng);
+            // One angle of the first group of four is large: with it beyond
+            // the limit, the whole group takes `libm`'s.
+            q[first + 1] = large;
+            let state = State {
+                q,
+                v: random_vec(model.nv, 2.0, &mut rng),
+                a: random_vec(model.nv, 5.0, &mut rng),
+                fext: (0..model.njoints())
+                    .map(|_| random_vec(6, 10.0, &mut rng).try_into().unwrap())
+                    .collect(),
+            };
+            compare(
+                &format!("{} with an angle of {large:e}", model.name),
+                &generated(&state),
+                &runtime_values(&model, &state),
+                1e-10,
+            );
+        }
+    }
+}

@@ -449,7 +449,14 @@ fn generated_code_uses_nothing_from_std() {
         .take_while(|l| !l.starts_with('['))
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .collect();
-    assert_eq!(deps, ["libm = \"0.2\""], "libm is the only dependency");
+    assert_eq!(
+        deps,
+        [
+            "libm = \"0.2\"",
+            "wide = { version = \"1\", default-features = false }"
+        ],
+        "libm and wide are the only dependencies"
+    );
 }
 
 /// Targets without std installed for this toolchain (for example

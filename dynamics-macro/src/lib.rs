@@ -87,8 +87,8 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
 
 /// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
 /// of [`rbdgen_symbolic::generate_tokens`] (so that formatting them gives exactly the file
-/// `rbdgen generate` writes), a `use` of the `libm` that `rbdgen` re-exports
-/// (and of its `wide` with `lanes`, its `rayon` with `threads`), an `include_bytes!` of each
+/// `rbdgen generate` writes), a `use` of the `libm` and `wide` that `rbdgen`
+/// re-exports (and of its `rayon` with `threads`), an `include_bytes!` of each
 /// of `tracked` (absolute paths: the model's file and the files its MJCF `<include>`s
 /// pull in) so that editing any of them triggers a rebuild, and one
 /// compiler warning per item of `Module::warnings`, spanned on `span` (a proc
@@ -121,18 +121,11 @@ fn module(
             use ::rbdgen::__private::rayon;
         }
     });
-    // The lanes' vector type is rbdgen's `wide`.
-    let wide = options.lanes.is_some().then(|| {
-        quote!(
-            use ::rbdgen::__private::wide;
-        )
-    });
     Ok(quote! {
         #vis mod #name {
             #items
             #rayon
-            #wide
-            use ::rbdgen::__private::libm;
+            use ::rbdgen::__private::{libm, wide};
             // Rebuild when the model's files change.
             #(const _: &[u8] = include_bytes!(#tracked);)*
             #(#warnings)*

@@ -37,13 +37,13 @@ fn module_formats_to_the_generated_file() {
         let module: syn::ItemMod = syn::parse2(tokens).unwrap();
         assert_eq!(module.ident, "robot");
         let (_, mut items) = module.content.unwrap();
-        // The module ends in the `libm` import and the rebuild trigger.
+        // The module ends in the `libm` and `wide` import and the rebuild trigger.
         let trigger = items.pop().unwrap();
         let import = items.pop().unwrap();
         assert_eq!(
             quote!(#import).to_string(),
             quote!(
-                use ::rbdgen::__private::libm;
+                use ::rbdgen::__private::{libm, wide};
             )
             .to_string()
         );

@@ -794,10 +794,8 @@ pub fn c_crate(
     command: &str,
 ) -> Vec<(String, String)> {
     let version = env!("CARGO_PKG_VERSION");
-    let mut deps = String::from("libm = \"0.2\"\n");
-    if options.lanes.is_some() {
-        deps.push_str("wide = { version = \"1\", default-features = false }\n");
-    }
+    let mut deps =
+        String::from("libm = \"0.2\"\nwide = { version = \"1\", default-features = false }\n");
     if options.threads {
         deps.push_str("rayon = \"1\"\n");
     }

@@ -13,7 +13,8 @@ use rbdgen_runtime::{Data, Model, ModelError};
 use thiserror::Error;
 
 use crate::api::{
-    arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames, variant_name,
+    arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames,
+    sincos4_helper, variant_name,
 };
 use crate::columns::emit_columns;
 use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
@@ -426,6 +427,7 @@ fn generate_one(
     );
     let constants = constants(&model, options);
     let mul_add = mul_add_helper(options.scalar, options.std);
+    let sincos4 = sincos4_helper(options.scalar);
     let tuple_arity = signatures
         .iter()
         .map(|s| match s.output {
@@ -461,6 +463,7 @@ fn generate_one(
         #constants
         #(#items)*
         #mul_add
+        #sincos4
         #lanes
         #c_api
     };

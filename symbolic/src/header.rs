@@ -78,12 +78,17 @@ pub(crate) fn header_doc(
         if options.std {
             " SI units. No allocation; `f64::mul_add` needs `std`, the rest of the math goes".into()
         } else {
-            " SI units. No `std`, no allocation: the math goes through the `libm` crate,".into()
+            " SI units. No `std`, no allocation: the math goes through the `libm` crate and".into()
         },
         if options.std {
-            " through the `libm` crate. Do not edit: regenerate instead.".into()
+            " through the `libm` crate and `wide` (`sincos4`, four joint angles at a time).".into()
         } else {
-            " which the including crate depends on. Do not edit: regenerate instead.".into()
+            " `wide` (`sincos4`, four joint angles at a time), which the including crate".into()
+        },
+        if options.std {
+            " Do not edit: regenerate instead.".into()
+        } else {
+            " depends on. Do not edit: regenerate instead.".into()
         },
     ];
     if options.lanes.is_some() {

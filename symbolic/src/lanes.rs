@@ -6,8 +6,8 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::Index;
 
-use crate::api::{dim_tokens, output_type};
-use crate::emit::ScalarType;
+use crate::api::{dim_tokens, output_type, trig_limit};
+use crate::emit::{ScalarType, TRIG_LANES};
 use crate::functions::{Dim, Output};
 
 /// `Lanes` for a tuple of `n` results (the outputs of a function that
@@ -56,12 +56,8 @@ pub(crate) fn lanes_module(
     // One of `lane_widths(scalar)`, checked by `generate`.
     let w = format_ident!("{}x{l}", scalar.name());
     let l = Literal::usize_unsuffixed(l);
-    // Where `wide`'s range reduction stops matching `libm` to the last place
-    // (measured: f64 to 1e12, f32 to 1e6).
-    let trig_limit = scalar.literal(match scalar {
-        ScalarType::F64 => 1e12,
-        ScalarType::F32 => 1e6,
-    });
+    let trig_limit = trig_limit(scalar);
+    let trig_lanes = Literal::usize_unsuffixed(TRIG_LANES);
     let f = |name: &str| scalar.math_name(name);
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
     let par_chunk = threads.then(|| {
@@ -129,7 +125,7 @@ pub(crate) fn lanes_module(
             pub const L: usize = #l;
 
             /// The largest `|x|` whose `sin`, `cos` and `sincos` come from `wide`'s vectorised
-            /// polynomial (within one unit in the last place of `libm`'s up to here, measured);
+            /// polynomial (within two units in the last place of `libm`'s up to here, measured);
             /// a call with any lane beyond it takes `libm`'s, lane by lane.
             pub const TRIG_LIMIT: #ty = #trig_limit;
 
@@ -172,7 +168,7 @@ pub(crate) fn lanes_module(
                     !x.0.abs().simd_gt(wide::#w::splat(TRIG_LIMIT)).any()
                 }
 
-                /// Sine of every lane at once: `wide`'s vectorised polynomial, within one unit
+                /// Sine of every lane at once: `wide`'s vectorised polynomial, within two units
                 /// in the last place of `libm`'s up to [`TRIG_LIMIT`]; beyond it, `libm`'s
                 /// lane by lane.
                 #[inline(always)]
@@ -260,6 +256,15 @@ pub(crate) fn lanes_module(
             #[inline(always)]
             fn mul_add(a: V, b: V, c: V) -> V {
                 #fma_body
+            }
+
+            /// The sines and cosines of four values: the scalar code's `sincos4`, each
+            /// of them already a vector of `L` lanes.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn sincos4(x: [V; #trig_lanes]) -> ([V; #trig_lanes], [V; #trig_lanes]) {
+                let sc = x.map(V::#sincos);
+                (sc.map(|p| p.0), sc.map(|p| p.1))
             }
 
             /// Values that move between `L` states one per entry (array of structures)

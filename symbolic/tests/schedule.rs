@@ -8,7 +8,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{Data, Model};
-use rbdgen_symbolic::emit::{schedule, Op, Operand, Schedule, PART_LEN, WHOLE_LEN};
+use rbdgen_symbolic::emit::{schedule, Op, Operand, Schedule, PART_LEN, TRIG_LANES, WHOLE_LEN};
 use rbdgen_symbolic::simplify::{simplify, Limits};
 use rbdgen_symbolic::{trace, Expr, Function, Graph, Node, NodeId, Traced};
 
@@ -70,6 +70,15 @@ fn check(graph: &Graph, outputs: &[NodeId], s: &Schedule, inputs: &[f64]) -> (us
                 Op::Sin(a) => vec![x(a).sin()],
                 Op::Cos(a) => vec![x(a).cos()],
                 Op::SinCos(a) => vec![x(a).sin(), x(a).cos()],
+                Op::SinCos4(args, used) => {
+                    let sines = args.iter().map(|&a| x(a).sin());
+                    let results = sines.chain(args.iter().map(|&a| x(a).cos()));
+                    results
+                        .zip(used)
+                        .filter(|(_, u)| *u)
+                        .map(|(r, _)| r)
+                        .collect()
+                }
                 Op::MulAdd(a, b, c) => {
                     let sign = |negated: bool, v: f64| if negated { -v } else { v };
                     let (p, q) = (sign(a.negated, x(a.operand)), x(b));
@@ -280,4 +289,62 @@ fn random_graphs_schedule_soundly() {
             );
         }
     }
+}
+
+#[test]
+fn joint_angles_share_vectorised_calls_at_the_top() {
+    // Z1's six revolute joints: one call for four angles, one for two, before
+    // anything else; no other sine or cosine is left.
+    let model = load("models/z1.urdf");
+    let traced = trace_function(&model, Function::Rnea);
+    let s = schedule(&traced.graph, &traced.outputs, WHOLE_LEN, PART_LEN);
+    let inputs = random_inputs(&traced, &mut ChaCha8Rng::seed_from_u64(3));
+    check(&traced.graph, &traced.outputs, &s, &inputs);
+    let ops: Vec<Op> = s.statements.iter().map(|st| st.op).collect();
+    let angles = |op: &Op| match op {
+        Op::SinCos4(args, _) => args
+            .iter()
+            .filter(|a| matches!(a, Operand::Input(_)))
+            .count(),
+        _ => 0,
+    };
+    assert_eq!(ops[..2].iter().map(angles).collect::<Vec<_>>(), [4, 2]);
+    assert!(ops[2..].iter().all(|op| !matches!(
+        op,
+        Op::SinCos4(..) | Op::SinCos(_) | Op::Sin(_) | Op::Cos(_)
+    )));
+    // The double pendulum's continuous joints take `[cos, sin]` as inputs: no trigonometry.
+    let model = load("models/double_pendulum_continuous.urdf");
+    let traced = trace_function(&model, Function::Rnea);
+    let s = schedule(&traced.graph, &traced.outputs, WHOLE_LEN, PART_LEN);
+    assert!(s
+        .statements
+        .iter()
+        .all(|st| !matches!(st.op, Op::SinCos4(..))));
+
+    // Five angles, one with its sine only, one with its cosine only, and a
+    // sine of a computed value: a call for the first four (the unused results
+    // flagged off), the fifth angle alone, the computed argument alone.
+    let mut g = Graph::new();
+    let x: Vec<NodeId> = (0..5).map(|_| g.new_input()).collect();
+    let mut outputs = vec![g.add(Node::Sin(x[0])), g.add(Node::Cos(x[1]))];
+    for &a in &x[2..] {
+        outputs.push(g.add(Node::Cos(a)));
+        outputs.push(g.add(Node::Sin(a)));
+    }
+    let sum = g.add(Node::Add(x[0], x[1]));
+    outputs.push(g.add(Node::Sin(sum)));
+    let s = schedule(&g, &outputs, WHOLE_LEN, PART_LEN);
+    check(&g, &outputs, &s, &[0.1, -0.7, 2.5, 3.9, -1e3]);
+    let ops: Vec<Op> = s.statements.iter().map(|st| st.op).collect();
+    let Op::SinCos4(args, used) = ops[0] else {
+        panic!("the angles' call first: {ops:?}")
+    };
+    assert_eq!(args, [0, 1, 2, 3].map(Operand::Input));
+    let (sines, cosines) = used.split_at(TRIG_LANES);
+    assert_eq!(sines, [true, false, true, true]);
+    assert_eq!(cosines, [false, true, true, true]);
+    assert_eq!(s.statements[0].defines.len(), 6);
+    assert!(matches!(ops[1], Op::SinCos(Operand::Input(4))));
+    assert!(matches!(ops[3], Op::Sin(Operand::Local { .. })), "{ops:?}");
 }

@@ -8,8 +8,9 @@
 //! Conventions are Pinocchio's: joint order, `q`/`v` layout, free-flyer
 //! `[x y z qx qy qz qw]` with `v` in the base frame, continuous joints as
 //! `[cos, sin]`, spatial vectors `[linear; angular]`, gravity (0, 0, -9.81).
-//! SI units. No `std`, no allocation: the math goes through the `libm` crate,
-//! which the including crate depends on. Do not edit: regenerate instead.
+//! SI units. No `std`, no allocation: the math goes through the `libm` crate and
+//! `wide` (`sincos4`, four joint angles at a time), which the including crate
+//! depends on. Do not edit: regenerate instead.
 //!
 //! Inputs are used as given, as in Pinocchio: a free-flyer quaternion that is
 //! not unit (or a continuous joint's `[cos, sin]` off the unit circle) enters
@@ -447,4 +448,22 @@ pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
 #[inline(always)]
 fn mul_add(a: f64, b: f64, c: f64) -> f64 {
     a * b + c
+}
+/// The sines and cosines of 4 joint angles at once: `wide`'s vectorised
+/// polynomial (within two units in the last place of `libm`'s) when every `|x|`
+/// is at most 1e8; `libm`'s one by one otherwise (NaN counts as in range).
+#[allow(dead_code)]
+#[inline(always)]
+fn sincos4(x: [f64; 4]) -> ([f64; 4], [f64; 4]) {
+    let v = wide::f64x4::new(x);
+    if v.abs().simd_gt(wide::f64x4::splat(100000000.0)).any() {
+        let (mut s, mut c) = ([0.0; 4], [0.0; 4]);
+        for k in 0..4 {
+            (s[k], c[k]) = libm::sincos(x[k]);
+        }
+        (s, c)
+    } else {
+        let (s, c) = v.sin_cos();
+        (s.to_array(), c.to_array())
+    }
 }

@@ -84,12 +84,9 @@ impl Harness {
             .map(|f| f.args(model).iter().map(|(_, d)| d.len(model)).sum())
             .collect();
         let main = main_source(model, &functions, &widths, options);
-        // The lanes' vector type is `wide`'s; `NAME_batch_par` runs on rayon.
-        let wide = if options.lanes.is_some() {
-            "wide = { version = \"1\", default-features = false }\n"
-        } else {
-            ""
-        };
+        // `sincos4` and the lanes' vector type are `wide`'s; `NAME_batch_par`
+        // runs on rayon.
+        const WIDE: &str = "wide = { version = \"1\", default-features = false }\n";
         let rayon = if options.threads {
             "rayon = \"1\"\n"
         } else {
@@ -97,7 +94,7 @@ impl Harness {
         };
         let manifest = format!(
             "[package]\nname = \"{package}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nlibm = \"0.2\"\n{wide}{rayon}\n\
+             [dependencies]\nlibm = \"0.2\"\n{WIDE}{rayon}\n\
              # Stand-alone even when placed under another workspace.\n[workspace]\n"
         );
         write_if_changed(&dir.join("Cargo.toml"), &manifest)?;

@@ -11,7 +11,9 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 pub use print::{print, Emitted, Split, LOCALS_PER_LET};
-pub use schedule::{schedule, Definition, Op, Operand, Part, Schedule, Signed, Statement};
+pub use schedule::{
+    schedule, Definition, Op, Operand, Part, Schedule, Signed, Statement, TRIG_LANES,
+};
 
 /// The shape of a function's output, filled row-major from the flat outputs.
 #[derive(Clone, Debug, PartialEq, Eq)]

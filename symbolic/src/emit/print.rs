@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::schedule::{Op, Operand, Schedule, Signed};
+use super::schedule::{Op, Operand, Schedule, Signed, TRIG_LANES};
 use super::{Arith, Inputs, ScalarType, Shape};
 use crate::graph::NodeId;
 
@@ -44,7 +44,9 @@ pub const LOCALS_PER_LET: usize = 8;
 /// the outputs arranged as `shape`. `inputs` names the arguments the inputs
 /// are read from; `math` is the path of the module providing `libm`'s
 /// functions (`sin`, `cos`, `sincos`, `sqrt`, `atan2` and their `f32` forms
-/// `sinf`, ...). Every constant must be representable in `scalar`.
+/// `sinf`, ...). Every constant must be representable in `scalar`. Fused
+/// products call the enclosing module's `mul_add`, groups of angles its
+/// `sincos4` (scalar and lanes modules define both).
 ///
 /// Local `k` of a part is `xk`, assigned once. The locals are declared at the
 /// top of the part, [`LOCALS_PER_LET`] to a `let` (`let [x0, .., x7]: [f64;
@@ -172,15 +174,33 @@ pub fn print(
                     let a = x(a);
                     quote!(#sincos(#a))
                 }
+                Op::SinCos4(args, _) => {
+                    let args = args.map(x);
+                    quote!(sincos4([#(#args),*]))
+                }
                 Op::MulAdd(a, b, c) => {
                     let (a, b, c) = (signed(a), x(b), signed(c));
                     quote!(mul_add(#a, #b, #c))
                 }
             };
             let targets: Vec<Ident> = statement.defines.iter().map(|d| name(d.slot)).collect();
-            body.push(match targets.as_slice() {
-                [one] => quote!(#one = #expr;),
-                many => quote!((#(#many),*) = #expr;),
+            body.push(match (statement.op, targets.as_slice()) {
+                // `([sines], [cosines]) = sincos4(..)`, `_` where unused.
+                (Op::SinCos4(_, used), _) => {
+                    let mut defined = targets.iter();
+                    let mut each = used.iter().map(|&u| match u {
+                        true => {
+                            let t = defined.next().expect("a local per used result");
+                            quote!(#t)
+                        }
+                        false => quote!(_),
+                    });
+                    let sines: Vec<TokenStream> = each.by_ref().take(TRIG_LANES).collect();
+                    let cosines: Vec<TokenStream> = each.collect();
+                    quote!(([#(#sines),*], [#(#cosines),*]) = #expr;)
+                }
+                (_, [one]) => quote!(#one = #expr;),
+                (_, many) => quote!((#(#many),*) = #expr;),
             });
             for d in &statement.defines {
                 for &k in places.get(&d.node).into_iter().flatten() {

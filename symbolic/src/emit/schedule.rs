@@ -9,6 +9,10 @@ use std::ops::Range;
 
 use crate::graph::{Graph, Node, NodeId};
 
+/// How many joint angles share one vectorised sine-and-cosine call
+/// ([`Op::SinCos4`]).
+pub const TRIG_LANES: usize = 4;
+
 /// Where a statement reads a value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Operand {
@@ -68,6 +72,11 @@ pub enum Op {
     /// `(sin a, cos a)` in one call: a statement with two definitions, the
     /// sine first.
     SinCos(Operand),
+    /// The sines and cosines of [`TRIG_LANES`] arguments in one vectorised
+    /// call (the module's `sincos4`), the arguments padded with zeros. The
+    /// flags say which of the eight results (the sines in argument order, then
+    /// the cosines) are used; `defines` lists those, in that order.
+    SinCos4([Operand; TRIG_LANES], [bool; 2 * TRIG_LANES]),
     /// `a * b + c`: a product fused into the sum or difference that is its
     /// only use (the module's `mul_add`).
     MulAdd(Signed, Operand, Signed),
@@ -82,6 +91,7 @@ impl Op {
                 vec![a, b]
             }
             Op::Select(c, a, b) => vec![c, a, b],
+            Op::SinCos4(args, _) => args.to_vec(),
             Op::MulAdd(a, b, c) => vec![a.operand, b, c.operand],
         }
     }
@@ -138,8 +148,10 @@ pub struct Schedule {
 /// The statements computing `outputs` of `graph`.
 ///
 /// Every live operation becomes a statement, in node-id order (which is
-/// topological), except: a sine and a cosine of one argument are one
-/// [`Op::SinCos`] statement (at the first of the two); a product whose only
+/// topological), except: the sines and cosines of inputs (the joint angles)
+/// are [`Op::SinCos4`] statements at the top, [`TRIG_LANES`] angles to one (a
+/// last lone angle is left to the next rule); a sine and a cosine of one
+/// argument are one [`Op::SinCos`] statement (at the first of the two); a product whose only
 /// use is one sum or difference, and which is not an output, is fused into it
 /// ([`Op::MulAdd`]). Constants and inputs are read in place.
 ///
@@ -156,32 +168,74 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
     // Sin and cos of one argument share one `sincos` call.
     let mut sin_of = HashMap::new();
     let mut cos_of = HashMap::new();
+    // The arguments that are inputs (the joint angles), in the order of their
+    // first sine or cosine.
+    let mut angles: Vec<NodeId> = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
-        if live[i] {
-            match node {
-                Node::Sin(a) => _ = sin_of.insert(*a, i),
-                Node::Cos(a) => _ = cos_of.insert(*a, i),
-                _ => {}
-            }
+        let (Node::Sin(a) | Node::Cos(a)) = node else {
+            continue;
+        };
+        if !live[i] {
+            continue;
+        }
+        match node {
+            Node::Sin(_) => sin_of.insert(*a, i),
+            _ => cos_of.insert(*a, i),
+        };
+        if matches!(nodes[a.0 as usize], Node::Input(_)) && !angles.contains(a) {
+            angles.push(*a);
         }
     }
     let pair = |node: &Node| match node {
         Node::Sin(a) | Node::Cos(a) => sin_of.get(a).copied().zip(cos_of.get(a).copied()),
         _ => None,
     };
-    // The statements, in order: each defines one node (two for a sincos pair).
+    // The angles, `TRIG_LANES` to one vectorised call at the top (a last lone
+    // angle keeps a call of its own); each trigonometric node's group.
+    let groups: Vec<&[NodeId]> = angles.chunks(TRIG_LANES).filter(|g| g.len() > 1).collect();
+    let mut group_of: HashMap<usize, usize> = HashMap::new();
+    for (g, args) in groups.iter().enumerate() {
+        for a in args.iter() {
+            for &n in sin_of.get(a).into_iter().chain(cos_of.get(a)) {
+                group_of.insert(n, g);
+            }
+        }
+    }
+    // The nodes a statement defines: a group's sines then its cosines, a
+    // sine and a cosine, or one value.
+    let defs = |i: usize| -> Vec<usize> {
+        if let Some(&g) = group_of.get(&i) {
+            let args = groups[g];
+            let sines = args.iter().filter_map(|a| sin_of.get(a));
+            sines
+                .chain(args.iter().filter_map(|a| cos_of.get(a)))
+                .copied()
+                .collect()
+        } else if let Some((s, c)) = pair(&nodes[i]) {
+            vec![s, c]
+        } else {
+            vec![i]
+        }
+    };
+    // The statements, in order, each named by its first definition: the
+    // groups of angles, then one per remaining node.
     let mut defined = vec![false; nodes.len()];
     let mut order = Vec::new();
-    for (i, node) in nodes.iter().enumerate() {
-        let leaf = matches!(node, Node::Const(_) | Node::Input(_));
-        if !live[i] || leaf || defined[i] || fused.product_of.contains_key(&i) {
+    let firsts = (0..groups.len()).map(|g| {
+        let first = |a: &NodeId| sin_of.get(a).or(cos_of.get(a)).copied();
+        first(&groups[g][0]).expect("an angle has a sine or a cosine")
+    });
+    let rest = (0..nodes.len()).filter(|&i| {
+        let leaf = matches!(nodes[i], Node::Const(_) | Node::Input(_));
+        live[i] && !leaf && !fused.product_of.contains_key(&i)
+    });
+    for i in firsts.collect::<Vec<_>>().into_iter().chain(rest) {
+        if defined[i] {
             continue;
         }
-        if let Some((s, c)) = pair(node) {
-            defined[s] = true;
-            defined[c] = true;
+        for d in defs(i) {
+            defined[d] = true;
         }
-        defined[i] = true;
         order.push(i);
     }
     let parts = if order.len() <= whole_len {
@@ -194,9 +248,8 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
     let mut part = vec![0usize; nodes.len()];
     for (k, &i) in order.iter().enumerate() {
         part[i] = k / per_part;
-        if let Some((s, c)) = pair(&nodes[i]) {
-            part[s] = part[i];
-            part[c] = part[i];
+        for d in defs(i) {
+            part[d] = part[i];
         }
         if let Some(&m) = fused.sum_of.get(&i) {
             part[m] = part[i];
@@ -205,10 +258,6 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
     // Outputs are stored where they are computed: only a later part's use
     // makes a value outlive its part.
     let used_until = latest_use(graph, &live, &part);
-    let defs = |i: usize| match pair(&nodes[i]) {
-        Some((s, c)) => vec![s, c],
-        None => vec![i],
-    };
     // Entries of the spill struct for the values that outlive their part.
     let mut spilled: HashMap<usize, usize> = HashMap::new();
     let mut spills = 0;
@@ -278,7 +327,16 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
         };
         let plain = |id: NodeId| signed(id, false);
         let node = &nodes[i];
-        let op = if let Some(&m) = fused.sum_of.get(&i) {
+        let op = if let Some(&g) = group_of.get(&i) {
+            let mut args = [Operand::Const(0.0); TRIG_LANES];
+            let mut used = [false; 2 * TRIG_LANES];
+            for (k, a) in groups[g].iter().enumerate() {
+                args[k] = operand(*a);
+                used[k] = sin_of.contains_key(a);
+                used[TRIG_LANES + k] = cos_of.contains_key(a);
+            }
+            Op::SinCos4(args, used)
+        } else if let Some(&m) = fused.sum_of.get(&i) {
             let Node::Mul(p, q) = nodes[m] else {
                 unreachable!("only products are fused")
             };
@@ -311,7 +369,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
                 },
             }
         };
-        let mut defines = Vec::with_capacity(2);
+        let mut defines = Vec::with_capacity(2 * TRIG_LANES);
         for d in defs(i) {
             let s = this.locals;
             this.locals += 1;

@@ -10,7 +10,8 @@
  * `[x y z qx qy qz qw]` with `v` in the base frame, continuous joints as
  * `[cos, sin]`, spatial vectors `[linear; angular]`, gravity (0, 0, -9.81).
  * SI units. No allocation; `f64::mul_add` needs `std`, the rest of the math goes
- * through the `libm` crate. Do not edit: regenerate instead.
+ * through the `libm` crate and `wide` (`sincos4`, four joint angles at a time).
+ * Do not edit: regenerate instead.
  * The `lanes` module's vector type is the `wide` crate's (`wide = { version = "1",
  * default-features = false }` in the including crate's dependencies).
  *
