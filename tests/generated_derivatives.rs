@@ -14,6 +14,8 @@ rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea_derivatives,
 // The column form (the solve written once and looped) on a chain; Go2+Z1's
 // `aba_derivatives` is above the default `unroll_limit`, so it has it too.
 rbdgen::robot_dynamics!(mod z1_looped, "models/z1.urdf", unroll_limit = 0, functions = [rnea_derivatives, aba_derivatives]);
+// Every column looped on a tree: a floating base and four legs, five chains.
+rbdgen::robot_dynamics!(mod go2_looped, "models/go2.urdf", floating_base, unroll_limit = 0, functions = [rnea_derivatives, aba_derivatives]);
 
 macro_rules! derivative_tests {
     ($tests:ident, $robot:ident, $reference:literal) => {
@@ -80,3 +82,4 @@ macro_rules! derivative_tests {
 derivative_tests!(go2_z1_derivatives, go2_z1, "go2_z1_floating");
 derivative_tests!(z1_derivatives, z1, "z1_fixed");
 derivative_tests!(z1_looped_derivatives, z1_looped, "z1_fixed");
+derivative_tests!(go2_looped_derivatives, go2_looped, "go2_floating");

@@ -13,6 +13,8 @@ use rbdgen::runtime::{rnea_derivatives_fext, Data, Force};
 
 rbdgen::robot_dynamics!(mod go2_z1, "models/go2_z1.urdf", floating_base, functions = [rnea_derivatives_fext]);
 rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea_derivatives_fext]);
+// The column form: each column of `∂τ` by the code of its chain, looped.
+rbdgen::robot_dynamics!(mod z1_looped, "models/z1.urdf", unroll_limit = 0, functions = [rnea_derivatives_fext]);
 
 macro_rules! fext_derivative_tests {
     ($tests:ident, $robot:ident, $reference:literal) => {
@@ -70,3 +72,4 @@ macro_rules! fext_derivative_tests {
 
 fext_derivative_tests!(go2_z1_fext_derivatives, go2_z1, "go2_z1_floating");
 fext_derivative_tests!(z1_fext_derivatives, z1, "z1_fixed");
+fext_derivative_tests!(z1_looped_fext_derivatives, z1_looped, "z1_fixed");

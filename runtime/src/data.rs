@@ -117,6 +117,11 @@ pub struct DerivativeData<S> {
     pub(crate) da_dq: Vec<Motion<S>>,
     /// `u_c = (v_λ + v_j) × J_c` (Pinocchio's `dAdv`).
     pub(crate) da_dv: Vec<Motion<S>>,
+    /// `g_c = J_c ×* F_j + Y_j dA_c + B_j dV_c`: column c of `∂τ/∂q` in the
+    /// rows above its joint j is `J_rᵀ g_c` (zero at a root joint).
+    pub(crate) g: Vec<Force<S>>,
+    /// `h_c = Y_j u_c + B_j J_c`: the same for `∂τ/∂v`.
+    pub(crate) h: Vec<Force<S>>,
     /// `v` and `a` over the own dofs (mimic models only).
     pub(crate) v_own: Vec<S>,
     /// See `v_own`.
@@ -162,6 +167,8 @@ impl<S: Scalar> DerivativeData<S> {
             dv_dq: vec![Motion::zero(); own],
             da_dq: vec![Motion::zero(); own],
             da_dv: vec![Motion::zero(); own],
+            g: vec![Force::zero(); own],
+            h: vec![Force::zero(); own],
             v_own: vec![S::zero(); per_own(own)],
             a_own: vec![S::zero(); per_own(own)],
             zeros: vec![S::zero(); nv],

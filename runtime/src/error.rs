@@ -239,4 +239,11 @@ pub enum InputError {
     /// The workspace was built for another model ([`crate::Data::check`]).
     #[error(transparent)]
     Data(#[from] DataMismatch),
+    /// A function that runs over the model's own tree of dofs, called on a
+    /// model with mimic joints (whose dofs move several branches).
+    #[error("`{function}` needs a model without mimic joints")]
+    Mimic {
+        /// The function's name.
+        function: &'static str,
+    },
 }

@@ -9,8 +9,9 @@ use common::{assert_close, flat, random_q, random_vec, Reference};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{
-    aba, aba_derivatives, aba_derivatives_stage, integrate, mass_factors, rnea, rnea_derivatives,
-    rnea_derivatives_fext, rnea_fext, solve_mass_column, Data, Dual, Force, Model,
+    aba, aba_derivatives, aba_derivatives_stage, integrate, mass_factors, rnea,
+    rnea_derivative_column, rnea_derivatives, rnea_derivatives_fext, rnea_derivatives_stage,
+    rnea_fext, solve_mass_column, Data, DerivativeColumns, Dual, Force, InputError, Model,
 };
 
 const TOL: f64 = 1e-8;
@@ -97,6 +98,132 @@ fn continuous_chain_fixed() {
     check("continuous_chain_fixed");
 }
 
+/// The robots of the random-state checks: fixed and floating bases, a
+/// continuous joint, a humanoid.
+const ROBOTS: [(&str, bool); 6] = [
+    ("models/go2_z1.urdf", true),
+    ("models/z1.urdf", false),
+    ("models/g1_29dof.urdf", true),
+    ("models/double_pendulum_continuous.urdf", false),
+    ("models/panda.urdf", true),
+    ("models/go2.urdf", false),
+];
+
+/// A random `q`, `v`, `u` and external forces (one per joint).
+fn random_state(
+    model: &Model,
+    rng: &mut ChaCha8Rng,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<Force<f64>>) {
+    let nv = model.nv;
+    let q = random_q(model, rng);
+    let v = random_vec(nv, 1.0, rng);
+    let u = random_vec(nv, 1.0, rng);
+    let fext = (0..model.njoints())
+        .map(|_| Force::from_slice(&random_vec(6, 2.0, rng)))
+        .collect();
+    (q, v, u, fext)
+}
+
+/// `∂τ/∂q` and `∂τ/∂v` of `columns`, column by column as generated code
+/// loops them ([`rnea_derivative_column`] on each column's input), `[nv x
+/// nv]` row-major each.
+fn by_columns(model: &Model, columns: &DerivativeColumns) -> [Vec<f64>; 2] {
+    let nv = model.nv;
+    let len = columns.dq.len() / nv;
+    let mut out = [vec![0.0; nv * nv], vec![0.0; nv * nv]];
+    for (g, chain) in model.topology().dof_chains().into_iter().enumerate() {
+        for c in chain {
+            for (w, m) in [&columns.dq, &columns.dv].into_iter().zip(out.iter_mut()) {
+                let input: Vec<f64> = (0..len).map(|k| w[k * nv + c]).collect();
+                let x = rnea_derivative_column(model, g, &columns.factors, &input).unwrap();
+                for (i, x) in x.into_iter().enumerate() {
+                    m[i * nv + c] = x;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The derivatives column by column (the runtime's form of the generated
+/// loops) equal the whole passes, with and without external forces, on
+/// every robot; the ABA derivatives' columns then solve to `ddq_dq`, `ddq_dv`.
+#[test]
+fn derivatives_column_by_column() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for (urdf, floating) in ROBOTS {
+        let model = common::load_model(urdf, floating);
+        let nv = model.nv;
+        let mut data = Data::<f64>::new(&model);
+        let (q, v, u, fext) = random_state(&model, &mut rng);
+        for fext in [None, Some(fext.as_slice())] {
+            let tag = |what: &str| format!("{urdf} fext {} {what}", fext.is_some());
+            let whole = match fext {
+                None => rnea_derivatives(&model, &mut data, &q, &v, &u),
+                Some(f) => rnea_derivatives_fext(&model, &mut data, &q, &v, &u, f),
+            }
+            .unwrap();
+            let (columns, mass) =
+                rnea_derivatives_stage(&model, &mut data, &q, &v, &u, fext).unwrap();
+            let [dq, dv] = by_columns(&model, &columns);
+            assert_close(&tag("dtau_dq"), &dq, &whole.d_dq, 1e-12);
+            assert_close(&tag("dtau_dv"), &dv, &whole.d_dv, 1e-12);
+            assert_close(&tag("dtau_da"), &mass, &whole.d_du, 1e-12);
+        }
+        let whole = aba_derivatives(&model, &mut data, &q, &v, &u).unwrap();
+        let stage = aba_derivatives_stage(&model, &mut data, &q, &v, &u, None).unwrap();
+        let [dq, dv] = by_columns(&model, stage.columns.as_ref().unwrap());
+        assert_close("stage dtau_dq", &dq, &stage.dtau_dq, 1e-12);
+        assert_close("stage dtau_dv", &dv, &stage.dtau_dv, 1e-12);
+        for (b, want) in [(&dq, &whole.d_dq), (&dv, &whole.d_dv)] {
+            for c in 0..nv {
+                let column: Vec<f64> = (0..nv).map(|i| b[i * nv + c]).collect();
+                let x = solve_mass_column(&model, &stage.factors, &column).unwrap();
+                let want: Vec<f64> = (0..nv).map(|i| want[i * nv + c]).collect();
+                assert_close(&format!("{urdf} aba column {c}"), &x, &want, 1e-9);
+            }
+        }
+    }
+}
+
+/// The column form's errors: a chain the model does not have, inputs of the
+/// wrong length, a model with mimic joints.
+#[test]
+fn derivative_column_errors() {
+    let model = common::load_model("models/go2_z1.urdf", true);
+    let nv = model.nv;
+    let mut data = Data::<f64>::new(&model);
+    let (q, z) = (model.neutral(), vec![0.0; nv]);
+    let (columns, _) = rnea_derivatives_stage(&model, &mut data, &q, &z, &z, None).unwrap();
+    let w = vec![0.0; columns.dq.len() / nv];
+    let chains = model.topology().dof_chains().len();
+    assert_eq!(
+        rnea_derivative_column(&model, chains, &columns.factors, &w),
+        Err(InputError::Index {
+            argument: "chain",
+            index: chains,
+            count: chains
+        })
+    );
+    assert!(matches!(
+        rnea_derivative_column(&model, 0, &columns.factors, &w[1..]),
+        Err(InputError::Length { argument: "w", .. })
+    ));
+    let path = common::root().join("tests/urdf/mimic/chain.urdf");
+    let mimic = Model::from_urdf_file_mimic(path, false).unwrap();
+    let mut data = Data::<f64>::new(&mimic);
+    let (q, z) = (mimic.neutral(), vec![0.0; mimic.nv]);
+    let mimic_error = Err(InputError::Mimic {
+        function: "rnea_derivatives_stage",
+    });
+    assert_eq!(
+        rnea_derivatives_stage(&mimic, &mut data, &q, &z, &z, None),
+        mimic_error
+    );
+    let stage = aba_derivatives_stage(&mimic, &mut data, &q, &z, &z, None).unwrap();
+    assert_eq!(stage.columns, None);
+}
+
 /// Central differences of `f(q ⊕ h e_k, v, u)` against column k of `∂f/∂q`.
 #[test]
 fn tangent_space_central_differences() {
@@ -174,23 +301,10 @@ fn dual_jacobians(
 #[test]
 fn analytical_equals_dual_numbers() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
-    for (urdf, floating) in [
-        ("models/go2_z1.urdf", true),
-        ("models/z1.urdf", false),
-        ("models/g1_29dof.urdf", true),
-        ("models/double_pendulum_continuous.urdf", false),
-        ("models/panda.urdf", true),
-        ("models/go2.urdf", false),
-    ] {
+    for (urdf, floating) in ROBOTS {
         let model = common::load_model(urdf, floating);
-        let nv = model.nv;
         let mut data = Data::<f64>::new(&model);
-        let q = random_q(&model, &mut rng);
-        let v = random_vec(nv, 1.0, &mut rng);
-        let u = random_vec(nv, 1.0, &mut rng);
-        let fext: Vec<Force<f64>> = (0..model.njoints())
-            .map(|_| Force::from_slice(&random_vec(6, 2.0, &mut rng)))
-            .collect();
+        let (q, v, u, fext) = random_state(&model, &mut rng);
         let lifted: Vec<Force<Dual<1>>> = fext
             .iter()
             .map(|f| Force::from_slice(&f.to_array().map(Dual::new)))

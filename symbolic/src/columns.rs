@@ -12,12 +12,12 @@
 //! stay straight-line.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 use rbdgen_runtime::{Data, Model, Scalar};
 
 use crate::api::{arg_params, output_shape, output_type};
 use crate::emit::{print, schedule, Arith, Inputs, Shape, Split, PART_LEN, WHOLE_LEN};
-use crate::functions::{Columns, Output};
+use crate::functions::{Columns, Looped, Output};
 use crate::generate::{
     check, function_doc, function_items, simplified, upper_camel, FunctionItems, GenerateError,
     Signature,
@@ -27,17 +27,57 @@ use crate::options::Options;
 use crate::simplify::Stops;
 use crate::trace::{try_trace, Expr, Traced};
 
-/// The function of `spec` in its column form, when it runs more than
-/// [`Options::unroll_limit`] operations in it (`None` otherwise): the items,
-/// and the operation counts as traced and as emitted (all operations run,
-/// with [`OpCounts::looped`] those that no written-out copy accounts for).
-pub(crate) fn emit_columns(
+/// A column form traced: its stage, and a kernel per chain of dofs and
+/// looped block.
+pub(crate) struct TracedColumns<'a> {
+    form: &'a Columns<Expr>,
+    stage: Traced,
+    /// `(chain, looped block, kernel)`.
+    kernels: Vec<(usize, &'a Looped<Expr>, Traced)>,
+}
+
+impl TracedColumns<'_> {
+    /// The operations run: the stage once, each kernel once per column of
+    /// its chain.
+    fn run(&self, model: &Model) -> usize {
+        let groups = model.topology().dof_chains();
+        let kernels =
+            (self.kernels.iter()).map(|(g, _, k)| groups[*g].len() * op_counts(k).total());
+        op_counts(&self.stage).total() + kernels.sum::<usize>()
+    }
+}
+
+/// The column form of `spec` to emit (`None`: straight-line): the last of
+/// `forms`, in order, that runs more than `form.limit ×`
+/// [`Options::unroll_limit`] operations (its stage and every column), each
+/// taken only when the ones before it are.
+pub(crate) fn choose_columns<'a>(
     model: &Model,
     spec: &Signature,
-    columns: &Columns<Expr>,
+    forms: &'a [Columns<Expr>],
     options: &Options,
-) -> Result<Option<(FunctionItems, OpCounts, OpCounts)>, GenerateError> {
-    let (nv, nf) = (model.nv, (columns.factors)(model));
+) -> Result<Option<TracedColumns<'a>>, GenerateError> {
+    let mut chosen = None;
+    for form in forms {
+        let traced = trace_columns(model, spec, form)?;
+        if traced.run(model) <= options.unroll_limit.saturating_mul(form.limit) {
+            break;
+        }
+        chosen = Some(traced);
+    }
+    Ok(chosen)
+}
+
+/// Traces `form`'s stage, then its kernels: the columns of a chain of dofs
+/// share a kernel per looped block, in which an input that is the same
+/// constant in all of them is that constant (a zero row of a right-hand
+/// side, a mask of another chain).
+fn trace_columns<'a>(
+    model: &Model,
+    spec: &Signature,
+    form: &'a Columns<Expr>,
+) -> Result<TracedColumns<'a>, GenerateError> {
+    let (nv, nf) = (model.nv, (form.factors)(model));
     let lens: Vec<usize> = spec.args.iter().map(|(_, d)| d.len(model)).collect();
     let failed = |source| GenerateError::Input {
         function: spec.name.clone(),
@@ -45,53 +85,95 @@ pub(crate) fn emit_columns(
     };
     let stage = try_trace(&lens, |x| {
         let mut data = Data::<Expr>::new(model);
-        (columns.stage)(model, &mut data, x, None)
+        (form.stage)(model, &mut data, x, None)
     })
     .map_err(failed)?;
-    // The columns of a limb share a kernel, which reads only the rows that
-    // are not constant zero in any of them (its subtree and the dofs above).
-    let groups = limbs(model);
-    let mut kernels = Vec::with_capacity(groups.len());
-    for range in &groups {
-        let rows = nonzero_rows(&stage, columns.looped, nv, range.clone());
-        let kernel = try_trace(&[nf, nv], |x| {
-            let zero = Expr::constant(0.0);
-            let b: Vec<Expr> = (0..nv)
-                .map(|i| if rows[i] { x[1][i] } else { zero })
-                .collect();
-            (columns.kernel)(model, &x[0], &b)
+    let offsets = offsets(&stage_shapes(model, spec, form));
+    let groups = model.topology().dof_chains();
+    let mut kernels = Vec::with_capacity(groups.len() * form.looped.len());
+    for (g, range) in groups.iter().enumerate() {
+        for l in &form.looped {
+            let rows = (l.rows)(model);
+            let known = known_inputs(&stage, offsets[l.block], rows, nv, range.clone());
+            let kernel = try_trace(&[nf, rows], |x| {
+                let w: Vec<Expr> = (known.iter().zip(&x[1]))
+                    .map(|(k, &x)| k.map_or(x, Expr::constant))
+                    .collect();
+                (l.kernel)(model, g, &x[0], &w)
+            })
+            .map_err(failed)?;
+            kernels.push((g, l, kernel));
+        }
+    }
+    Ok(TracedColumns {
+        form,
+        stage,
+        kernels,
+    })
+}
+
+/// The shapes of the stage's output blocks: a looped block's columns'
+/// inputs, `[rows x NV]`; the others as in the function's output.
+fn stage_shapes(model: &Model, spec: &Signature, form: &Columns<Expr>) -> Vec<Shape> {
+    let blocks: Vec<Output> = match spec.output {
+        Output::Tuple(parts) => parts.to_vec(),
+        one => vec![one],
+    };
+    (blocks.iter().enumerate())
+        .map(|(k, b)| match form.looped.iter().find(|l| l.block == k) {
+            Some(l) => Shape::Matrix((l.rows)(model), model.nv),
+            None => output_shape(b, model),
         })
-        .map_err(failed)?;
-        kernels.push(kernel);
-    }
-    let blocks_looped = columns.looped.len();
-    let run: usize = op_counts(&stage).total()
-        + groups
-            .iter()
-            .zip(&kernels)
-            .map(|(r, k)| r.len() * blocks_looped * op_counts(k).total())
-            .sum::<usize>();
-    if run <= options.unroll_limit {
-        return Ok(None);
-    }
+        .collect()
+}
+
+/// Where each of `shapes` starts in their flat concatenation.
+fn offsets(shapes: &[Shape]) -> Vec<usize> {
+    let starts = shapes.iter().scan(0, |at, s| {
+        let start = *at;
+        *at += s.len();
+        Some(start)
+    });
+    starts.collect()
+}
+
+/// `spec` in the column form `traced` ([`choose_columns`]): the items, and
+/// the operation counts as traced and as emitted (all operations run, with
+/// [`OpCounts::looped`] those that no written-out copy accounts for).
+pub(crate) fn emit_columns(
+    model: &Model,
+    spec: &Signature,
+    traced: TracedColumns<'_>,
+    options: &Options,
+) -> Result<(FunctionItems, OpCounts, OpCounts), GenerateError> {
+    let TracedColumns {
+        form: columns,
+        stage,
+        kernels,
+    } = traced;
+    let (nv, nf) = (model.nv, (columns.factors)(model));
+    let groups = model.topology().dof_chains();
+    let blocks: Vec<Output> = match spec.output {
+        Output::Tuple(parts) => parts.to_vec(),
+        one => vec![one],
+    };
+    let looped = |k: usize| columns.looped.iter().find(|l| l.block == k);
+    let mut stage_shape = stage_shapes(model, spec, columns);
     let scalar = options.scalar;
     let mut stops = Stops::default();
     let mut traced_counts = OpCounts::default();
     let mut counts = OpCounts::default();
     let mut schedules = Vec::new();
-    let runs = groups.iter().map(|r| r.len() * blocks_looped);
-    // The stage is written once; each kernel once per looped block (inlined
-    // at each call) and run once per column of its limb in each block.
-    let stage = (stage, 1, 1);
-    let kernels = kernels
-        .into_iter()
-        .zip(runs)
-        .map(|(k, n)| (k, blocks_looped, n));
-    for (graph, copies, times) in std::iter::once(stage).chain(kernels) {
+    // The stage is written once; each kernel once (inlined at its one call)
+    // and run once per column of its chain.
+    let (kernels, graphs): (Vec<_>, Vec<_>) = (kernels.into_iter())
+        .map(|(g, l, k)| ((g, l), (k, groups[g].len())))
+        .unzip();
+    for (graph, times) in std::iter::once((stage, 1)).chain(graphs) {
         check(model, &graph, &spec.name, scalar)?;
-        traced_counts += repeated(op_counts(&graph), copies, times);
+        traced_counts += repeated(op_counts(&graph), 1, times);
         let graph = simplified(model, graph, &spec.name, options, &mut stops)?;
-        counts += repeated(op_counts(&graph), copies, times);
+        counts += repeated(op_counts(&graph), 1, times);
         schedules.push(schedule(&graph.graph, &graph.outputs, WHOLE_LEN, PART_LEN));
     }
     if counts.written() > options.max_ops {
@@ -101,11 +183,6 @@ pub(crate) fn emit_columns(
             limit: options.max_ops,
         });
     }
-    // The output's blocks: a tuple's parts, or the one matrix.
-    let blocks: Vec<Output> = match spec.output {
-        Output::Tuple(parts) => parts.to_vec(),
-        one => vec![one],
-    };
     let fargs: Vec<(&str, _)> = spec.args.iter().map(|(n, d)| (n.as_str(), *d)).collect();
     let args: Vec<(&str, usize)> = fargs.iter().map(|(n, d)| (*n, d.len(model))).collect();
     let row_len: Vec<Option<usize>> = fargs.iter().map(|(_, d)| d.row_len()).collect();
@@ -116,22 +193,27 @@ pub(crate) fn emit_columns(
     let name = Ident::new(&spec.name, Span::call_site());
     let stage_name = format_ident!("{}_stage", spec.name);
     let camel = upper_camel(&spec.name);
-    let mut stage_shape = match output_shape(&spec.output, model) {
-        Shape::Tuple(parts) => parts,
-        one => vec![one],
-    };
     stage_shape.push(Shape::Vector(nf));
     let stage_shape = Shape::Tuple(stage_shape);
     let nf_len = Literal::usize_unsuffixed(nf);
+    // A looped block whose inputs are `[NV x NV]` is solved in place.
+    let in_place = |l: &Looped<Expr>| (l.rows)(model) == nv;
+    let kernel_name = |g: usize, k: usize| format_ident!("{}_o{k}_column{g}", spec.name);
     let emit = |arith: Arith| -> TokenStream {
-        let (ty, math) = match arith {
-            Arith::Scalar => (scalar.ty(), quote!(libm)),
-            Arith::Lanes => (quote!(V), quote!(V)),
+        let (ty, math, zero) = match arith {
+            Arith::Scalar => (scalar.ty(), quote!(libm), quote!(0.0)),
+            Arith::Lanes => (quote!(V), quote!(V), quote!(V::splat(0.0))),
         };
         let params = arg_params(&fargs, &ty);
         let ret = output_type(&spec.output, &ty);
         let stage_ret = {
-            let parts = blocks.iter().map(|p| output_type(p, &ty));
+            let parts = blocks.iter().enumerate().map(|(k, p)| match looped(k) {
+                Some(l) => {
+                    let rows = Literal::usize_unsuffixed((l.rows)(model));
+                    quote!([[#ty; NV]; #rows])
+                }
+                None => output_type(p, &ty),
+            });
             quote!((#(#parts,)* [#ty; #nf_len]))
         };
         let stage = print(
@@ -152,36 +234,39 @@ pub(crate) fn emit_columns(
                 output: &stage_ret,
             },
         );
-        let column_params = [quote!(f: &[#ty; #nf_len]), quote!(b: &[#ty; NV])];
         let column_ret = quote!([#ty; NV]);
-        let mut kernels = Vec::with_capacity(groups.len());
-        for (g, schedule) in schedules[1..].iter().enumerate() {
+        let mut items = Vec::with_capacity(kernels.len());
+        for ((g, l), schedule) in kernels.iter().zip(&schedules[1..]) {
+            let rows = (l.rows)(model);
+            let rows_len = Literal::usize_unsuffixed(rows);
+            let column_params = [quote!(f: &[#ty; #nf_len]), quote!(w: &[#ty; #rows_len])];
+            let name = kernel_name(*g, l.block);
             let column = print(
                 schedule,
                 &Shape::Vector(nv),
                 &Inputs {
-                    args: &[("f", nf), ("b", nv)],
+                    args: &[("f", nf), ("w", rows)],
                     row_len: &[],
                 },
                 &math,
                 scalar,
                 arith,
                 &Split {
-                    prefix: &format!("{}_column{g}_part", spec.name),
-                    spill: &format!("{camel}Column{g}Spill"),
+                    prefix: &format!("{name}_part"),
+                    spill: &format!("{}Spill", upper_camel(&name.to_string())),
                     params: &column_params,
-                    names: &[format_ident!("f"), format_ident!("b")],
+                    names: &[format_ident!("f"), format_ident!("w")],
                     output: &column_ret,
                 },
             );
-            let name = format_ident!("{}_column{g}", spec.name);
             let (block, parts) = (column.block, column.parts);
-            let (first, last) = (groups[g].start + 1, groups[g].end);
+            let (first, last) = (groups[*g].start + 1, groups[*g].end);
             let doc = format!(
-                " One column `x` of a looped block from its right-hand side `b`, for the \
-                 columns {first} to {last} (counted from 1) of that block."
+                " Column `c` of `o{}` from its input `w` (column `c` of the stage's), for \
+                 the columns {first} to {last} (counted from 1), one chain of dofs.",
+                l.block
             );
-            kernels.push(quote! {
+            items.push(quote! {
                 #[doc = #doc]
                 #[inline(always)]
                 fn #name(#(#column_params),*) -> #column_ret #block
@@ -189,26 +274,32 @@ pub(crate) fn emit_columns(
             });
         }
         let outs: Vec<Ident> = (0..blocks.len()).map(|k| format_ident!("o{k}")).collect();
-        let bind = outs.iter().enumerate().map(|(k, o)| {
-            if columns.looped.contains(&k) {
+        let ins: Vec<Ident> = (0..blocks.len()).map(|k| format_ident!("w{k}")).collect();
+        let bind = (0..blocks.len()).map(|k| match looped(k) {
+            Some(l) if in_place(l) => {
+                let o = &outs[k];
                 quote!(mut #o)
-            } else {
-                quote!(#o)
             }
+            Some(_) => ins[k].to_token_stream(),
+            None => outs[k].to_token_stream(),
+        });
+        let fresh = columns.looped.iter().filter(|l| !in_place(l)).map(|l| {
+            let o = &outs[l.block];
+            quote!(let mut #o = [[#zero; NV]; NV];)
         });
         let loops = groups.iter().enumerate().map(|(g, range)| {
-            let column_name = format_ident!("{}_column{g}", spec.name);
             let (start, end) = (
                 Literal::usize_unsuffixed(range.start),
                 Literal::usize_unsuffixed(range.end),
             );
-            // One inlined solve per looped block: the blocks' solves of a
-            // column are independent, and the core overlaps them (one call
-            // site looping over the blocks was about 20 % slower).
-            let solves = columns.looped.iter().map(|&k| {
-                let o = &outs[k];
+            // One inlined kernel per looped block: the blocks' columns are
+            // independent, and the core overlaps them (one call site
+            // looping over the blocks was about 20 % slower).
+            let solves = columns.looped.iter().map(|l| {
+                let (o, name) = (&outs[l.block], kernel_name(g, l.block));
+                let w = if in_place(l) { o } else { &ins[l.block] };
                 quote! {
-                    let x = #column_name(&f, &core::array::from_fn(|i| #o[i][c]));
+                    let x = #name(&f, &core::array::from_fn(|i| #w[i][c]));
                     for i in 0..NV {
                         #o[i][c] = x[i];
                     }
@@ -223,8 +314,9 @@ pub(crate) fn emit_columns(
         let mut doc = function_doc(spec, arith, &counts, &traced_counts, options);
         if arith == Arith::Scalar {
             doc.push(format!(
-                " Written as its stage and one column solve per limb, looped over the `NV` \
-                 columns of {}: in this form it runs more than `unroll_limit` = {} operations.",
+                " Written as its stage and, per chain of dofs (a leg, an arm), the code of \
+                 one column, looped over the `NV` columns of {}: in this form it runs more \
+                 than `unroll_limit` = {} operations.",
                 columns.looped_names, options.unroll_limit
             ));
         }
@@ -238,58 +330,41 @@ pub(crate) fn emit_columns(
             #[allow(unused_variables)]
             pub fn #name(#(#params),*) -> #ret {
                 let (#(#bind,)* f) = #stage_name(#(#names),*);
+                #(#fresh)*
                 #(#loops)*
                 #result
             }
-            /// The outputs before the column solves, then the factors the solves read.
+            /// The outputs before the looped blocks (those hold their columns'
+            /// inputs), then the factors the columns read.
             #[allow(unused_variables)]
             fn #stage_name(#(#params),*) -> #stage_ret #stage_block
             #(#stage_parts)*
-            #(#kernels)*
+            #(#items)*
         }
     };
     let items = function_items(spec, &fargs, options, stops, emit);
-    Ok(Some((items, traced_counts, counts)))
+    Ok((items, traced_counts, counts))
 }
 
-/// The columns (dofs) grouped by limb: the chains of the tree, each a range
-/// of dofs from a branch (or the root) to the next branch or a leaf, such as
-/// a floating base, a leg, a waist, an arm. A limb's right-hand sides are
-/// zero outside the rows of its subtree and of the dofs above it.
-fn limbs(model: &Model) -> Vec<std::ops::Range<usize>> {
-    let parent = model.topology().dof_parents();
-    let mut children = vec![0usize; model.nv];
-    for p in parent.iter().flatten() {
-        children[*p] += 1;
-    }
-    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
-    for c in 0..model.nv {
-        match groups.last_mut() {
-            Some(g) if c > 0 && parent[c] == Some(c - 1) && children[c - 1] == 1 => g.end = c + 1,
-            _ => groups.push(c..c + 1),
-        }
-    }
-    groups
-}
-
-/// The rows of the looped blocks of `stage`'s outputs that are not a
-/// constant zero in some column of `columns`.
-fn nonzero_rows(
+/// Per row of a looped block's inputs in `stage`'s outputs (`rows x nv`
+/// from `at`), its value when it is the same constant in every column of
+/// `columns`.
+fn known_inputs(
     stage: &Traced,
-    looped: &[usize],
+    at: usize,
+    rows: usize,
     nv: usize,
     columns: std::ops::Range<usize>,
-) -> Vec<bool> {
-    let mut rows = vec![false; nv];
-    for &k in looped {
-        for (i, row) in rows.iter_mut().enumerate() {
-            for c in columns.clone() {
-                let node = stage.outputs[k * nv * nv + i * nv + c];
-                *row |= stage.graph.constant_value(node) != Some(0.0);
-            }
-        }
-    }
-    rows
+) -> Vec<Option<f64>> {
+    (0..rows)
+        .map(|i| {
+            let mut values = columns
+                .clone()
+                .map(|c| stage.graph.constant_value(stage.outputs[at + i * nv + c]));
+            let first = values.next().flatten()?;
+            values.all(|v| v == Some(first)).then_some(first)
+        })
+        .collect()
 }
 
 /// The operations of a traced graph.

@@ -16,7 +16,7 @@ use crate::api::{
     arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames,
     sincos4_helper, variant_name,
 };
-use crate::columns::emit_columns;
+use crate::columns::{choose_columns, emit_columns};
 use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
 use crate::ffi::{c_api_module, c_header};
 use crate::functions::{Dim, Function, Output};
@@ -561,12 +561,11 @@ fn emit_function(
         output: spec.output,
         doc: spec.doc.iter().map(|l| l.to_string()).collect(),
     };
-    if let Some(columns) = function.columns::<Expr>() {
-        if let Some(emitted) = emit_columns(model, &signature, &columns, options)? {
-            return Ok(emitted);
-        }
-    }
     let lens: Vec<usize> = signature.args.iter().map(|(_, d)| d.len(model)).collect();
+    let forms = function.columns::<Expr>(model);
+    if let Some(form) = choose_columns(model, &signature, &forms, options)? {
+        return emit_columns(model, &signature, form, options);
+    }
     emit_traced(model, &signature, options, |frame| {
         try_trace(&lens, |x| {
             let mut data = Data::<Expr>::new(model);

@@ -77,13 +77,16 @@ pub struct Options {
     /// emitted.
     pub max_ops: usize,
     /// A function with a column form ([`Function::columns`]: `minverse`,
-    /// `aba_derivatives`, `aba_derivatives_fext`) that runs more operations
-    /// than this in that form ([`OpCounts::total`](crate::graph::OpCounts::total):
-    /// its stage and every column's solve) is emitted in it: the solve of
-    /// one column (`-M⁻¹ b`) written once per limb and run in loops over the
-    /// columns, so that the function's machine code fits the caches; below
-    /// it, straight-line. [`DEFAULT_UNROLL_LIMIT`] by default; `0` loops
-    /// every function that can loop.
+    /// `aba_derivatives`, `aba_derivatives_fext`, `rnea_derivatives`,
+    /// `rnea_derivatives_fext`) that runs more operations than this in that
+    /// form ([`OpCounts::total`](crate::graph::OpCounts::total): its stage
+    /// and every column), times the form's
+    /// [`Columns::limit`](crate::functions::Columns::limit) (1 for the solves
+    /// by `-M⁻¹`, 3 for the columns of `∂τ`), is emitted in it: the code of
+    /// one column written once per chain of dofs (a leg, an arm) and run in
+    /// loops over the columns, so that the function's machine code fits the
+    /// caches; below it, straight-line. [`DEFAULT_UNROLL_LIMIT`] by default;
+    /// `0` loops every function that can loop.
     pub unroll_limit: usize,
     /// Functions whose Jacobian is also emitted, as `NAME_jacobian`, by
     /// automatic differentiation of the traced graph ([`crate::jacobian`]);
@@ -364,7 +367,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         Some("unroll_limit"),
         Some("--unroll-limit"),
         "unroll_limit",
-        "above this many operations, `minverse` and `aba_derivatives` loop their column solve",
+        "above this many operations, `minverse` and the dynamics derivatives loop their columns",
         "20000",
     ),
     spec(

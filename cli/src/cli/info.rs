@@ -34,8 +34,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_OPS)]
     max_ops: usize,
     /// With --ops: as for `generate`, the operations above which `minverse`
-    /// and `aba_derivatives` take their column form (the header's count then
-    /// says how many are written out).
+    /// and the dynamics derivatives take their column forms (the header's
+    /// count then says how many are written out).
     #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_UNROLL_LIMIT)]
     unroll_limit: usize,
     /// With --ops: simplify with egg and print the counts before and after

@@ -80,10 +80,11 @@ pub struct CodeArgs {
     #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_MAX_OPS)]
     pub max_ops: usize,
     /// A function with a column form (`minverse`, `aba_derivatives`,
-    /// `aba_derivatives_fext`) that runs more operations than this in that
-    /// form writes the solve of one column once per limb and loops it over
-    /// the columns, so that its machine code fits the caches; 0 loops them
-    /// always.
+    /// `aba_derivatives_fext`, `rnea_derivatives`, `rnea_derivatives_fext`)
+    /// that runs more operations than this in that form (three times this
+    /// for the columns of `∂τ`) writes the code of one column once per chain
+    /// of dofs and loops it over the columns, so that its machine code fits
+    /// the caches; 0 loops them always.
     #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_UNROLL_LIMIT)]
     pub unroll_limit: usize,
     /// Also emit the C interface, prefixed with NAME (a C identifier, usually

@@ -262,20 +262,222 @@ pub fn aba_derivatives_stage<S: Scalar>(
     tau: &[S],
     fext: Option<&[Force<S>]>,
 ) -> Result<ForwardStage<S>, InputError> {
-    check_data(model, data)?;
-    check_q(model, q.len())?;
-    check_v(model, "v", v.len())?;
-    check_v(model, "tau", tau.len())?;
-    if let Some(f) = fext {
-        check_len("fext", f.len(), model.njoints())?;
-    }
+    check_stage(model, data, q, v, ("tau", tau), fext)?;
     let minv = forward_stage(model, data, q, v, Acceleration::Solve(tau), fext);
     Ok(ForwardStage {
         dtau_dq: data.derivatives.dtau_dq.clone(),
         dtau_dv: data.derivatives.dtau_dv.clone(),
         minv,
         factors: compact_factors(model, &data.ltdl),
+        columns: (!model.has_mimic()).then(|| derivative_columns(model, data)),
     })
+}
+
+/// [`rnea_derivatives`] (with `fext`: [`rnea_derivatives_fext`]) before its
+/// entries, for code that computes `∂τ/∂q` and `∂τ/∂v` column by column
+/// ([`rnea_derivative_column`]): the columns' inputs and factors, and
+/// `dtau_da = M` (`[nv x nv]` row-major, armature included).
+///
+/// `q: [nq]`, `v: [nv]`, `a: [nv]`, `fext` as in [`rnea_derivatives_fext`].
+///
+/// # Errors
+/// As [`rnea_derivatives`] (and [`rnea_derivatives_fext`] for `fext`), and
+/// [`InputError::Mimic`] on a model with mimic joints.
+pub fn rnea_derivatives_stage<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    fext: Option<&[Force<S>]>,
+) -> Result<(DerivativeColumns<S>, Vec<S>), InputError> {
+    check_stage(model, data, q, v, ("a", a), fext)?;
+    check_no_mimic(model, "rnea_derivatives_stage")?;
+    run(model, data, q, v, a, fext, Matrices::All);
+    Ok((derivative_columns(model, data), data.mass_matrix.clone()))
+}
+
+/// The checks of a stage's inputs: `data`, then the lengths of `q`, `v`,
+/// `u` (named) and `fext`.
+fn check_stage<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    q: &[S],
+    v: &[S],
+    (name, u): (&'static str, &[S]),
+    fext: Option<&[Force<S>]>,
+) -> Result<(), InputError> {
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, name, u.len())?;
+    if let Some(f) = fext {
+        check_len("fext", f.len(), model.njoints())?;
+    }
+    Ok(())
+}
+
+/// Values per dof of [`DerivativeColumns::factors`]: `J_r` (6), `Y_i J_r`
+/// (6) and the angular part of `B_iᵀ J_r` (3).
+const ROW_FACTORS: usize = 15;
+
+/// Values of a column's input before its chain's masks: `x` (6), `y` (3), `g` (6).
+const COLUMN_HEAD: usize = 15;
+
+/// The length of one column's input of [`rnea_derivative_column`]: 15
+/// values, then one mask per dof of the longest chain of
+/// [`Topology::dof_chains`](crate::Topology::dof_chains).
+pub fn derivative_column_len(model: &Model) -> usize {
+    let chains = model.topology().dof_chains();
+    COLUMN_HEAD + chains.iter().map(|c| c.len()).max().unwrap_or(0)
+}
+
+/// `∂τ/∂q` and `∂τ/∂v` of RNEA (Carpentier & Mansard 2018, see the module
+/// documentation) as [`rnea_derivative_column`] computes them column by
+/// column: every column reads the same factors and its own input, so that
+/// generated code writes that computation once per chain of dofs and loops.
+/// All vectors in the axes of each tree's root body, `[linear; angular]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DerivativeColumns<S = f64> {
+    /// Each column's input for `∂τ/∂q`, `[derivative_column_len(model) x nv]`
+    /// row-major (column c is column c's input): `dA_c` (6), the angular
+    /// part of `dV_c` (3), `g_c = J_c ×* F_j + Y_j dA_c + B_j dV_c` (6, zero
+    /// at a root joint), then per dof k of the column's chain a mask, 1 where
+    /// dof k's joint is a strict ancestor of the column's joint, else 0.
+    pub dq: Vec<S>,
+    /// The same for `∂τ/∂v`: `u_c`, the angular part of `J_c`,
+    /// `h_c = Y_j u_c + B_j J_c`, the masks.
+    pub dv: Vec<S>,
+    /// What every column reads, `[nv x 15]` row-major: per dof r of joint i,
+    /// `J_r`, `p_r = Y_i J_r` and the angular part of `t_r = B_iᵀ J_r` (the
+    /// linear part is zero).
+    pub factors: Vec<S>,
+}
+
+/// Whether row `r` of a column `c` of the derivatives is in the subtree of
+/// `c`'s joint (its own joint included), above it, or off its branch.
+#[derive(Clone, Copy, PartialEq)]
+enum Relation {
+    Below,
+    Above,
+    Off,
+}
+
+fn relation(model: &Model, r: usize, c: usize) -> Relation {
+    let tree = model.topology();
+    let start = tree.joint_start(c);
+    if tree.dof_subtree(start).contains(&r) {
+        Relation::Below
+    } else if tree.is_dof_ancestor(r, start) {
+        Relation::Above
+    } else {
+        Relation::Off
+    }
+}
+
+fn check_no_mimic(model: &Model, function: &'static str) -> Result<(), InputError> {
+    if model.has_mimic() {
+        Err(InputError::Mimic { function })
+    } else {
+        Ok(())
+    }
+}
+
+/// The columns' inputs and factors from the passes of [`run`] with
+/// [`Matrices::All`] (own dofs = model dofs: no mimic joints).
+fn derivative_columns<S: Scalar>(model: &Model, data: &Data<S>) -> DerivativeColumns<S> {
+    let (nv, tree, w) = (model.nv, model.topology(), &data.derivatives);
+    let mut factors = Vec::with_capacity(ROW_FACTORS * nv);
+    for i in 1..model.njoints() {
+        for r in tree.own_dofs(i) {
+            let jr = w.j[r];
+            let t = w.bias[i].transpose_mul_motion(&jr);
+            factors.extend(jr.to_array());
+            factors.extend(w.ycrb[i].mul_motion(&jr).to_array());
+            factors.extend(t.angular.0);
+        }
+    }
+    let len = derivative_column_len(model);
+    let (mut dq, mut dv) = (vec![S::zero(); len * nv], vec![S::zero(); len * nv]);
+    for chain in tree.dof_chains() {
+        for c in chain.clone() {
+            let masks = chain.clone().map(|r| match relation(model, r, c) {
+                Relation::Above => S::one(),
+                _ => S::zero(),
+            });
+            let head_q = [w.da_dq[c].to_array(), w.g[c].to_array()];
+            let head_v = [w.da_dv[c].to_array(), w.h[c].to_array()];
+            let q_in = head_q[0].into_iter().chain(w.dv_dq[c].angular.0);
+            let v_in = head_v[0].into_iter().chain(w.j[c].angular.0);
+            let q_in = q_in.chain(head_q[1]).chain(masks.clone());
+            let v_in = v_in.chain(head_v[1]).chain(masks);
+            for (k, (x, y)) in q_in.zip(v_in).enumerate() {
+                dq[k * nv + c] = x;
+                dv[k * nv + c] = y;
+            }
+        }
+    }
+    DerivativeColumns { dq, dv, factors }
+}
+
+/// Column `c` of `∂τ/∂q` (or `∂τ/∂v`) from the [`DerivativeColumns`]: for
+/// each row r (joint i) of a dof on `c`'s branch,
+/// `x_c · p_r + y_c · t_r` in the subtree of `c`'s joint and `J_r · g_c`
+/// above it (module documentation). `chain` is the index of `c`'s chain in
+/// [`Topology::dof_chains`](crate::Topology::dof_chains), and the same code
+/// serves every column of it: a row that is above some of its columns and
+/// below others (a row of the chain itself) takes both and the column's mask
+/// picks one; the other rows have one form for the whole chain, or are zero.
+///
+/// `factors: [15 nv]` ([`DerivativeColumns::factors`]), `w:
+/// [derivative_column_len(model)]` (a column of [`DerivativeColumns::dq`] or
+/// [`DerivativeColumns::dv`]); returns the column, `[nv]`.
+///
+/// # Errors
+/// [`InputError::Length`] when `factors` or `w` has the wrong length,
+/// [`InputError::Index`] for a chain the model does not have,
+/// [`InputError::Mimic`] on a model with mimic joints.
+pub fn rnea_derivative_column<S: Scalar>(
+    model: &Model,
+    chain: usize,
+    factors: &[S],
+    w: &[S],
+) -> Result<Vec<S>, InputError> {
+    let nv = model.nv;
+    check_len("factors", factors.len(), ROW_FACTORS * nv)?;
+    check_len("w", w.len(), derivative_column_len(model))?;
+    let chains = model.topology().dof_chains();
+    let Some(chain) = chains.get(chain).cloned() else {
+        return Err(InputError::Index {
+            argument: "chain",
+            index: chain,
+            count: chains.len(),
+        });
+    };
+    check_no_mimic(model, "rnea_derivative_column")?;
+    let x = Motion::from_slice(&w[..6]);
+    let y = Vector3([w[6], w[7], w[8]]);
+    let g = Force::from_slice(&w[9..COLUMN_HEAD]);
+    let column = (0..nv).map(|r| {
+        let f = &factors[ROW_FACTORS * r..ROW_FACTORS * (r + 1)];
+        let (jr, p) = (Motion::from_slice(&f[..6]), Force::from_slice(&f[6..12]));
+        let t = Vector3([f[12], f[13], f[14]]);
+        let below = || x.dot(&p) + y.dot(&t);
+        let relations: Vec<Relation> = chain.clone().map(|c| relation(model, r, c)).collect();
+        let all = |k: Relation| relations.iter().all(|&x| x == k);
+        if all(Relation::Below) {
+            below()
+        } else if all(Relation::Above) {
+            jr.dot(&g)
+        } else if all(Relation::Off) {
+            S::zero()
+        } else {
+            // A dof of the chain: above some of its columns, below the others.
+            let (b, mask) = (below(), w[COLUMN_HEAD + r - chain.start]);
+            b + mask * (jr.dot(&g) - b)
+        }
+    });
+    Ok(column.collect())
 }
 
 /// The factors of `M(q)` as [`solve_mass_column`] reads them (`-D⁻¹`, then
@@ -322,6 +524,9 @@ pub struct ForwardStage<S = f64> {
     /// The factors [`solve_mass_column`] reads: `-D⁻¹` (`nv`), then the
     /// entries of `Y = L⁻¹` at [`mass_factor_pattern`] (`M⁻¹ = Y D⁻¹ Yᵀ`).
     pub factors: Vec<S>,
+    /// `∂τ/∂q` and `∂τ/∂v` as [`rnea_derivative_column`] computes them
+    /// column by column; `None` on a model with mimic joints.
+    pub columns: Option<DerivativeColumns<S>>,
 }
 
 /// The entries `(i, k)` of `Y = L⁻¹` (the tree-sparse factor of `M`, see
@@ -841,6 +1046,7 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, matrice
             let g =
                 w.j[c].cross_force(&fi) + yi.mul_motion(&w.da_dq[c]) + bi.mul_motion(&w.dv_dq[c]);
             let h = yi.mul_motion(&w.da_dv[c]) + bi.mul_motion(&w.j[c]);
+            (w.g[c], w.h[c]) = (g, h);
             for &j in ancestors {
                 for r in tree.own_dofs(j) {
                     w.dtau_dq_own[r * nv + c] = w.j[r].dot(&g);

@@ -42,9 +42,10 @@ pub use contact_derivatives::{
 };
 pub use crba::crba;
 pub use derivatives::{
-    aba_derivatives, aba_derivatives_fext, aba_derivatives_stage, aba_dfext, mass_factor_pattern,
-    mass_factors, rnea_derivatives, rnea_derivatives_fext, solve_mass_column, ForwardStage,
-    Jacobians,
+    aba_derivatives, aba_derivatives_fext, aba_derivatives_stage, aba_dfext, derivative_column_len,
+    mass_factor_pattern, mass_factors, rnea_derivative_column, rnea_derivatives,
+    rnea_derivatives_fext, rnea_derivatives_stage, solve_mass_column, DerivativeColumns,
+    ForwardStage, Jacobians,
 };
 pub(crate) use derivatives::{Bias, MassSolve};
 pub use effects::{generalized_gravity, nonlinear_effects};

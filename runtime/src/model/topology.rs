@@ -138,6 +138,34 @@ impl Topology {
         out.extend(self.dof_subtree(start));
     }
 
+    /// The chains of the tree of dofs, in order: each a range of dofs from a
+    /// root or a branching dof's child to the next branching dof or a leaf
+    /// (a floating base, a leg, a waist, an arm). Every dof of a chain is an
+    /// ancestor or a descendant of every other one, and the dofs below a
+    /// chain are those below its last dof.
+    pub fn dof_chains(&self) -> Vec<core::ops::Range<usize>> {
+        let nv = self.dof_parent.len();
+        let mut children = vec![0usize; nv];
+        for p in self.dof_parent.iter().flatten() {
+            children[*p] += 1;
+        }
+        let mut chains: Vec<core::ops::Range<usize>> = Vec::new();
+        for c in 0..nv {
+            match chains.last_mut() {
+                Some(g) if c > 0 && self.dof_parent[c] == Some(c - 1) && children[c - 1] == 1 => {
+                    g.end = c + 1
+                }
+                _ => chains.push(c..c + 1),
+            }
+        }
+        chains
+    }
+
+    /// The first dof of the joint of dof `k`.
+    pub(crate) fn joint_start(&self, k: usize) -> usize {
+        self.joint_start[k]
+    }
+
     /// The joints from the child of the universe down to joint `i`,
     /// inclusive, written to `out` (cleared first; Pinocchio's `supports[i]`
     /// without the universe; empty for the universe).

@@ -20,15 +20,15 @@ use rbdgen_runtime::{
     centroidal_momentum_rate, compute_joint_jacobians, compute_joint_jacobians_time_variation,
     contact_drift, contact_drift_derivatives, contact_dynamics, contact_dynamics_derivatives,
     contact_inverse_dynamics, contact_inverse_dynamics_derivatives, contact_jacobian, contact_rows,
-    contact_step_linearization, crba, d_difference, d_integrate, dccrba, difference,
-    forward_kinematics, frame_acceleration_derivatives, frame_acceleration_drift, frame_jacobian,
-    frame_jacobian_time_variation, frame_placement, frame_velocity_derivatives,
+    contact_step_linearization, crba, d_difference, d_integrate, dccrba, derivative_column_len,
+    difference, forward_kinematics, frame_acceleration_derivatives, frame_acceleration_drift,
+    frame_jacobian, frame_jacobian_time_variation, frame_placement, frame_velocity_derivatives,
     generalized_gravity, impulse_dynamics, impulse_dynamics_derivatives, integrate,
     jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, mass_factor_pattern,
     mass_factors, minverse, nonlinear_effects, pose_error, potential_energy, rnea,
-    rnea_derivatives, rnea_derivatives_fext, rnea_fext, set_link_parameters, solve_mass_column,
-    step_linearization, ArgumentPosition, Data, Force, InputError, Matrix3, Model, ReferenceFrame,
-    Scalar, Transform, Vector3,
+    rnea_derivative_column, rnea_derivatives, rnea_derivatives_fext, rnea_derivatives_stage,
+    rnea_fext, set_link_parameters, solve_mass_column, step_linearization, ArgumentPosition, Data,
+    Force, InputError, Matrix3, Model, ReferenceFrame, Scalar, Transform, Vector3,
 };
 
 /// A function the generated module can contain.
@@ -525,24 +525,46 @@ pub struct Spec<S> {
     pub evaluate: EvaluateFn<S>,
 }
 
-/// A function's column form: its looped blocks are a solve, column by
-/// column, of the same code with other right-hand sides, so that big
-/// functions can write that code once and loop ([`crate::Options::unroll_limit`]).
-/// `stage` gives the function's outputs with each looped block holding its
-/// right-hand side `B`, then `factors(model)` values that every column reads;
-/// column `c` of a looped block is then `kernel(model, factors, B[.., c])`.
+/// One column of a looped block: `(model, chain, factors, w) -> [NV]`, the
+/// same code for every column of the chain of dofs `chain` (an index into
+/// [`Topology::dof_chains`](rbdgen_runtime::Topology::dof_chains)), `w` the
+/// column's input.
+pub type Kernel<S> = fn(&Model, usize, &[S], &[S]) -> Result<Vec<S>, InputError>;
+
+/// A block of the output (a square `[NV x NV]` matrix) computed column by
+/// column.
+pub struct Looped<S> {
+    /// Its index in the output tuple (0 for a lone matrix).
+    pub block: usize,
+    /// The length of one column's input: the stage gives the block's inputs
+    /// as a `[rows x NV]` matrix whose column c is column c's.
+    pub rows: fn(&Model) -> usize,
+    /// One column from its input.
+    pub kernel: Kernel<S>,
+}
+
+/// A function's column form: blocks of its output computed column by
+/// column by the same code with other inputs, so that big functions can
+/// write that code once per chain of dofs and loop
+/// ([`crate::Options::unroll_limit`]). `stage` gives the function's outputs
+/// with each looped block holding its columns' inputs, then
+/// `factors(model)` values that every column reads.
 pub struct Columns<S> {
-    /// The outputs before the solve, then the factors.
+    /// The outputs before the looped blocks, then the factors.
     pub stage: EvaluateFn<S>,
-    /// The blocks of the output tuple (square `[NV x NV]` matrices) that
-    /// the kernel solves column by column.
-    pub looped: &'static [usize],
-    /// The looped blocks' names, for the function's doc: `` `ddq_dq` and `ddq_dv` ``.
+    /// The blocks computed column by column.
+    pub looped: Vec<Looped<S>>,
+    /// What the loops compute, for the function's doc.
     pub looped_names: &'static str,
     /// How many factors `stage` returns after the outputs.
     pub factors: fn(&Model) -> usize,
-    /// One column: `(model, factors, b: [NV]) -> x: [NV]`.
-    pub kernel: fn(&Model, &[S], &[S]) -> Result<Vec<S>, InputError>,
+    /// The form is taken when it runs more than `limit ×`
+    /// [`crate::Options::unroll_limit`] operations: 1 for the solves; 3 for
+    /// `∂τ`'s columns, which run about 1.5 times the operations of `∂τ`
+    /// written out and were measured slower below that (Unitree G1's
+    /// `rnea_derivatives`, 43,000 operations looped: 26 % slower; its
+    /// `aba_derivatives`, 126,000: 3 to 10 % faster).
+    pub limit: usize,
 }
 
 /// `-I`, `[nv x nv]` row-major: the right-hand side whose solve is `M⁻¹`.
@@ -554,46 +576,166 @@ fn minus_identity<S: Scalar>(nv: usize) -> Vec<S> {
     m
 }
 
+/// How many factors of `M` [`solve_mass_column`] reads.
+fn mass_factor_count(model: &Model) -> usize {
+    model.nv + mass_factor_pattern(model).len()
+}
+
+/// `-M⁻¹ w` from the factors of `M` first in `f`.
+fn solve_kernel<S: Scalar>(m: &Model, _: usize, f: &[S], w: &[S]) -> Result<Vec<S>, InputError> {
+    solve_mass_column(m, &f[..mass_factor_count(m)], w)
+}
+
+/// Column of `∂τ` ([`rnea_derivative_column`]) from the factors after those
+/// of `M` in `f`, then `-M⁻¹` of it.
+fn derivative_solve_kernel<S: Scalar>(
+    m: &Model,
+    chain: usize,
+    f: &[S],
+    w: &[S],
+) -> Result<Vec<S>, InputError> {
+    let n = mass_factor_count(m);
+    let column = rnea_derivative_column(m, chain, &f[n..], w)?;
+    solve_mass_column(m, &f[..n], &column)
+}
+
+/// The RNEA derivatives' column form: `∂τ/∂q`, `∂τ/∂v` column by column.
+fn rnea_columns<S: Scalar>(stage: EvaluateFn<S>) -> Columns<S> {
+    Columns {
+        stage,
+        looped: [0, 1]
+            .map(|block| Looped {
+                block,
+                rows: derivative_column_len,
+                kernel: |m, g, f, w| rnea_derivative_column(m, g, f, w),
+            })
+            .into(),
+        looped_names: "`dtau_dq` and `dtau_dv`",
+        factors: |m| 15 * m.nv,
+        limit: 3,
+    }
+}
+
+/// The ABA derivatives' column forms: the solves by `-M⁻¹` of the stage's
+/// `∂τ` and of `-I`; then, on a model without mimic joints, also each column
+/// of `∂τ/∂q` and `∂τ/∂v` before its solve.
+fn aba_columns<S: Scalar>(model: &Model, fext: bool) -> Vec<Columns<S>> {
+    let stage: EvaluateFn<S> = match fext {
+        false => |m, d, x, _| {
+            let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], None)?;
+            Ok([s.dtau_dq, s.dtau_dv, minus_identity(m.nv), s.factors].concat())
+        },
+        true => |m, d, x, _| {
+            let f = wrenches(m, &x[3])?;
+            let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], Some(&f))?;
+            Ok([s.dtau_dq, s.dtau_dv, minus_identity(m.nv), s.factors].concat())
+        },
+    };
+    let solves = Columns {
+        stage,
+        looped: [0, 1, 2]
+            .map(|block| Looped {
+                block,
+                rows: |m| m.nv,
+                kernel: solve_kernel,
+            })
+            .into(),
+        looped_names:
+            "`ddq_dq`, `ddq_dv` and `ddq_dtau` (the solves of `∂τ` and of `-I` by `-M⁻¹`)",
+        factors: mass_factor_count,
+        limit: 1,
+    };
+    if model.has_mimic() {
+        return vec![solves];
+    }
+    let stage: EvaluateFn<S> = match fext {
+        false => |m, d, x, _| aba_stage(m, d, x, None),
+        true => |m, d, x, _| {
+            let f = wrenches(m, &x[3])?;
+            aba_stage(m, d, x, Some(&f))
+        },
+    };
+    let derivative = |block| Looped {
+        block,
+        rows: derivative_column_len,
+        kernel: derivative_solve_kernel,
+    };
+    let minv = Looped {
+        block: 2,
+        rows: |m| m.nv,
+        kernel: solve_kernel,
+    };
+    let columns = Columns {
+        stage,
+        looped: vec![derivative(0), derivative(1), minv],
+        looped_names: "`ddq_dq` and `ddq_dv` (each column of `∂τ` and its solve by `-M⁻¹`) \
+                       and `ddq_dtau` (`M⁻¹`, the solve of `-I`)",
+        factors: |m| mass_factor_count(m) + 15 * m.nv,
+        limit: 3,
+    };
+    vec![solves, columns]
+}
+
+/// The ABA derivatives' stage on a model without mimic joints: the inputs
+/// of the columns of `∂τ/∂q`, `∂τ/∂v`, then `-I`, the factors of `M` and
+/// those of the columns.
+fn aba_stage<S: Scalar>(
+    m: &Model,
+    d: &mut Data<S>,
+    x: &[Vec<S>],
+    fext: Option<&[Force<S>]>,
+) -> Result<Vec<S>, InputError> {
+    let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], fext)?;
+    let c = s.columns.ok_or(InputError::Mimic {
+        function: "aba_derivatives",
+    })?;
+    Ok([c.dq, c.dv, minus_identity(m.nv), s.factors, c.factors].concat())
+}
+
 impl Function {
-    /// The column form of the function, when it has one: `minverse` as the
-    /// solve of `-I` through the factors of `M` ([`mass_factors`]);
-    /// `aba_derivatives` and `aba_derivatives_fext` as `-M⁻¹ ∂τ` through the tree-sparse
-    /// factors ([`aba_derivatives_stage`], [`solve_mass_column`]), the same
-    /// algorithm as the runtime's, split at its solve, with `M⁻¹` the solve
-    /// of `-I` (column by column, as Featherstone's `M⁻¹` by unit vectors).
-    pub fn columns<S: Scalar>(self) -> Option<Columns<S>> {
-        let factors = |m: &Model| m.nv + mass_factor_pattern(m).len();
-        let stage: EvaluateFn<S> = match self {
-            Function::AbaDerivatives => |m, d, x, _| {
-                let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], None)?;
-                Ok([s.dtau_dq, s.dtau_dv, minus_identity(m.nv), s.factors].concat())
-            },
-            Function::AbaDerivativesFext => |m, d, x, _| {
+    /// The column forms of the function on `model`, in the order they are
+    /// taken as its size grows ([`Columns::limit`]; empty when it has
+    /// none). Each is the runtime's algorithm split where its columns start:
+    /// - `minverse`: the solve of `-I` through the factors of `M`
+    ///   ([`mass_factors`], [`solve_mass_column`]; Featherstone's `M⁻¹` by
+    ///   unit vectors);
+    /// - `aba_derivatives`, `aba_derivatives_fext`: first the solves of `∂τ`
+    ///   and `-I` by `-M⁻¹` through the tree-sparse factors
+    ///   ([`aba_derivatives_stage`]); then, on a model without mimic joints,
+    ///   each column of `∂τ/∂q` and `∂τ/∂v` looped before its solve
+    ///   ([`rnea_derivative_column`]);
+    /// - `rnea_derivatives`, `rnea_derivatives_fext` (without mimic joints):
+    ///   `∂τ/∂q` and `∂τ/∂v` column by column ([`rnea_derivatives_stage`]).
+    pub fn columns<S: Scalar>(self, model: &Model) -> Vec<Columns<S>> {
+        match self {
+            Function::Minverse => vec![Columns {
+                stage: |m, d, x, _| {
+                    let factors = mass_factors(m, d, &x[0])?;
+                    Ok([minus_identity(m.nv), factors].concat())
+                },
+                looped: vec![Looped {
+                    block: 0,
+                    rows: |m| m.nv,
+                    kernel: solve_kernel,
+                }],
+                looped_names: "`M⁻¹` (the solve of `-I`)",
+                factors: mass_factor_count,
+                limit: 1,
+            }],
+            Function::AbaDerivatives => aba_columns(model, false),
+            Function::AbaDerivativesFext => aba_columns(model, true),
+            _ if model.has_mimic() => vec![],
+            Function::RneaDerivatives => vec![rnea_columns(|m, d, x, _| {
+                let (c, mass) = rnea_derivatives_stage(m, d, &x[0], &x[1], &x[2], None)?;
+                Ok([c.dq, c.dv, mass, c.factors].concat())
+            })],
+            Function::RneaDerivativesFext => vec![rnea_columns(|m, d, x, _| {
                 let f = wrenches(m, &x[3])?;
-                let s = aba_derivatives_stage(m, d, &x[0], &x[1], &x[2], Some(&f))?;
-                Ok([s.dtau_dq, s.dtau_dv, minus_identity(m.nv), s.factors].concat())
-            },
-            Function::Minverse => {
-                return Some(Columns {
-                    stage: |m, d, x, _| {
-                        let factors = mass_factors(m, d, &x[0])?;
-                        Ok([minus_identity(m.nv), factors].concat())
-                    },
-                    looped: &[0],
-                    looped_names: "`M⁻¹` (the solve of `-I`)",
-                    factors,
-                    kernel: solve_mass_column,
-                })
-            }
-            _ => return None,
-        };
-        Some(Columns {
-            stage,
-            looped: &[0, 1, 2],
-            looped_names: "`ddq_dq`, `ddq_dv` and `ddq_dtau` (`M⁻¹`, the solve of `-I`)",
-            factors,
-            kernel: solve_mass_column,
-        })
+                let (c, mass) = rnea_derivatives_stage(m, d, &x[0], &x[1], &x[2], Some(&f))?;
+                Ok([c.dq, c.dv, mass, c.factors].concat())
+            })],
+            _ => vec![],
+        }
     }
 }
 
