@@ -1,15 +1,18 @@
-//! The column form of a big function ([`Function::columns`]): the function's
-//! work before its solve (the stage) written out as straight-line code, and
-//! the solve of one column written once and run in a loop over the columns,
-//! instead of one copy per column. `aba_derivatives` of a humanoid is about
-//! 100,000 operations written out, half of them seventy copies of the same
-//! column solve with other right-hand sides; its column form writes that
-//! solve once, so the function's machine code fits the caches that feed the
-//! core. The loop's trip count is `NV`, a constant: no branch on the data.
+//! The column forms of big functions ([`Function::columns`]): the
+//! function's work before its columns (the stage) written out as
+//! straight-line code, and the code of one column written once per chain of
+//! dofs and run in a loop over the chain's columns, instead of one copy per
+//! column. `aba_derivatives` of a humanoid is about 100,000 operations
+//! written out, half of them seventy copies of the same column solve with
+//! other right-hand sides; its column form writes that solve once per
+//! chain, so the function's machine code fits the caches that feed the
+//! core. A second form also loops the columns of `∂τ` before their solves.
+//! The loops' trip counts are constants: no branch on the data.
 //!
-//! A function takes this form when it runs more operations in it (its stage
-//! and every column's solve) than [`Options::unroll_limit`]; smaller ones
-//! stay straight-line.
+//! A function takes a form when it runs more operations in it (its stage
+//! and every column) than the form's [`Columns::limit`] times
+//! [`Options::unroll_limit`], and every form before it is taken; smaller
+//! ones stay straight-line.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
