@@ -220,7 +220,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
     // The statements, in order, each named by its first definition: the
     // groups of angles, then one per remaining node.
     let mut defined = vec![false; nodes.len()];
-    let mut order = Vec::new();
+    let (mut order, mut order_defs) = (Vec::new(), Vec::new());
     let firsts = (0..groups.len()).map(|g| {
         let first = |a: &NodeId| sin_of.get(a).or(cos_of.get(a)).copied();
         first(&groups[g][0]).expect("an angle has a sine or a cosine")
@@ -229,14 +229,16 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
         let leaf = matches!(nodes[i], Node::Const(_) | Node::Input(_));
         live[i] && !leaf && !fused.product_of.contains_key(&i)
     });
-    for i in firsts.collect::<Vec<_>>().into_iter().chain(rest) {
+    for i in firsts.chain(rest) {
         if defined[i] {
             continue;
         }
-        for d in defs(i) {
+        let d = defs(i);
+        for &d in &d {
             defined[d] = true;
         }
         order.push(i);
+        order_defs.push(d);
     }
     let parts = if order.len() <= whole_len {
         1
@@ -248,7 +250,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
     let mut part = vec![0usize; nodes.len()];
     for (k, &i) in order.iter().enumerate() {
         part[i] = k / per_part;
-        for d in defs(i) {
+        for &d in &order_defs[k] {
             part[d] = part[i];
         }
         if let Some(&m) = fused.sum_of.get(&i) {
@@ -264,7 +266,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
     if parts > 1 {
         let mut held: Vec<(usize, usize)> = Vec::new(); // (used until, entry)
         let mut free: BTreeSet<usize> = BTreeSet::new();
-        for &i in &order {
+        for (&i, defines) in order.iter().zip(&order_defs) {
             held.retain(|&(until, entry)| {
                 let keep = until >= part[i];
                 if !keep {
@@ -272,7 +274,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
                 }
                 keep
             });
-            for d in defs(i) {
+            for &d in defines {
                 if used_until[d] > part[d] {
                     let entry = free.pop_first().unwrap_or_else(|| {
                         spills += 1;
@@ -291,7 +293,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
         statements: 0..0,
         locals: 0,
     }];
-    for &i in &order {
+    for (k, &i) in order.iter().enumerate() {
         let current = part_list.len() - 1;
         if part[i] != current {
             let start = statements.len();
@@ -370,7 +372,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
             }
         };
         let mut defines = Vec::with_capacity(2 * TRIG_LANES);
-        for d in defs(i) {
+        for &d in &order_defs[k] {
             let s = this.locals;
             this.locals += 1;
             slot[d] = Some(s);
