@@ -192,6 +192,9 @@ impl UserFunction {
         if crate::Function::from_name(&self.name).is_some() {
             return Err("the name is a built-in function's".into());
         }
+        if let Some(item) = generated_item(&self.name) {
+            return Err(format!("the name is taken by the module's {item}"));
+        }
         if self.inputs.is_empty() {
             return Err("no inputs".into());
         }
@@ -466,4 +469,38 @@ impl UserItem {
         let (graph, outputs) = substitute_zero(&at.graph, &outputs, at.kept);
         Ok(Traced { graph, outputs })
     }
+}
+
+/// What of a generated module already has the name `name`, if anything:
+/// its private helpers (`mul_add`, `sincos4`) or an item derived from a
+/// built-in function's name (`NAME_stage`, `NAME_oK_columnG`, `NAME_partK`,
+/// `NAME_jacobian`, and the lanes' `NAME_batch`, `NAME_each`, `NAME_par`,
+/// `NAME_aos`, `NAME_batch_par`).
+fn generated_item(name: &str) -> Option<&'static str> {
+    if matches!(name, "mul_add" | "sincos4") {
+        return Some("private helper");
+    }
+    let digits = |r: &str| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit());
+    let derived = crate::Function::ALL.iter().any(|f| {
+        let rest = name
+            .strip_prefix(f.name())
+            .and_then(|r| r.strip_prefix('_'));
+        rest.is_some_and(|rest| {
+            let kernel = (rest.strip_prefix('o'))
+                .and_then(|r| r.split_once("_column"))
+                .is_some_and(|(k, g)| digits(k) && digits(g));
+            let part = rest.strip_prefix("part").is_some_and(digits);
+            let named = [
+                "stage",
+                "jacobian",
+                "batch",
+                "each",
+                "par",
+                "aos",
+                "batch_par",
+            ];
+            kernel || part || named.contains(&rest)
+        })
+    });
+    derived.then_some("items for a built-in function")
 }

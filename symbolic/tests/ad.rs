@@ -383,6 +383,27 @@ fn user_function_declarations_are_checked() {
             },
             "built-in",
         ),
+        (
+            UserFunction {
+                name: "sincos4".into(),
+                ..base()
+            },
+            "private helper",
+        ),
+        (
+            UserFunction {
+                name: "aba_derivatives_o1_column3".into(),
+                ..base()
+            },
+            "built-in function",
+        ),
+        (
+            UserFunction {
+                name: "crba_stage".into(),
+                ..base()
+            },
+            "built-in function",
+        ),
         (base().gradient(&["v"]), "`v`, not an input"),
         (base().gauss_newton(&["q"]), "residual vector"),
         (base().input("q", Dim::Nv), "named twice"),
@@ -396,6 +417,14 @@ fn user_function_declarations_are_checked() {
     for (f, expected) in cases {
         let e = f.check().unwrap_err();
         assert!(e.contains(expected), "{e}");
+    }
+    // A name that only starts like a built-in function's is the user's.
+    for name in ["rnea_residual", "crba_stages", "aba_o1_column", "sincos"] {
+        let f = UserFunction {
+            name: name.into(),
+            ..base()
+        };
+        assert_eq!(f.check(), Ok(()), "{name}");
     }
     // Through the generator: the error names the function.
     let urdf = std::fs::read_to_string(common::root().join("models/go2_z1.urdf")).unwrap();
