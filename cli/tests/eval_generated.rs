@@ -154,6 +154,35 @@ fn functions_restricts_the_generated_set() {
     assert_eq!((passed, failed), (31, 0));
 }
 
+/// `--unroll-limit` and `--max-ops` reach the generator: `minverse` in its
+/// column form, against the reference.
+#[test]
+fn size_options_reach_the_generator() {
+    let dir = scratch("sizes");
+    let work = dir.join("work").to_string_lossy().into_owned();
+    let (generated, _) = eval(
+        &dir,
+        "generated",
+        &[
+            "--backend",
+            "generated",
+            "--work-dir",
+            &work,
+            "--functions",
+            "minverse",
+            "--unroll-limit",
+            "0",
+            "--max-ops",
+            "100000",
+        ],
+    );
+    let code =
+        std::fs::read_to_string(dir.join("work/continuous_chain_fixed/src/robot.rs")).unwrap();
+    assert!(code.contains("fn minverse_stage("), "no column form");
+    let (_, failed, _) = compare(REFERENCE, &generated);
+    assert_eq!(failed, 0);
+}
+
 /// A whole-body reference: armature (one per joint: the Z1's joints have one
 /// dof each) and a 6-D contact in the header; every quantity from the
 /// generated code but `omi`, and none missing.
@@ -248,7 +277,7 @@ fn bad_function_lists_are_errors() {
     let out = dir.join("out.json").to_string_lossy().into_owned();
     let work = dir.join("work").to_string_lossy().into_owned();
     let base = ["eval", "--urdf", URDF, "--states", REFERENCE, "--out", &out];
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &[
                 "--backend",
@@ -294,6 +323,7 @@ fn bad_function_lists_are_errors() {
             "`sphere` is not `point` or `6d`",
         ),
         (&["--functions", "rnea"], "need --backend generated"),
+        (&["--unroll-limit", "0"], "need --backend generated"),
     ];
     for (extra, message) in cases {
         let args: Vec<&str> = base.iter().chain(extra).copied().collect();

@@ -68,6 +68,14 @@ pub struct Args {
     /// `rbdgen-eval` in the system's temporary directory by default.
     #[arg(long)]
     work_dir: Option<PathBuf>,
+    /// With `--backend generated`: as for `generate`, the most operations one
+    /// generated function may have.
+    #[arg(long, value_name = "N")]
+    max_ops: Option<usize>,
+    /// With `--backend generated`: as for `generate`, the operations above
+    /// which `minverse` and the dynamics derivatives loop their columns.
+    #[arg(long, value_name = "N")]
+    unroll_limit: Option<usize>,
     /// No build messages on stderr.
     #[arg(long)]
     quiet: bool,
@@ -85,22 +93,30 @@ pub fn run(args: Args) -> Result<(), String> {
         backend,
         functions,
         work_dir,
+        max_ops,
+        unroll_limit,
         quiet,
     } = args;
     let urdf = file
         .or(urdf)
         .ok_or("eval: name the model file (`rbdgen eval MODEL --states FILE`)")?;
-    if backend == Backend::Runtime && (!functions.is_empty() || work_dir.is_some()) {
-        return Err("--functions and --work-dir need --backend generated".into());
+    let sizes = max_ops.is_some() || unroll_limit.is_some();
+    if backend == Backend::Runtime && (!functions.is_empty() || work_dir.is_some() || sizes) {
+        return Err(
+            "--functions, --work-dir, --max-ops and --unroll-limit need --backend generated".into(),
+        );
     }
     let text = crate::read_description(&urdf)?;
     let file = StatesFile::parse(&crate::read(&states)?)
         .map_err(|e| format!("{}: {e}", states.display()))?;
     let name = urdf.to_string_lossy();
+    let defaults = Options::default();
     let mut options = Options {
         floating_base,
         source_name: name.to_string(),
-        ..Options::default()
+        max_ops: max_ops.unwrap_or(defaults.max_ops),
+        unroll_limit: unroll_limit.unwrap_or(defaults.unroll_limit),
+        ..defaults
     };
     model_args
         .apply(&mut options)
