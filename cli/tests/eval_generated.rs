@@ -57,6 +57,17 @@ fn eval(dir: &Path, name: &str, extra: &[&str]) -> (String, String) {
     (out, stderr)
 }
 
+/// [`eval`] with the generated backend, its crate in `dir/work`, and `extra`
+/// arguments; returns the output path, stderr and the generated source.
+fn eval_generated(dir: &Path, extra: &[&str]) -> (String, String, String) {
+    let work = dir.join("work").to_string_lossy().into_owned();
+    let mut args = vec!["--backend", "generated", "--work-dir", &work];
+    args.extend(extra);
+    let (out, stderr) = eval(dir, "generated", &args);
+    let code = dir.join("work/continuous_chain_fixed/src/robot.rs");
+    (out, stderr, std::fs::read_to_string(code).unwrap())
+}
+
 /// `rbdgen compare --summary`: (passed, failed, worst error); panics when it
 /// exits non-zero.
 fn compare(reference: &str, ours: &str) -> (usize, usize, f64) {
@@ -78,19 +89,12 @@ fn compare(reference: &str, ours: &str) -> (usize, usize, f64) {
 #[test]
 fn generated_backend_matches_pinocchio_and_the_runtime() {
     let dir = scratch("all");
-    let work = dir.join("work").to_string_lossy().into_owned();
-    let (generated, stderr) = eval(
-        &dir,
-        "generated",
-        &["--backend", "generated", "--work-dir", &work],
-    );
+    let (generated, stderr, code) = eval_generated(&dir, &[]);
     // Every quantity with a generated function came from the generated code.
     assert!(
         stderr.contains("computed by the runtime (no generated function in the set): omi\n"),
         "{stderr}"
     );
-    let code =
-        std::fs::read_to_string(dir.join("work/continuous_chain_fixed/src/robot.rs")).unwrap();
     for name in [
         "rnea_derivatives",
         "aba_derivatives",
@@ -122,19 +126,8 @@ fn generated_backend_matches_pinocchio_and_the_runtime() {
 #[test]
 fn functions_restricts_the_generated_set() {
     let dir = scratch("some");
-    let work = dir.join("work").to_string_lossy().into_owned();
-    let (generated, stderr) = eval(
-        &dir,
-        "generated",
-        &[
-            "--backend",
-            "generated",
-            "--work-dir",
-            &work,
-            "--functions",
-            "crba,frame_jacobian_local,d_integrate_dv",
-        ],
-    );
+    let functions = "crba,frame_jacobian_local,d_integrate_dv";
+    let (generated, stderr, code) = eval_generated(&dir, &["--functions", functions]);
     // Partly covered quantities (frames, dintegrate) take the rest from the runtime.
     let runtime_line = stderr
         .lines()
@@ -147,8 +140,6 @@ fn functions_restricts_the_generated_set() {
         );
     }
     assert!(!runtime_line.contains(" crba"), "{runtime_line}");
-    let code =
-        std::fs::read_to_string(dir.join("work/continuous_chain_fixed/src/robot.rs")).unwrap();
     assert!(code.contains("pub fn crba(") && !code.contains("pub fn rnea("));
     let (passed, failed, _) = compare(REFERENCE, &generated);
     assert_eq!((passed, failed), (31, 0));
@@ -159,25 +150,9 @@ fn functions_restricts_the_generated_set() {
 #[test]
 fn size_options_reach_the_generator() {
     let dir = scratch("sizes");
-    let work = dir.join("work").to_string_lossy().into_owned();
-    let (generated, _) = eval(
-        &dir,
-        "generated",
-        &[
-            "--backend",
-            "generated",
-            "--work-dir",
-            &work,
-            "--functions",
-            "minverse",
-            "--unroll-limit",
-            "0",
-            "--max-ops",
-            "100000",
-        ],
-    );
-    let code =
-        std::fs::read_to_string(dir.join("work/continuous_chain_fixed/src/robot.rs")).unwrap();
+    let sizes = ["--unroll-limit", "0", "--max-ops", "100000"];
+    let (generated, _, code) =
+        eval_generated(&dir, &[&["--functions", "minverse"], &sizes[..]].concat());
     assert!(code.contains("fn minverse_stage("), "no column form");
     let (_, failed, _) = compare(REFERENCE, &generated);
     assert_eq!(failed, 0);
