@@ -112,6 +112,20 @@ fn parse_contact(input: ParseStream) -> syn::Result<((String, ContactKind), Span
     Ok(((name, kind), span))
 }
 
+/// A whole number 0 or more for `key` (`lanes = 4`, `max_ops = 100000`):
+/// anything else is an error naming the option, spanned on the value.
+fn count(input: ParseStream, key: OptionKey) -> syn::Result<usize> {
+    let error = |span| {
+        let name = key.spec().macro_key.unwrap_or_default();
+        syn::Error::new(span, format!("`{name}` takes a whole number, 0 or more"))
+    };
+    if input.peek(Token![-]) {
+        return Err(error(input.span()));
+    }
+    let lit: syn::LitInt = input.parse().map_err(|e| error(e.span()))?;
+    lit.base10_parse().map_err(|_| error(lit.span()))
+}
+
 /// `= VALUE` for `key`: the option's value into `o`, its spans into `kept`.
 fn parse_value(
     input: ParseStream,
@@ -187,11 +201,9 @@ fn parse_value(
             let (frames, spans) = list(input, parse_name)?;
             (o.frames, kept.entries) = (Some(frames), spans);
         }
-        OptionKey::Lanes => o.lanes = Some(input.parse::<syn::LitInt>()?.base10_parse()?),
-        OptionKey::MaxOps => o.max_ops = input.parse::<syn::LitInt>()?.base10_parse()?,
-        OptionKey::UnrollLimit => {
-            o.unroll_limit = input.parse::<syn::LitInt>()?.base10_parse()?;
-        }
+        OptionKey::Lanes => o.lanes = Some(count(input, key)?),
+        OptionKey::MaxOps => o.max_ops = count(input, key)?,
+        OptionKey::UnrollLimit => o.unroll_limit = count(input, key)?,
         // Not macro keys: the macro's code always uses `std`; the C
         // interface and user functions are the CLI's and the build script's.
         OptionKey::Std | OptionKey::CApi | OptionKey::UserFunctions => {}
@@ -217,6 +229,12 @@ impl Parse for Args {
             let ident: Ident = input.parse()?;
             let key = OptionKey::from_macro_key(&ident.to_string())
                 .map_err(|message| syn::Error::new(ident.span(), message))?;
+            if spans.contains_key(&key) {
+                return Err(syn::Error::new(
+                    ident.span(),
+                    format!("`{ident}` is given twice; give it once"),
+                ));
+            }
             let mut kept = Kept {
                 key: Some(ident.span()),
                 ..Kept::default()
