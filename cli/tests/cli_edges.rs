@@ -445,3 +445,28 @@ fn a_crate_directory_keeps_the_users_files() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A negative number for a count is an error naming its option (not taken
+/// for a flag of its own).
+#[test]
+fn a_negative_count_names_its_option() {
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["generate", "models/z1.urdf", "--unroll-limit", "-5"],
+            "'--unroll-limit <N>'",
+        ),
+        (
+            &["info", "models/z1.urdf", "--max-ops", "-1"],
+            "'--max-ops <N>'",
+        ),
+        (
+            &["verify", "models/z1.urdf", "--tolerance", "-1"],
+            "--tolerance -1: must be",
+        ),
+    ];
+    for (args, message) in cases {
+        let run = rbdgen(args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&run).contains(message), "{args:?}: {}", stderr(&run));
+    }
+}

@@ -455,6 +455,11 @@ fn evaluate_refuses_bad_states() {
         m.as_object_mut().unwrap().remove("nv");
     });
     assert!(states(&no_nv).unwrap_err().to_string().contains("model.nv"));
+    let none = edit(doc.clone(), &["states"], |s| *s = json!([]));
+    assert_eq!(
+        states(&none).unwrap_err().to_string(),
+        "`states`: empty: there is nothing to evaluate"
+    );
 
     let short = edit(doc.clone(), &["states", "1", "q"], |q| {
         q.as_array_mut().unwrap().pop();

@@ -70,11 +70,11 @@ pub struct Args {
     work_dir: Option<PathBuf>,
     /// With `--backend generated`: as for `generate`, the most operations one
     /// generated function may have.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     max_ops: Option<usize>,
     /// With `--backend generated`: as for `generate`, the operations above
     /// which `minverse` and the dynamics derivatives loop their columns.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     unroll_limit: Option<usize>,
     /// No build messages on stderr.
     #[arg(long)]

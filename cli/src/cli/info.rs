@@ -31,12 +31,17 @@ pub struct Args {
     no_ops: bool,
     /// With --ops: a function above this many operations is reported as too
     /// large (as `generate` would refuse it) rather than emitted.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_OPS)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_OPS, allow_negative_numbers = true)]
     max_ops: usize,
     /// With --ops: as for `generate`, the operations above which `minverse`
     /// and the dynamics derivatives take their column forms (the header's
     /// count then says how many are written out).
-    #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_UNROLL_LIMIT)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = rbdgen_symbolic::DEFAULT_UNROLL_LIMIT,
+        allow_negative_numbers = true
+    )]
     unroll_limit: usize,
     /// With --ops: simplify with egg and print the counts before and after
     /// (`rnea 3525 → 3400 ops (...)`).

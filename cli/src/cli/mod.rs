@@ -68,7 +68,7 @@ pub struct CodeArgs {
     /// with `--scalar f32` 4, 8 or 16): a module `lanes` with the lane type `V`
     /// (a vector of the `wide` crate, which the including crate depends on),
     /// each function's kernel and its `NAME_aos` and `NAME_batch` wrappers.
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_name = "L", allow_negative_numbers = true)]
     pub lanes: Option<usize>,
     /// With --lanes: also emit `lanes::NAME_batch_par`, the batch split across
     /// rayon's thread pool (the crate that includes the file depends on `rayon`).
@@ -77,7 +77,12 @@ pub struct CodeArgs {
     /// The most operations one generated function may have: a larger one is
     /// refused, naming it (rustc takes about 1 ms per operation at opt-level
     /// 3, so the default, 200000, is a build of about three minutes).
-    #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_MAX_OPS)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = rbdgen_symbolic::DEFAULT_MAX_OPS,
+        allow_negative_numbers = true
+    )]
     pub max_ops: usize,
     /// A function with a column form (`minverse`, `aba_derivatives`,
     /// `aba_derivatives_fext`, `rnea_derivatives`, `rnea_derivatives_fext`)
@@ -85,7 +90,12 @@ pub struct CodeArgs {
     /// for the columns of `∂τ`) writes the code of one column once per chain
     /// of dofs and loops it over the columns, so that its machine code fits
     /// the caches; 0 loops them always.
-    #[arg(long, value_name = "N", default_value_t = rbdgen_symbolic::DEFAULT_UNROLL_LIMIT)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = rbdgen_symbolic::DEFAULT_UNROLL_LIMIT,
+        allow_negative_numbers = true
+    )]
     pub unroll_limit: usize,
     /// Also emit the C interface, prefixed with NAME (a C identifier, usually
     /// the module's name): a module `c_api` of `extern "C"` functions

@@ -59,16 +59,16 @@ pub struct Args {
     #[command(flatten)]
     code: CodeArgs,
     /// Number of random states.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, allow_negative_numbers = true)]
     states: usize,
     /// Seed of the random states.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Seconds spent timing each function, for the generated code and for the runtime.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.3, allow_negative_numbers = true)]
     seconds: f64,
     /// Largest accepted error (1e-10 for f64 code, 1e-5 for f32 code by default).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     tolerance: Option<f64>,
     /// Directory of the crate that builds the generated code (kept between
     /// runs so that rebuilds are quick); `rbdgen-verify` in the system's

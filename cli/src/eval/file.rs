@@ -466,7 +466,7 @@ impl StatesFile {
     ///
     /// # Errors
     /// [`EvalError::Json`] for text that is not JSON, [`EvalError::Format`]
-    /// naming a missing or mistyped field.
+    /// naming a missing or mistyped field, or an empty `states`.
     pub fn parse(text: &str) -> Result<Self, EvalError> {
         let doc: Value = serde_json::from_str(text).map_err(|e| EvalError::Json(e.to_string()))?;
         let header = Header::from_json(doc.get("model").ok_or_else(|| EvalError::Format {
@@ -483,7 +483,13 @@ impl StatesFile {
             .iter()
             .enumerate()
             .map(|(k, s)| State::from_json(s, k))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
+        if states.is_empty() {
+            return Err(EvalError::Format {
+                path: "states".into(),
+                reason: "empty: there is nothing to evaluate".into(),
+            });
+        }
         Ok(Self { header, states })
     }
 }
