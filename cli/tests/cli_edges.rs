@@ -470,3 +470,17 @@ fn a_negative_count_names_its_option() {
         assert!(stderr(&run).contains(message), "{args:?}: {}", stderr(&run));
     }
 }
+
+/// An empty name in `--frames` says so, as one in `--functions` does.
+#[test]
+fn an_empty_frame_name_is_named_as_such() {
+    for option in ["--frames", "--functions"] {
+        let run = rbdgen(&["generate", "models/z1.urdf", option, ""]);
+        assert_eq!(run.status.code(), Some(2), "{option}");
+        let e = stderr(&run);
+        assert!(
+            e.contains(option) && e.contains("an empty name"),
+            "{option}: {e}"
+        );
+    }
+}

@@ -702,6 +702,10 @@ pub fn apply_to_model(options: &Options, model: &mut Model) -> Result<(), Option
             .map_err(at(OptionKey::Parameters, k))?;
     }
     for (k, name) in options.frames.iter().flatten().enumerate() {
+        if name.trim().is_empty() {
+            let message = "an empty name; name link frames, or leave the option out";
+            return Err(OptionError::new(OptionKey::Frames, Some(k), message.into()));
+        }
         model.link_frame(name).map_err(at(OptionKey::Frames, k))?;
     }
     Ok(())

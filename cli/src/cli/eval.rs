@@ -149,7 +149,8 @@ pub fn run(args: Args) -> Result<(), String> {
                             let n = n.trim();
                             Function::from_name(n).ok_or_else(|| {
                                 let known: Vec<Function> = eval_functions().into_iter().collect();
-                                rbdgen_symbolic::options::unknown_function(n, &known)
+                                let e = rbdgen_symbolic::options::unknown_function(n, &known);
+                                format!("--functions: {e}")
                             })
                         })
                         .collect::<Result<_, _>>()?,
