@@ -367,7 +367,9 @@ fn batch_par_equals_batch_bit_for_bit() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x7e4d);
     // Empty, shorter than a lane group, non-multiples of L, and more states
     // than rayon has threads times L.
-    for n in [0, 1, 3, 4, 9, 67] {
+    // 2003 states are enough operations for two tasks of both functions
+    // (`lanes::TASK_OPS`); the shorter batches run as one.
+    for n in [0, 1, 3, 4, 9, 67, 2003] {
         let q: Vec<[f64; NQ]> = configurations("models/z1.urdf", false, n, &mut rng);
         let v: Vec<[f64; NV]> = states(n, &mut rng);
         let tau: Vec<[f64; NV]> = states(n, &mut rng);
@@ -396,11 +398,35 @@ fn batch_par_equals_batch_bit_for_bit() {
         lanes::frame_placement_batch_par(&q, Frame::Link06, &mut par).unwrap();
         assert_eq!(par, serial, "frame_placement, {n} states");
     }
-    // Each task takes whole lane groups: the chunk is a multiple of L, at least L.
-    for n in [0, 1, 4, 5, 64, 1001] {
-        let chunk = lanes::par_chunk(n);
-        assert!(chunk >= lanes::L && chunk % lanes::L == 0, "{n}: {chunk}");
-        assert!(chunk * rayon::current_num_threads() >= n, "{n}: {chunk}");
+    // Each task takes whole lane groups: the chunk is a multiple of L, at least
+    // L; no more tasks than threads; a task below `TASK_OPS` operations only
+    // when the batch is one task.
+    for n in [0, 1, 4, 5, 64, 1001, 100_000] {
+        for ops in [1, 1803, 100_000, 10_000_000] {
+            let chunk = lanes::par_chunk(n, ops);
+            assert!(
+                chunk >= lanes::L && chunk % lanes::L == 0,
+                "{n}, {ops}: {chunk}"
+            );
+            assert!(
+                chunk * rayon::current_num_threads() >= n,
+                "{n}, {ops}: {chunk}"
+            );
+            assert!(
+                chunk >= n || chunk * ops >= lanes::TASK_OPS,
+                "{n}, {ops}: {chunk}"
+            );
+        }
+    }
+    if rayon::current_num_threads() > 1 {
+        assert!(
+            lanes::par_chunk(2003, 576) < 2003,
+            "2003 frame placements split"
+        );
+        assert!(
+            lanes::par_chunk(64, 1803) >= 64,
+            "64 z1 abas run as one task"
+        );
     }
     // Lengths that disagree: an error naming the argument, nothing written.
     let n = 6;

@@ -480,3 +480,41 @@ fn an_empty_frame_name_is_named_as_such() {
         );
     }
 }
+
+/// A function above `--max-ops` that a lower `--unroll-limit` would loop says
+/// so; one without a column form (`rnea`) does not.
+#[test]
+fn too_large_suggests_the_unroll_limit_where_it_helps() {
+    let dir = std::env::temp_dir().join(format!("rbdgen-too-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = dir.join("z1.rs");
+    let output = output.to_str().unwrap();
+    for (function, hint) in [("minverse", true), ("rnea", false)] {
+        let out = rbdgen(&[
+            "generate",
+            "models/z1.urdf",
+            "--functions",
+            function,
+            "--max-ops",
+            "100",
+            "--unroll-limit",
+            "1000000",
+            "-o",
+            output,
+        ]);
+        let stderr = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("raise the limit with --max-ops"),
+            "{stderr}"
+        );
+        assert_eq!(
+            stderr
+                .trim_end()
+                .ends_with("or lower --unroll-limit to loop its columns"),
+            hint,
+            "{function}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -184,6 +184,7 @@ pub(crate) fn emit_columns(
             function: spec.name.clone(),
             ops: counts.written(),
             limit: options.max_ops,
+            loopable: false,
         });
     }
     let fargs: Vec<(&str, _)> = spec.args.iter().map(|(n, d)| (n.as_str(), *d)).collect();
@@ -345,7 +346,7 @@ pub(crate) fn emit_columns(
             #(#items)*
         }
     };
-    let items = function_items(spec, &fargs, options, stops, emit);
+    let items = function_items(spec, &fargs, options, stops, counts.total(), emit);
     Ok((items, traced_counts, counts))
 }
 

@@ -307,6 +307,7 @@ fn function_items(
     let outs = output_parts(&spec.output, ty, prefix);
     let tuple = matches!(spec.output, Output::Tuple(_));
     let per_frame = spec.per_frame;
+    let ops = proc_macro2::Literal::usize_unsuffixed(spec.ops);
     let c_name = format_ident!("{prefix}_{}", spec.name);
     let c_batch = format_ident!("{prefix}_{}_batch", spec.name);
     let batch = format_ident!("{}_batch", spec.name);
@@ -512,7 +513,7 @@ fn function_items(
         TokenStream::new()
     };
     let call_batch = if options.threads {
-        quote!(#par(#(#all_names,)* #frame_arg lanes::par_chunk(#n0.len()));)
+        quote!(#par(#(#all_names,)* #frame_arg lanes::par_chunk(#n0.len(), #ops));)
     } else {
         quote!(#each(#(#all_names,)* #frame_arg);)
     };
@@ -588,7 +589,7 @@ fn function_items(
         if per_frame { ", [`BAD_FRAME`]" } else { "" },
     );
     let each_or_par = if options.threads {
-        quote!(#par(#(#all_names,)* #frame_arg lanes::par_chunk(n));)
+        quote!(#par(#(#all_names,)* #frame_arg lanes::par_chunk(n, #ops));)
     } else {
         quote!(#each(#(#all_names,)* #frame_arg);)
     };

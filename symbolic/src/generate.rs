@@ -92,6 +92,10 @@ pub enum GenerateError {
         ops: usize,
         /// [`Options::max_ops`].
         limit: usize,
+        /// Whether the function has a column form (`minverse`, the dynamics
+        /// derivatives) that a lower [`Options::unroll_limit`] would take,
+        /// writing fewer operations out.
+        loopable: bool,
     },
     /// The runtime refused the traced arguments (an internal error: the
     /// generator builds them from the model's sizes).
@@ -133,12 +137,22 @@ impl GenerateError {
                 function,
                 ops,
                 limit,
-            } => format!(
-                "`{function}` has {ops} operations, more than the limit of {limit} per function \
-                 (rustc takes about 1 ms per operation at opt-level 3): ask for fewer functions, \
-                 or raise the limit with {}",
-                spell(OptionKey::MaxOps.spec())
-            ),
+                loopable,
+            } => {
+                let lower = match loopable {
+                    true => format!(
+                        ", or lower {} to loop its columns",
+                        spell(OptionKey::UnrollLimit.spec())
+                    ),
+                    false => String::new(),
+                };
+                format!(
+                    "`{function}` has {ops} operations, more than the limit of {limit} per \
+                     function (rustc takes about 1 ms per operation at opt-level 3): ask for \
+                     fewer functions, or raise the limit with {}{lower}",
+                    spell(OptionKey::MaxOps.spec())
+                )
+            }
             e => e.to_string(),
         }
     }
@@ -405,6 +419,7 @@ fn generate_one(
                 per_frame: false,
                 output: part.output(f, &model),
                 doc: part.doc(f),
+                ops: 0,
             };
             let (item, _, counts) =
                 emit_traced(&model, &signature, options, |_| part.trace(f, &model))?;
@@ -542,6 +557,9 @@ pub(crate) struct Signature {
     pub(crate) per_frame: bool,
     pub(crate) output: Output,
     pub(crate) doc: Vec<String>,
+    /// The operations one state runs (one frame's, for a per-frame function),
+    /// which sizes the tasks of the threaded batch: set by emission, 0 before.
+    pub(crate) ops: usize,
 }
 
 /// One function of the table: traced (once per link frame for per-frame
@@ -560,17 +578,33 @@ fn emit_function(
         per_frame: spec.per_frame,
         output: spec.output,
         doc: spec.doc.iter().map(|l| l.to_string()).collect(),
+        ops: 0,
     };
     let lens: Vec<usize> = signature.args.iter().map(|(_, d)| d.len(model)).collect();
     let forms = function.columns::<Expr>(model);
     if let Some(form) = choose_columns(model, &signature, &forms, options)? {
         return emit_columns(model, &signature, form, options);
     }
-    emit_traced(model, &signature, options, |frame| {
+    let loopable = !forms.is_empty();
+    let emitted = emit_traced(model, &signature, options, |frame| {
         try_trace(&lens, |x| {
             let mut data = Data::<Expr>::new(model);
             function.evaluate(model, &mut data, x, frame)
         })
+    });
+    emitted.map_err(|e| match e {
+        GenerateError::TooLarge {
+            function,
+            ops,
+            limit,
+            ..
+        } => GenerateError::TooLarge {
+            function,
+            ops,
+            limit,
+            loopable,
+        },
+        e => e,
     })
 }
 
@@ -608,6 +642,7 @@ fn emit_jacobian(
         per_frame: spec.per_frame,
         output: jacobian_output(function, model),
         doc,
+        ops: 0,
     };
     emit_traced(model, &signature, options, |frame| {
         trace_jacobian(model, function, frame)
@@ -668,6 +703,7 @@ fn emit_traced(
                 function: spec.name.clone(),
                 ops: counts.total(),
                 limit: options.max_ops,
+                loopable: false,
             });
         }
         schedules.push(schedule(
@@ -744,7 +780,8 @@ fn emit_traced(
             #(#parts)*
         }
     };
-    let items = function_items(spec, fargs, options, stops, emit);
+    let ops = counts.total() / frames.len().max(1);
+    let items = function_items(spec, fargs, options, stops, ops, emit);
     Ok((items, traced_counts, counts))
 }
 
@@ -755,11 +792,15 @@ pub(crate) fn function_items(
     fargs: &[(&str, Dim)],
     options: &Options,
     stops: Stops,
+    ops: usize,
     emit: impl Fn(Arith) -> TokenStream,
 ) -> FunctionItems {
     FunctionItems {
         stops,
-        signature: spec.clone(),
+        signature: Signature {
+            ops,
+            ..spec.clone()
+        },
         scalar: emit(Arith::Scalar),
         lanes: options.lanes.map(|_| {
             let kernel = emit(Arith::Lanes);
@@ -770,6 +811,7 @@ pub(crate) fn function_items(
                 spec.per_frame,
                 options.scalar,
                 options.threads,
+                ops,
             );
             quote!(#kernel #wrappers)
         }),

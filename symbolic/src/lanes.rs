@@ -16,9 +16,6 @@ fn tuple_impl(n: usize) -> TokenStream {
     let tys: Vec<Ident> = (0..n)
         .map(|i| format_ident!("{}", (b'A' + i as u8) as char))
         .collect();
-    let vars: Vec<Ident> = (0..n)
-        .map(|i| format_ident!("{}", (b'a' + i as u8) as char))
-        .collect();
     let idx: Vec<Index> = (0..n).map(Index::from).collect();
     quote! {
         impl<#(#tys: Lanes),*> Lanes for (#(#tys),*) {
@@ -28,9 +25,8 @@ fn tuple_impl(n: usize) -> TokenStream {
                     #(#tys::gather(&core::array::from_fn(|k| states[k].#idx)),)*
                 )
             }
-            fn scatter(&self) -> [Self::State; L] {
-                let (#(#vars),*) = (#(self.#idx.scatter()),*);
-                core::array::from_fn(|k| (#(#vars[k]),*))
+            fn lane(&self, k: usize) -> Self::State {
+                (#(self.#idx.lane(k)),*)
             }
             fn write_lane(&self, k: usize, state: &mut Self::State) {
                 #(self.#idx.write_lane(k, &mut state.#idx);)*
@@ -62,11 +58,20 @@ pub(crate) fn lanes_module(
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
     let par_chunk = threads.then(|| {
         quote! {
-            /// States per task of the `NAME_batch_par` functions: `n` split evenly over
-            /// rayon's threads, rounded up to whole groups of `L` (at least one group), so
-            /// that only the last task has a scalar tail.
-            pub fn par_chunk(n: usize) -> usize {
-                n.div_ceil(rayon::current_num_threads()).next_multiple_of(L).max(L)
+            /// The fewest operations a task of a `NAME_batch_par` function runs. Waking a
+            /// pool thread costs microseconds: on two cores, 64 states of Go2+Z1's `aba`
+            /// (400 000 operations) ran slower in two tasks than in one, 64 of its
+            /// `rnea_derivatives` (860 000) 1.5 times faster.
+            pub const TASK_OPS: usize = 400_000;
+
+            /// States per task of a `NAME_batch_par` function of `ops` operations per
+            /// state: `n` split evenly over rayon's threads but into no more tasks than
+            /// `n * ops / TASK_OPS`, rounded up to whole groups of `L` (at least one
+            /// group), so that only the last task has a scalar tail. At least `n` (one
+            /// task, run on the calling thread) when the batch is too small to split.
+            pub fn par_chunk(n: usize, ops: usize) -> usize {
+                let tasks = (n.saturating_mul(ops) / TASK_OPS).clamp(1, rayon::current_num_threads());
+                n.div_ceil(tasks).next_multiple_of(L).max(L)
             }
         }
     });
@@ -274,8 +279,14 @@ pub(crate) fn lanes_module(
                 type State: Copy;
                 /// The lanes of `L` states.
                 fn gather(states: &[Self::State; L]) -> Self;
-                /// The `L` states of the lanes.
-                fn scatter(&self) -> [Self::State; L];
+                /// The state of lane `k`.
+                fn lane(&self, k: usize) -> Self::State;
+                /// The `L` states of the lanes, each built in place lane by lane
+                /// ([`Lanes::lane`]).
+                #[inline(always)]
+                fn scatter(&self) -> [Self::State; L] {
+                    core::array::from_fn(|k| self.lane(k))
+                }
                 /// Writes lane `k` into one state's value (no intermediate copy).
                 fn write_lane(&self, k: usize, state: &mut Self::State);
             }
@@ -285,6 +296,10 @@ pub(crate) fn lanes_module(
                 #[inline(always)]
                 fn gather(states: &[#ty; L]) -> V {
                     V::new(*states)
+                }
+                #[inline(always)]
+                fn lane(&self, k: usize) -> #ty {
+                    self[k]
                 }
                 #[inline(always)]
                 fn scatter(&self) -> [#ty; L] {
@@ -303,9 +318,8 @@ pub(crate) fn lanes_module(
                     core::array::from_fn(|i| T::gather(&core::array::from_fn(|k| states[k][i])))
                 }
                 #[inline(always)]
-                fn scatter(&self) -> [[T::State; N]; L] {
-                    let parts: [[T::State; L]; N] = core::array::from_fn(|i| self[i].scatter());
-                    core::array::from_fn(|k| core::array::from_fn(|i| parts[i][k]))
+                fn lane(&self, k: usize) -> [T::State; N] {
+                    core::array::from_fn(|i| self[i].lane(k))
                 }
                 #[inline(always)]
                 fn write_lane(&self, k: usize, state: &mut [T::State; N]) {
@@ -361,8 +375,10 @@ pub(crate) fn lane_wrappers(
     per_frame: bool,
     scalar: ScalarType,
     threads: bool,
+    ops: usize,
 ) -> TokenStream {
     let ty = scalar.ty();
+    let ops = Literal::usize_unsuffixed(ops);
     let kernel = Ident::new(name, Span::call_site());
     let aos = format_ident!("{name}_aos");
     let batch = format_ident!("{name}_batch");
@@ -445,9 +461,11 @@ pub(crate) fn lane_wrappers(
     let par_fn = threads.then(|| {
         let par_doc = [
             format!(
-                " [`{batch}`] split across rayon's thread pool: tasks of [`par_chunk`]`(out.len())` \
-                 states (whole groups of `L`, the scalar tail in the last task), each running \
-                 [`{batch}`]'s loop on its slices. The same numbers as [`{batch}`], bit for bit."
+                " [`{batch}`] split across rayon's thread pool: tasks of [`par_chunk`]`(out.len(), \
+                 {ops})` states ({ops} operations per state; whole groups of `L`, the scalar tail \
+                 in the last task), each running [`{batch}`]'s loop on its slices, the first on \
+                 the calling thread (`rayon::in_place_scope`). A batch too small to split runs \
+                 on the calling thread alone. The same numbers as [`{batch}`], bit for bit."
             ),
             String::new(),
             " # Errors".to_string(),
@@ -464,16 +482,27 @@ pub(crate) fn lane_wrappers(
                 out: &mut [#ret],
             ) -> Result<(), LengthMismatch> {
                 #(#checks)*
-                let chunk = par_chunk(out.len());
-                rayon::iter::ParallelIterator::for_each(
-                    rayon::iter::IndexedParallelIterator::enumerate(
-                        rayon::slice::ParallelSliceMut::par_chunks_mut(out, chunk),
-                    ),
-                    |(i, out)| {
-                        let (s, e) = (i * chunk, i * chunk + out.len());
-                        #each(#(#parts,)* #frame_arg_comma out)
-                    },
-                );
+                let chunk = par_chunk(out.len(), #ops);
+                if chunk >= out.len() {
+                    #each(#(#names,)* #frame_arg_comma out);
+                    return Ok(());
+                }
+                // The calling thread runs the first task itself rather than
+                // waiting for the pool.
+                let task = |i: usize, out: &mut [#ret]| {
+                    let (s, e) = (i * chunk, i * chunk + out.len());
+                    #each(#(#parts,)* #frame_arg_comma out)
+                };
+                rayon::in_place_scope(|scope| {
+                    let mut tasks = out.chunks_mut(chunk).enumerate();
+                    let first = tasks.next();
+                    for (i, out) in tasks {
+                        scope.spawn(move |_| task(i, out));
+                    }
+                    if let Some((i, out)) = first {
+                        task(i, out);
+                    }
+                });
                 Ok(())
             }
         }

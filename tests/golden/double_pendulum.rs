@@ -142,7 +142,8 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 /// Cost: 7 ops (4 add/sub, 2 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    let mut out = [[0.0; 2], [0.0, 0.501]];
+    let mut out = [[0.0; 2]; 2];
+    out[1][1] = 0.501;
     let [x0, x1, x2, x3, x4, x5]: [f64; 6];
     x0 = libm::cos(q[1]);
     x1 = -0.5 * x0;

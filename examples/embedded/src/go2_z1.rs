@@ -3099,232 +3099,15 @@ pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
 /// Cost: 1517 ops (693 add/sub, 768 mul, 0 div, 20 neg, 0 sqrt, 36 trig, 0 select).
 #[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    let mut out = [
-        [
-            21.305969830000002,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            21.305969830000002,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            21.305969830000002,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [0.0; 24],
-        [0.0; 24],
-        [0.0; 24],
-        [0.0; 24],
-        [0.0; 24],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0049656346815999996,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [0.0; 24],
-        [0.0; 24],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0049656346815999996,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [0.0; 24],
-        [0.0; 24],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0049656346815999996,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [0.0; 24],
-        [0.0; 24],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0049656346815999996,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [0.0; 24],
-        [0.0; 24],
-        [0.0; 24],
-        [0.0; 24],
-        [0.0; 24],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0007614863391008552,
-        ],
-    ];
+    let mut out = [[0.0; 24]; 24];
+    out[0][0] = 21.305969830000002;
+    out[1][1] = 21.305969830000002;
+    out[2][2] = 21.305969830000002;
+    out[8][8] = 0.0049656346815999996;
+    out[11][11] = 0.0049656346815999996;
+    out[14][14] = 0.0049656346815999996;
+    out[17][17] = 0.0049656346815999996;
+    out[23][23] = 0.0007614863391008552;
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -10550,12 +10333,11 @@ mod aba_part2 {
 pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
     match frame {
         Frame::Base => {
-            let mut out = [
-                [0.0, 0.0, 0.0, q[0]],
-                [0.0, 0.0, 0.0, q[1]],
-                [0.0, 0.0, 0.0, q[2]],
-                [0.0, 0.0, 0.0, 1.0],
-            ];
+            let mut out = [[0.0; 4]; 4];
+            out[0][3] = q[0];
+            out[1][3] = q[1];
+            out[2][3] = q[2];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -10595,7 +10377,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FLHip => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -10663,7 +10446,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FLThigh => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -10748,7 +10532,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FLCalf => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -10851,7 +10636,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FLFoot => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -10957,7 +10743,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FLCalfRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11046,7 +10833,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FLThighRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11118,7 +10906,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FLHipRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11172,7 +10961,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FRHip => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11240,7 +11030,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FRThigh => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11325,7 +11116,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FRCalf => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11428,7 +11220,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FRFoot => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11534,7 +11327,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FRCalfRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11623,7 +11417,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FRThighRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11695,7 +11490,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::FRHipRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11749,7 +11545,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RLHip => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11817,7 +11614,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RLThigh => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -11902,7 +11700,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RLCalf => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12005,7 +11804,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RLFoot => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12111,7 +11911,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RLCalfRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12200,7 +12001,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RLThighRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12272,7 +12074,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RLHipRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12326,7 +12129,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RRHip => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12394,7 +12198,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RRThigh => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12479,7 +12284,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RRCalf => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12582,7 +12388,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RRFoot => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12688,7 +12495,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RRCalfRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12777,7 +12585,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RRThighRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12849,7 +12658,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::RRHipRotor => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12903,7 +12713,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Imu => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -12957,7 +12768,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Radar => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13024,7 +12836,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Link00 => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13078,7 +12891,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Link01 => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13146,7 +12960,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Link02 => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13231,7 +13046,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Link03 => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13334,7 +13150,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Link04 => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13460,7 +13277,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Link05 => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13605,7 +13423,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::Link06 => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13767,7 +13586,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::GripperStator => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -13932,7 +13752,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::GripperMover => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -14097,7 +13918,8 @@ pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
             out
         }
         Frame::GripperLink => {
-            let mut out = [[0.0; 4], [0.0; 4], [0.0; 4], [0.0, 0.0, 0.0, 1.0]];
+            let mut out = [[0.0; 4]; 4];
+            out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];

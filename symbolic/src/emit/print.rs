@@ -215,22 +215,36 @@ pub fn print(
         }
         bodies.push(quote!(#(#decls)* #(#body)*));
     }
-    // `out` starts with the constant and input outputs (zero elsewhere).
     let zero = arith.literal(scalar, 0.0);
-    let initial: Vec<TokenStream> = schedule
-        .outputs
-        .iter()
-        .map(|&o| match o {
-            Operand::Local { .. } => zero.clone(),
-            o => x(o),
-        })
-        .collect();
-    let initial = shape.build(&initial);
     let declare = match shape {
         // One value, computed in this function: assigned once, where computed.
         Shape::Scalar if !several && !places.is_empty() => quote!(let out: #ty;),
-        _ if places.is_empty() && !several => quote!(let out = #initial;),
-        _ => quote!(let mut out = #initial;),
+        // Nothing computed: the outputs as one literal.
+        _ if places.is_empty() && !several => {
+            let values: Vec<TokenStream> = schedule.outputs.iter().map(|&o| x(o)).collect();
+            let initial = shape.build(&values);
+            quote!(let out = #initial;)
+        }
+        // Zeros (`[[0.0; C]; R]`, a fill), then the constant and input outputs
+        // that are not zero: a literal of the whole array is built on the stack
+        // and copied into place, many times the cost of a fill for lanes.
+        _ => {
+            let zeros = shape.build(&vec![zero.clone(); shape.len()]);
+            let nonzero = schedule
+                .outputs
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| match o {
+                    Operand::Local { .. } => false,
+                    Operand::Const(c) => c.to_bits() != 0,
+                    _ => true,
+                });
+            let sets = nonzero.map(|(k, &o)| {
+                let (place, v) = (shape.place(k), x(o));
+                quote!(#place = #v;)
+            });
+            quote!(let mut out = #zeros; #(#sets)*)
+        }
     };
     if !several {
         let body = &bodies[0];

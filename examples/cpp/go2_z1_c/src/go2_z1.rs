@@ -1419,8 +1419,14 @@ pub mod lanes {
         type State: Copy;
         /// The lanes of `L` states.
         fn gather(states: &[Self::State; L]) -> Self;
-        /// The `L` states of the lanes.
-        fn scatter(&self) -> [Self::State; L];
+        /// The state of lane `k`.
+        fn lane(&self, k: usize) -> Self::State;
+        /// The `L` states of the lanes, each built in place lane by lane
+        /// ([`Lanes::lane`]).
+        #[inline(always)]
+        fn scatter(&self) -> [Self::State; L] {
+            core::array::from_fn(|k| self.lane(k))
+        }
         /// Writes lane `k` into one state's value (no intermediate copy).
         fn write_lane(&self, k: usize, state: &mut Self::State);
     }
@@ -1429,6 +1435,10 @@ pub mod lanes {
         #[inline(always)]
         fn gather(states: &[f64; L]) -> V {
             V::new(*states)
+        }
+        #[inline(always)]
+        fn lane(&self, k: usize) -> f64 {
+            self[k]
         }
         #[inline(always)]
         fn scatter(&self) -> [f64; L] {
@@ -1446,9 +1456,8 @@ pub mod lanes {
             core::array::from_fn(|i| T::gather(&core::array::from_fn(|k| states[k][i])))
         }
         #[inline(always)]
-        fn scatter(&self) -> [[T::State; N]; L] {
-            let parts: [[T::State; L]; N] = core::array::from_fn(|i| self[i].scatter());
-            core::array::from_fn(|k| core::array::from_fn(|i| parts[i][k]))
+        fn lane(&self, k: usize) -> [T::State; N] {
+            core::array::from_fn(|i| self[i].lane(k))
         }
         #[inline(always)]
         fn write_lane(&self, k: usize, state: &mut [T::State; N]) {
@@ -1465,9 +1474,8 @@ pub mod lanes {
                 B::gather(&core::array::from_fn(|k| states[k].1)),
             )
         }
-        fn scatter(&self) -> [Self::State; L] {
-            let (a, b) = (self.0.scatter(), self.1.scatter());
-            core::array::from_fn(|k| (a[k], b[k]))
+        fn lane(&self, k: usize) -> Self::State {
+            (self.0.lane(k), self.1.lane(k))
         }
         fn write_lane(&self, k: usize, state: &mut Self::State) {
             self.0.write_lane(k, &mut state.0);
@@ -1483,9 +1491,8 @@ pub mod lanes {
                 C::gather(&core::array::from_fn(|k| states[k].2)),
             )
         }
-        fn scatter(&self) -> [Self::State; L] {
-            let (a, b, c) = (self.0.scatter(), self.1.scatter(), self.2.scatter());
-            core::array::from_fn(|k| (a[k], b[k], c[k]))
+        fn lane(&self, k: usize) -> Self::State {
+            (self.0.lane(k), self.1.lane(k), self.2.lane(k))
         }
         fn write_lane(&self, k: usize, state: &mut Self::State) {
             self.0.write_lane(k, &mut state.0);
@@ -1503,14 +1510,8 @@ pub mod lanes {
                 D::gather(&core::array::from_fn(|k| states[k].3)),
             )
         }
-        fn scatter(&self) -> [Self::State; L] {
-            let (a, b, c, d) = (
-                self.0.scatter(),
-                self.1.scatter(),
-                self.2.scatter(),
-                self.3.scatter(),
-            );
-            core::array::from_fn(|k| (a[k], b[k], c[k], d[k]))
+        fn lane(&self, k: usize) -> Self::State {
+            (self.0.lane(k), self.1.lane(k), self.2.lane(k), self.3.lane(k))
         }
         fn write_lane(&self, k: usize, state: &mut Self::State) {
             self.0.write_lane(k, &mut state.0);
@@ -1538,11 +1539,20 @@ pub mod lanes {
         }
     }
     impl core::error::Error for LengthMismatch {}
-    /// States per task of the `NAME_batch_par` functions: `n` split evenly over
-    /// rayon's threads, rounded up to whole groups of `L` (at least one group), so
-    /// that only the last task has a scalar tail.
-    pub fn par_chunk(n: usize) -> usize {
-        n.div_ceil(rayon::current_num_threads()).next_multiple_of(L).max(L)
+    /// The fewest operations a task of a `NAME_batch_par` function runs. Waking a
+    /// pool thread costs microseconds: on two cores, 64 states of Go2+Z1's `aba`
+    /// (400 000 operations) ran slower in two tasks than in one, 64 of its
+    /// `rnea_derivatives` (860 000) 1.5 times faster.
+    pub const TASK_OPS: usize = 400_000;
+    /// States per task of a `NAME_batch_par` function of `ops` operations per
+    /// state: `n` split evenly over rayon's threads but into no more tasks than
+    /// `n * ops / TASK_OPS`, rounded up to whole groups of `L` (at least one
+    /// group), so that only the last task has a scalar tail. At least `n` (one
+    /// task, run on the calling thread) when the batch is too small to split.
+    pub fn par_chunk(n: usize, ops: usize) -> usize {
+        let tasks = (n.saturating_mul(ops) / TASK_OPS)
+            .clamp(1, rayon::current_num_threads());
+        n.div_ceil(tasks).next_multiple_of(L).max(L)
     }
     /// [`super::generalized_gravity`] on `L` states at once: every argument and result value is a `V`, one state per lane (structure of arrays); the same operations, lane by lane.
     #[allow(unused_variables)]
@@ -2219,7 +2229,7 @@ pub mod lanes {
             out[k] = super::generalized_gravity(&q[k]);
         }
     }
-    /// [`generalized_gravity_batch`] split across rayon's thread pool: tasks of [`par_chunk`]`(out.len())` states (whole groups of `L`, the scalar tail in the last task), each running [`generalized_gravity_batch`]'s loop on its slices. The same numbers as [`generalized_gravity_batch`], bit for bit.
+    /// [`generalized_gravity_batch`] split across rayon's thread pool: tasks of [`par_chunk`]`(out.len(), 796)` states (796 operations per state; whole groups of `L`, the scalar tail in the last task), each running [`generalized_gravity_batch`]'s loop on its slices, the first on the calling thread (`rayon::in_place_scope`). A batch too small to split runs on the calling thread alone. The same numbers as [`generalized_gravity_batch`], bit for bit.
     ///
     /// # Errors
     /// [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is written then.
@@ -2234,16 +2244,25 @@ pub mod lanes {
                 expected: out.len(),
             });
         }
-        let chunk = par_chunk(out.len());
-        rayon::iter::ParallelIterator::for_each(
-            rayon::iter::IndexedParallelIterator::enumerate(
-                rayon::slice::ParallelSliceMut::par_chunks_mut(out, chunk),
-            ),
-            |(i, out)| {
-                let (s, e) = (i * chunk, i * chunk + out.len());
-                generalized_gravity_each(&q[s..e], out)
-            },
-        );
+        let chunk = par_chunk(out.len(), 796);
+        if chunk >= out.len() {
+            generalized_gravity_each(q, out);
+            return Ok(());
+        }
+        let task = |i: usize, out: &mut [[f64; NV]]| {
+            let (s, e) = (i * chunk, i * chunk + out.len());
+            generalized_gravity_each(&q[s..e], out)
+        };
+        rayon::in_place_scope(|scope| {
+            let mut tasks = out.chunks_mut(chunk).enumerate();
+            let first = tasks.next();
+            for (i, out) in tasks {
+                scope.spawn(move |_| task(i, out));
+            }
+            if let Some((i, out)) = first {
+                task(i, out);
+            }
+        });
         Ok(())
     }
     /// [`super::frame_jacobian_local_world_aligned`] on `L` states at once: every argument and result value is a `V`, one state per lane (structure of arrays); the same operations, lane by lane.
@@ -2661,7 +2680,7 @@ pub mod lanes {
             out[k] = super::frame_jacobian_local_world_aligned(&q[k], frame);
         }
     }
-    /// [`frame_jacobian_local_world_aligned_batch`] split across rayon's thread pool: tasks of [`par_chunk`]`(out.len())` states (whole groups of `L`, the scalar tail in the last task), each running [`frame_jacobian_local_world_aligned_batch`]'s loop on its slices. The same numbers as [`frame_jacobian_local_world_aligned_batch`], bit for bit.
+    /// [`frame_jacobian_local_world_aligned_batch`] split across rayon's thread pool: tasks of [`par_chunk`]`(out.len(), 357)` states (357 operations per state; whole groups of `L`, the scalar tail in the last task), each running [`frame_jacobian_local_world_aligned_batch`]'s loop on its slices, the first on the calling thread (`rayon::in_place_scope`). A batch too small to split runs on the calling thread alone. The same numbers as [`frame_jacobian_local_world_aligned_batch`], bit for bit.
     ///
     /// # Errors
     /// [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is written then.
@@ -2677,16 +2696,25 @@ pub mod lanes {
                 expected: out.len(),
             });
         }
-        let chunk = par_chunk(out.len());
-        rayon::iter::ParallelIterator::for_each(
-            rayon::iter::IndexedParallelIterator::enumerate(
-                rayon::slice::ParallelSliceMut::par_chunks_mut(out, chunk),
-            ),
-            |(i, out)| {
-                let (s, e) = (i * chunk, i * chunk + out.len());
-                frame_jacobian_local_world_aligned_each(&q[s..e], frame, out)
-            },
-        );
+        let chunk = par_chunk(out.len(), 357);
+        if chunk >= out.len() {
+            frame_jacobian_local_world_aligned_each(q, frame, out);
+            return Ok(());
+        }
+        let task = |i: usize, out: &mut [[[f64; NV]; 6]]| {
+            let (s, e) = (i * chunk, i * chunk + out.len());
+            frame_jacobian_local_world_aligned_each(&q[s..e], frame, out)
+        };
+        rayon::in_place_scope(|scope| {
+            let mut tasks = out.chunks_mut(chunk).enumerate();
+            let first = tasks.next();
+            for (i, out) in tasks {
+                scope.spawn(move |_| task(i, out));
+            }
+            if let Some((i, out)) = first {
+                task(i, out);
+            }
+        });
         Ok(())
     }
 }
@@ -2775,7 +2803,7 @@ pub mod c_api {
         if q.len() != out.len() {
             return Err(("q", q.len(), out.len()));
         }
-        generalized_gravity_par(q, out, lanes::par_chunk(out.len()));
+        generalized_gravity_par(q, out, lanes::par_chunk(out.len(), 796));
         Ok(())
     }
     /// The batch after its length checks, on one thread.
@@ -2838,7 +2866,7 @@ pub mod c_api {
         }
         let q = unsafe { core::slice::from_raw_parts(q.cast::<[f64; NQ]>(), n) };
         let out = unsafe { core::slice::from_raw_parts_mut(out.cast::<[f64; NV]>(), n) };
-        generalized_gravity_par(q, out, lanes::par_chunk(n));
+        generalized_gravity_par(q, out, lanes::par_chunk(n, 796));
         OK
     }
     /// C form of [`super::frame_jacobian_local_world_aligned`]: `q`: [NQ]; `out`: [6 x NV] row-major. Returns [`OK`], or [`NULL_POINTER`], [`MISALIGNED`], [`BAD_FRAME`] with nothing written.
@@ -2890,7 +2918,7 @@ pub mod c_api {
             q,
             out,
             frame,
-            lanes::par_chunk(out.len()),
+            lanes::par_chunk(out.len(), 357),
         );
         Ok(())
     }
@@ -2970,7 +2998,7 @@ pub mod c_api {
         let out = unsafe {
             core::slice::from_raw_parts_mut(out.cast::<[[f64; NV]; 6]>(), n)
         };
-        frame_jacobian_local_world_aligned_par(q, out, frame, lanes::par_chunk(n));
+        frame_jacobian_local_world_aligned_par(q, out, frame, lanes::par_chunk(n, 357));
         OK
     }
 }
