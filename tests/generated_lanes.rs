@@ -245,6 +245,8 @@ fn go2_z1_lanes_match_the_scalar_code() {
         boxed().unwrap_err().to_string(),
         format!("`v` holds {} states, `out` {n}", n - 1)
     );
+    let err = lanes::rnea_batch(&q, &v[..1], &a, &mut out).unwrap_err();
+    assert_eq!(err.to_string(), format!("`v` holds 1 state, `out` {n}"));
 }
 
 #[test]

@@ -481,22 +481,30 @@ fn an_empty_frame_name_is_named_as_such() {
     }
 }
 
-/// A function above `--max-ops` that a lower `--unroll-limit` would loop says
-/// so; one without a column form (`rnea`) does not.
+/// A function above `--max-ops` that a lower `--unroll-limit` would bring
+/// under it says so (Go2+Z1's `aba_derivatives`: about 45k operations
+/// written out straight-line, fewer than 30k looped); one whose looped form
+/// is too large too (Z1's `minverse` under 100), or that has none (`rnea`),
+/// does not.
 #[test]
 fn too_large_suggests_the_unroll_limit_where_it_helps() {
     let dir = std::env::temp_dir().join(format!("rbdgen-too-large-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let output = dir.join("z1.rs");
+    let output = dir.join("out.rs");
     let output = output.to_str().unwrap();
-    for (function, hint) in [("minverse", true), ("rnea", false)] {
+    for (model, function, max_ops, hint) in [
+        ("models/go2_z1.urdf", "aba_derivatives", "30000", true),
+        ("models/z1.urdf", "minverse", "100", false),
+        ("models/z1.urdf", "rnea", "100", false),
+    ] {
         let out = rbdgen(&[
             "generate",
-            "models/z1.urdf",
+            model,
+            "--floating-base",
             "--functions",
             function,
             "--max-ops",
-            "100",
+            max_ops,
             "--unroll-limit",
             "1000000",
             "-o",

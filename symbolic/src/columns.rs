@@ -50,6 +50,24 @@ impl TracedColumns<'_> {
     }
 }
 
+/// Whether the most looped of `forms` (the last) writes out no more than
+/// `max_ops` operations as traced (its stage and each kernel once), so that a
+/// lower [`Options::unroll_limit`] would bring `spec` under the limit.
+pub(crate) fn looped_fits(
+    model: &Model,
+    spec: &Signature,
+    forms: &[Columns<Expr>],
+    max_ops: usize,
+) -> bool {
+    let Some(form) = forms.last() else {
+        return false;
+    };
+    trace_columns(model, spec, form).is_ok_and(|traced| {
+        let kernels = traced.kernels.iter().map(|(_, _, k)| op_counts(k).total());
+        op_counts(&traced.stage).total() + kernels.sum::<usize>() <= max_ops
+    })
+}
+
 /// The column form of `spec` to emit (`None`: straight-line): the last of
 /// `forms`, in order, that runs more than `form.limit ×`
 /// [`Options::unroll_limit`] operations (its stage and every column), each

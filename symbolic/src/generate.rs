@@ -16,7 +16,7 @@ use crate::api::{
     arg_params, constants, mul_add_helper, output_shape, output_type, selected_frames,
     sincos4_helper, variant_name,
 };
-use crate::columns::{choose_columns, emit_columns};
+use crate::columns::{choose_columns, emit_columns, looped_fits};
 use crate::emit::{print, schedule, Arith, Inputs, ScalarType, Split, PART_LEN, WHOLE_LEN};
 use crate::ffi::{c_api_module, c_header};
 use crate::functions::{Dim, Function, Output};
@@ -93,8 +93,8 @@ pub enum GenerateError {
         /// [`Options::max_ops`].
         limit: usize,
         /// Whether the function has a column form (`minverse`, the dynamics
-        /// derivatives) that a lower [`Options::unroll_limit`] would take,
-        /// writing fewer operations out.
+        /// derivatives) that a lower [`Options::unroll_limit`] would take and
+        /// that writes out at most `limit` operations.
         loopable: bool,
     },
     /// The runtime refused the traced arguments (an internal error: the
@@ -585,7 +585,6 @@ fn emit_function(
     if let Some(form) = choose_columns(model, &signature, &forms, options)? {
         return emit_columns(model, &signature, form, options);
     }
-    let loopable = !forms.is_empty();
     let emitted = emit_traced(model, &signature, options, |frame| {
         try_trace(&lens, |x| {
             let mut data = Data::<Expr>::new(model);
@@ -599,10 +598,10 @@ fn emit_function(
             limit,
             ..
         } => GenerateError::TooLarge {
+            loopable: looped_fits(model, &signature, &forms, limit),
             function,
             ops,
             limit,
-            loopable,
         },
         e => e,
     })

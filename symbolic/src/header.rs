@@ -97,6 +97,13 @@ pub(crate) fn header_doc(
                 .into(),
         );
         lines.push(" default-features = false }` in the including crate's dependencies).".into());
+        if options.threads {
+            lines.push(
+                " `NAME_batch_par` runs on rayon's thread pool: the including crate depends on"
+                    .into(),
+            );
+            lines.push(" `rayon` too (and so on `std`).".into());
+        }
     }
     lines.extend([
         String::new(),

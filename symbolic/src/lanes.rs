@@ -51,6 +51,10 @@ pub(crate) fn lanes_module(
     let tuple_impls = (2..=tuple_arity.max(4)).map(tuple_impl);
     // One of `lane_widths(scalar)`, checked by `generate`.
     let w = format_ident!("{}x{l}", scalar.name());
+    let v_doc = format!(
+        " `L` values side by side, one per state: a SIMD vector (the `wide` crate's `{w}`, \
+         vector registers of the target's widest matching kind); arithmetic acts"
+    );
     let l = Literal::usize_unsuffixed(l);
     let trig_limit = trig_limit(scalar);
     let trig_lanes = Literal::usize_unsuffixed(TRIG_LANES);
@@ -58,7 +62,8 @@ pub(crate) fn lanes_module(
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
     let par_chunk = threads.then(|| {
         quote! {
-            /// The fewest operations a task of a `NAME_batch_par` function runs. Waking a
+            /// About the fewest operations a task of a `NAME_batch_par` function runs (the
+            /// last task, shortened to whole groups of `L`, can fall a few states short). Waking a
             /// pool thread costs microseconds: on two cores, 64 states of Go2+Z1's `aba`
             /// (400 000 operations) ran slower in two tasks than in one, 64 of its
             /// `rnea_derivatives` (860 000) 1.5 times faster.
@@ -118,8 +123,8 @@ pub(crate) fn lanes_module(
     quote! {
         /// Every function on `L` states at once: one state per lane of the values
         /// (structure of arrays). Each kernel performs the scalar function's operations
-        /// lane by lane (sines and cosines from `wide`'s vectorised polynomial, within one
-        /// unit in the last place of `libm`'s), so its results match the scalar function's on
+        /// lane by lane (sines and cosines from `wide`'s vectorised polynomial, within two
+        /// units in the last place of `libm`'s), so its results match the scalar function's on
         /// each lane to a few units in the last place; `NAME_aos`
         /// takes `L` states one per entry, `NAME_batch` any number of them.
         pub mod lanes {
@@ -134,8 +139,7 @@ pub(crate) fn lanes_module(
             /// a call with any lane beyond it takes `libm`'s, lane by lane.
             pub const TRIG_LIMIT: #ty = #trig_limit;
 
-            /// `L` values side by side, one per state: a SIMD vector (the `wide` crate's
-            /// `#w`, vector registers of the target's widest matching kind); arithmetic acts
+            #[doc = #v_doc]
             /// lane by lane. Index it (`v[k]`) or convert with [`V::new`] / [`V::to_array`].
             /// The default is zero in every lane.
             #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -256,7 +260,7 @@ pub(crate) fn lanes_module(
                 }
             }
 
-            /// `a * b + c` lane by lane: the products emission fused into sums.
+            /// `a * b + c` lane by lane: the sums of products the emitter fused.
             #[allow(dead_code)]
             #[inline(always)]
             fn mul_add(a: V, b: V, c: V) -> V {
@@ -346,8 +350,11 @@ pub(crate) fn lanes_module(
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                     write!(
                         f,
-                        "`{}` holds {} states, `out` {}",
-                        self.argument, self.len, self.expected
+                        "`{}` holds {} state{}, `out` {}",
+                        self.argument,
+                        self.len,
+                        if self.len == 1 { "" } else { "s" },
+                        self.expected
                     )
                 }
             }

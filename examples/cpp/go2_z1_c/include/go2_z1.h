@@ -14,6 +14,8 @@
  * Do not edit: regenerate instead.
  * The `lanes` module's vector type is the `wide` crate's (`wide = { version = "1",
  * default-features = false }` in the including crate's dependencies).
+ * `NAME_batch_par` runs on rayon's thread pool: the including crate depends on
+ * `rayon` too (and so on `std`).
  *
  * Inputs are used as given, as in Pinocchio: a free-flyer quaternion that is
  * not unit (or a continuous joint's `[cos, sin]` off the unit circle) enters

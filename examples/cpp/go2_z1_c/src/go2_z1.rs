@@ -13,6 +13,8 @@
 //! Do not edit: regenerate instead.
 //! The `lanes` module's vector type is the `wide` crate's (`wide = { version = "1",
 //! default-features = false }` in the including crate's dependencies).
+//! `NAME_batch_par` runs on rayon's thread pool: the including crate depends on
+//! `rayon` too (and so on `std`).
 //!
 //! Inputs are used as given, as in Pinocchio: a free-flyer quaternion that is
 //! not unit (or a continuous joint's `[cos, sin]` off the unit circle) enters
@@ -1259,8 +1261,8 @@ fn sincos4(x: [f64; 4]) -> ([f64; 4], [f64; 4]) {
 }
 /// Every function on `L` states at once: one state per lane of the values
 /// (structure of arrays). Each kernel performs the scalar function's operations
-/// lane by lane (sines and cosines from `wide`'s vectorised polynomial, within one
-/// unit in the last place of `libm`'s), so its results match the scalar function's on
+/// lane by lane (sines and cosines from `wide`'s vectorised polynomial, within two
+/// units in the last place of `libm`'s), so its results match the scalar function's on
 /// each lane to a few units in the last place; `NAME_aos`
 /// takes `L` states one per entry, `NAME_batch` any number of them.
 pub mod lanes {
@@ -1272,8 +1274,7 @@ pub mod lanes {
     /// polynomial (within two units in the last place of `libm`'s up to here, measured);
     /// a call with any lane beyond it takes `libm`'s, lane by lane.
     pub const TRIG_LIMIT: f64 = 100000000.0;
-    /// `L` values side by side, one per state: a SIMD vector (the `wide` crate's
-    /// `#w`, vector registers of the target's widest matching kind); arithmetic acts
+    /// `L` values side by side, one per state: a SIMD vector (the `wide` crate's `f64x4`, vector registers of the target's widest matching kind); arithmetic acts
     /// lane by lane. Index it (`v[k]`) or convert with [`V::new`] / [`V::to_array`].
     /// The default is zero in every lane.
     #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -1397,7 +1398,7 @@ pub mod lanes {
             V(-self.0)
         }
     }
-    /// `a * b + c` lane by lane: the products emission fused into sums.
+    /// `a * b + c` lane by lane: the sums of products the emitter fused.
     #[allow(dead_code)]
     #[inline(always)]
     fn mul_add(a: V, b: V, c: V) -> V {
@@ -1533,13 +1534,14 @@ pub mod lanes {
     impl core::fmt::Display for LengthMismatch {
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
             write!(
-                f, "`{}` holds {} states, `out` {}", self.argument, self.len, self
-                .expected
+                f, "`{}` holds {} state{}, `out` {}", self.argument, self.len, if self
+                .len == 1 { "" } else { "s" }, self.expected
             )
         }
     }
     impl core::error::Error for LengthMismatch {}
-    /// The fewest operations a task of a `NAME_batch_par` function runs. Waking a
+    /// About the fewest operations a task of a `NAME_batch_par` function runs (the
+    /// last task, shortened to whole groups of `L`, can fall a few states short). Waking a
     /// pool thread costs microseconds: on two cores, 64 states of Go2+Z1's `aba`
     /// (400 000 operations) ran slower in two tasks than in one, 64 of its
     /// `rnea_derivatives` (860 000) 1.5 times faster.
