@@ -48,6 +48,12 @@ impl TracedColumns<'_> {
             (self.kernels.iter()).map(|(g, _, k)| groups[*g].len() * op_counts(k).total());
         op_counts(&self.stage).total() + kernels.sum::<usize>()
     }
+
+    /// The operations written out: the stage and each kernel once.
+    fn written(&self) -> usize {
+        let kernels = self.kernels.iter().map(|(_, _, k)| op_counts(k).total());
+        op_counts(&self.stage).total() + kernels.sum::<usize>()
+    }
 }
 
 /// Whether the most looped of `forms` (the last) writes out no more than
@@ -62,10 +68,7 @@ pub(crate) fn looped_fits(
     let Some(form) = forms.last() else {
         return false;
     };
-    trace_columns(model, spec, form).is_ok_and(|traced| {
-        let kernels = traced.kernels.iter().map(|(_, _, k)| op_counts(k).total());
-        op_counts(&traced.stage).total() + kernels.sum::<usize>() <= max_ops
-    })
+    trace_columns(model, spec, form).is_ok_and(|traced| traced.written() <= max_ops)
 }
 
 /// The column form of `spec` to emit (`None`: straight-line): the last of
