@@ -145,17 +145,20 @@ fn go2_z1_lanes_match_the_scalar_code() {
     for k in 0..n {
         assert_close!(out[k], go2_z1::rnea(&q[k], &v[k], &a[k]), "rnea state {k}");
     }
-    let mut out = vec![[[0.0; NV]; NV]; n];
+    // NaN first: every entry of every state is written, the constant zeros
+    // of `M` (its free-flyer block's) included.
+    let mut out = vec![[[f64::NAN; NV]; NV]; n];
     lanes::crba_batch(&q, &mut out).unwrap();
     for k in 0..n {
         assert_close!(out[k], go2_z1::crba(&q[k]), "crba state {k}");
+        assert_eq!(out[k][0][1], 0.0, "a constant zero of M, state {k}");
     }
     let mut out = vec![[0.0; NV]; n];
     lanes::aba_batch(&q, &v, &a, &mut out).unwrap();
     for k in 0..n {
         assert_close!(out[k], go2_z1::aba(&q[k], &v[k], &a[k]), "aba state {k}");
     }
-    let mut out = vec![[[0.0; NV]; NV]; n];
+    let mut out = vec![[[f64::NAN; NV]; NV]; n];
     lanes::minverse_batch(&q, &mut out).unwrap();
     for k in 0..n {
         assert_close!(out[k], go2_z1::minverse(&q[k]), "minverse state {k}");

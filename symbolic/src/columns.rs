@@ -22,8 +22,8 @@ use crate::api::{arg_params, output_shape, output_type};
 use crate::emit::{print, schedule, Arith, Inputs, Shape, Split, PART_LEN, WHOLE_LEN};
 use crate::functions::{Columns, Looped, Output};
 use crate::generate::{
-    check, function_doc, function_items, simplified, upper_camel, FunctionItems, GenerateError,
-    Signature,
+    check, function_doc, function_items, into_doc, simplified, upper_camel, FunctionItems,
+    GenerateError, Signature,
 };
 use crate::graph::OpCounts;
 use crate::options::Options;
@@ -258,6 +258,7 @@ pub(crate) fn emit_columns(
                 names: &names,
                 output: &stage_ret,
             },
+            false,
         );
         let column_ret = quote!([#ty; NV]);
         let mut items = Vec::with_capacity(kernels.len());
@@ -283,6 +284,7 @@ pub(crate) fn emit_columns(
                     names: &[format_ident!("f"), format_ident!("w")],
                     output: &column_ret,
                 },
+                false,
             );
             let (block, parts) = (column.block, column.parts);
             let (first, last) = (groups[*g].start + 1, groups[*g].end);
@@ -350,7 +352,19 @@ pub(crate) fn emit_columns(
             [one] => quote!(#one),
             all => quote!((#(#all),*)),
         };
+        // The batch functions' entry point, as for straight-line kernels; the
+        // stage returns its result, so this one copies it.
+        let into = (arith == Arith::Lanes).then(|| {
+            let (doc, into_name) = (into_doc(&spec.name), format_ident!("{}_into", spec.name));
+            quote! {
+                #[doc = #doc]
+                pub(super) fn #into_name(#(#params,)* out: &mut #ret) {
+                    *out = #name(#(#names),*);
+                }
+            }
+        });
         quote! {
+            #into
             #(#[doc = #doc])*
             #[allow(unused_variables)]
             pub fn #name(#(#params),*) -> #ret {

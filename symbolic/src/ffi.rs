@@ -446,26 +446,39 @@ fn function_items(
                 quote!(&#g)
             }
         });
-        let store_lane: Vec<TokenStream> = if tuple {
+        // The `L` states of a group of one output slice, as `[&mut T; L]`.
+        let states = |n: &Ident| quote!(<&mut [_; lanes::L]>::try_from(&mut #n[c..c + lanes::L]));
+        let store_lanes: Vec<TokenStream> = if tuple {
             o_names
                 .iter()
                 .enumerate()
                 .map(|(k, n)| {
-                    let k = proc_macro2::Literal::usize_unsuffixed(k);
-                    quote!(r.#k.write_lane(k, &mut #n[c + k]);)
+                    let (k, states) = (proc_macro2::Literal::usize_unsuffixed(k), states(n));
+                    quote! {
+                        if let Ok(s) = #states {
+                            r.#k.write_lanes(s.each_mut());
+                        }
+                    }
                 })
                 .collect()
         } else {
-            vec![quote!(r.write_lane(k, &mut #n0[c + k]);)]
+            let states = states(n0);
+            vec![quote! {
+                if let Ok(s) = #states {
+                    r.write_lanes(s.each_mut());
+                }
+            }]
         };
+        let into = format_ident!("{name}_into");
         quote! {
             let full = #n0.len() / lanes::L * lanes::L;
+            // One result for the whole batch, zero once (`lanes::NAME_into`
+            // writes every entry but the constant zeros).
+            let mut r = lanes::Lanes::zero();
             let mut c = 0;
             while c < full {
-                let r = lanes::#name(#(#group,)* #frame_arg);
-                for k in 0..lanes::L {
-                    #(#store_lane)*
-                }
+                lanes::#into(#(#group,)* #frame_arg &mut r);
+                #(#store_lanes)*
                 c += lanes::L;
             }
         }

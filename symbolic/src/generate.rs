@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use rbdgen_runtime::{Data, Model, ModelError};
 use thiserror::Error;
 
@@ -756,6 +756,7 @@ fn emit_traced(
                     names: &names,
                     output: &ret,
                 },
+                arith == Arith::Lanes,
             );
             parts.extend(emitted.parts);
             blocks.push(emitted.block);
@@ -770,18 +771,43 @@ fn emit_traced(
             blocks.pop().expect("one block")
         };
         let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
-        let params = params.iter().chain(frame_param.as_ref());
+        let params: Vec<&TokenStream> = params.iter().chain(frame_param.as_ref()).collect();
         let doc = function_doc(spec, arith, &counts, &traced_counts, options);
+        if arith == Arith::Scalar {
+            return quote! {
+                #(#[doc = #doc])*
+                #[allow(unused_variables)]
+                pub fn #name(#(#params),*) -> #ret #body
+                #(#parts)*
+            };
+        }
+        let frame_arg = spec.per_frame.then(|| quote!(frame,));
+        let into = into_doc(&spec.name);
+        let into_name = format_ident!("{}_into", spec.name);
         quote! {
             #(#[doc = #doc])*
+            pub fn #name(#(#params),*) -> #ret {
+                let mut out = <#ret as Lanes>::zero();
+                #into_name(#(#names,)* #frame_arg &mut out);
+                out
+            }
+            #[doc = #into]
             #[allow(unused_variables)]
-            pub fn #name(#(#params),*) -> #ret #body
+            pub(super) fn #into_name(#(#params,)* out: &mut #ret) #body
             #(#parts)*
         }
     };
     let ops = counts.total() / frames.len().max(1);
     let items = function_items(spec, fargs, options, stops, ops, emit);
     Ok((items, traced_counts, counts))
+}
+
+/// The doc of a lanes kernel's `NAME_into`.
+pub(crate) fn into_doc(name: &str) -> String {
+    format!(
+        " [`{name}`] into `out`, which holds zeros where the result is a constant zero: every \
+         other entry is written. The batch functions call it on one result zeroed once."
+    )
 }
 
 /// A function's items from its emission in each arithmetic (`emit`): the

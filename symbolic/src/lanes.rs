@@ -31,6 +31,13 @@ fn tuple_impl(n: usize) -> TokenStream {
             fn write_lane(&self, k: usize, state: &mut Self::State) {
                 #(self.#idx.write_lane(k, &mut state.#idx);)*
             }
+            fn zero() -> Self {
+                (#(#tys::zero()),*)
+            }
+            #[inline(always)]
+            fn write_lanes(&self, mut states: [&mut Self::State; L]) {
+                #(self.#idx.write_lanes(states.each_mut().map(|s| &mut s.#idx));)*
+            }
         }
     }
 }
@@ -293,6 +300,23 @@ pub(crate) fn lanes_module(
                 }
                 /// Writes lane `k` into one state's value (no intermediate copy).
                 fn write_lane(&self, k: usize, state: &mut Self::State);
+                /// Zero in every lane: a batch's result before its first kernel call.
+                fn zero() -> Self;
+                /// Writes every lane into its state, lane `k` into `states[k]`.
+                #[inline(always)]
+                fn write_lanes(&self, states: [&mut Self::State; L]) {
+                    for (k, state) in states.into_iter().enumerate() {
+                        self.write_lane(k, state);
+                    }
+                }
+                /// [`Lanes::write_lanes`] of consecutive values: `xs[i]` into
+                /// `states[k][i]` (the slices as long as `xs`).
+                #[inline(always)]
+                fn write_run(xs: &[Self], mut states: [&mut [Self::State]; L]) {
+                    for (i, x) in xs.iter().enumerate() {
+                        x.write_lanes(states.each_mut().map(|s| &mut s[i]));
+                    }
+                }
             }
 
             impl Lanes for V {
@@ -313,6 +337,29 @@ pub(crate) fn lanes_module(
                 fn write_lane(&self, k: usize, state: &mut #ty) {
                     *state = self[k];
                 }
+                #[inline(always)]
+                fn zero() -> V {
+                    V::splat(0.0)
+                }
+                /// `L` values at a time transposed in registers (`wide`'s
+                /// `transpose`), each state's `L` consecutive values stored
+                /// together; the rest lane by lane.
+                #[inline(always)]
+                fn write_run(xs: &[V], mut states: [&mut [#ty]; L]) {
+                    let mut blocks = xs.chunks_exact(L);
+                    let mut at = 0;
+                    for block in blocks.by_ref() {
+                        let t = wide::#w::transpose(core::array::from_fn(|k| block[k].0));
+                        for (state, t) in states.iter_mut().zip(t) {
+                            state[at..at + L].copy_from_slice(&t.to_array());
+                        }
+                        at += L;
+                    }
+                    for x in blocks.remainder() {
+                        x.write_lanes(states.each_mut().map(|s| &mut s[at]));
+                        at += 1;
+                    }
+                }
             }
 
             impl<T: Lanes, const N: usize> Lanes for [T; N] {
@@ -330,6 +377,14 @@ pub(crate) fn lanes_module(
                     for (x, s) in self.iter().zip(state.iter_mut()) {
                         x.write_lane(k, s);
                     }
+                }
+                #[inline(always)]
+                fn zero() -> Self {
+                    core::array::from_fn(|_| T::zero())
+                }
+                #[inline(always)]
+                fn write_lanes(&self, states: [&mut [T::State; N]; L]) {
+                    T::write_run(self, states.map(|s| &mut s[..]));
                 }
             }
 
@@ -390,6 +445,7 @@ pub(crate) fn lane_wrappers(
     let aos = format_ident!("{name}_aos");
     let batch = format_ident!("{name}_batch");
     let each = format_ident!("{name}_each");
+    let into = format_ident!("{name}_into");
     let par = format_ident!("{name}_batch_par");
     let names: Vec<Ident> = args
         .iter()
@@ -410,6 +466,7 @@ pub(crate) fn lane_wrappers(
         })
         .collect();
     let ret = output_type(output, &ty);
+    let lanes_ret = output_type(output, &quote!(V));
     let (frame_param, frame_arg) = if per_frame {
         (Some(quote!(frame: Frame)), Some(quote!(frame)))
     } else {
@@ -454,8 +511,8 @@ pub(crate) fn lane_wrappers(
     let batch_doc = [
         format!(
             " [`super::{name}`] on every state of the slices, one result per state in `out`: full \
-             groups of `L` states gathered into lanes, through the kernel [`{name}`] and written \
-             back lane by lane, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place."
+             groups of `L` states gathered into lanes, through the kernel [`{name}`] and \
+             transposed back `L` values at a time, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place."
         ),
         String::new(),
         " # Errors".to_string(),
@@ -534,13 +591,15 @@ pub(crate) fn lane_wrappers(
         #[doc = #each_doc]
         fn #each(#(#names: &[#state_ty],)* #frame_comma out: &mut [#ret]) {
             let full = out.len() / L * L;
-            let mut c = 0;
-            while c < full {
-                let r = #kernel(#(#group,)* #frame_arg);
-                for (k, out) in out[c..c + L].iter_mut().enumerate() {
-                    r.write_lane(k, out);
+            // One result for the whole batch, zero once: each call writes
+            // every entry but the constant zeros.
+            let mut r = <#lanes_ret as Lanes>::zero();
+            for (g, group) in out[..full].chunks_exact_mut(L).enumerate() {
+                let c = g * L;
+                #into(#(#group,)* #frame_arg_comma &mut r);
+                if let Ok(group) = <&mut [#ret; L]>::try_from(group) {
+                    r.write_lanes(group.each_mut());
                 }
-                c += L;
             }
             for k in full..out.len() {
                 out[k] = super::#kernel(#(#one,)* #frame_arg);

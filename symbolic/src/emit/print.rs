@@ -65,6 +65,12 @@ pub const LOCALS_PER_LET: usize = 8;
 /// x9;`), rather than kept live to the end (the entries of a mass matrix, say)
 /// or spilled and gathered: a block of thousands of consecutive loads and
 /// stores is what LLVM's store merging takes superlinear time on.
+///
+/// With `into`, the block returns nothing and writes into the enclosing
+/// function's `out: &mut R`, which holds zeros: every output but the
+/// constant zeros is written. A batch calls it on one result, zeroed once,
+/// instead of filling and copying a result per call.
+#[allow(clippy::too_many_arguments)]
 pub fn print(
     schedule: &Schedule,
     shape: &Shape,
@@ -73,6 +79,7 @@ pub fn print(
     scalar: ScalarType,
     arith: Arith,
     split: &Split,
+    into: bool,
 ) -> Emitted {
     let function = |name: &str| {
         let f = scalar.math_function(name);
@@ -107,7 +114,7 @@ pub fn print(
     // Output `k` is the place `out[..]`; in a part, a scalar result is `*out`.
     let several = schedule.parts.len() > 1;
     let place = |k: usize| match shape {
-        Shape::Scalar if several => quote!(*out),
+        Shape::Scalar if several || into => quote!(*out),
         _ => shape.place(k),
     };
     let mut places: HashMap<NodeId, Vec<usize>> = HashMap::new();
@@ -216,7 +223,25 @@ pub fn print(
         bodies.push(quote!(#(#decls)* #(#body)*));
     }
     let zero = arith.literal(scalar, 0.0);
+    // The constant and input outputs that are not zero.
+    let sets = || {
+        let nonzero = schedule
+            .outputs
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| match o {
+                Operand::Local { .. } => false,
+                Operand::Const(c) => c.to_bits() != 0,
+                _ => true,
+            });
+        let sets = nonzero.map(|(k, &o)| {
+            let (place, v) = (place(k), x(o));
+            quote!(#place = #v;)
+        });
+        quote!(#(#sets)*)
+    };
     let declare = match shape {
+        _ if into => sets(),
         // One value, computed in this function: assigned once, where computed.
         Shape::Scalar if !several && !places.is_empty() => quote!(let out: #ty;),
         // Nothing computed: the outputs as one literal.
@@ -230,26 +255,16 @@ pub fn print(
         // and copied into place, many times the cost of a fill for lanes.
         _ => {
             let zeros = shape.build(&vec![zero.clone(); shape.len()]);
-            let nonzero = schedule
-                .outputs
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| match o {
-                    Operand::Local { .. } => false,
-                    Operand::Const(c) => c.to_bits() != 0,
-                    _ => true,
-                });
-            let sets = nonzero.map(|(k, &o)| {
-                let (place, v) = (shape.place(k), x(o));
-                quote!(#place = #v;)
-            });
-            quote!(let mut out = #zeros; #(#sets)*)
+            let sets = sets();
+            quote!(let mut out = #zeros; #sets)
         }
     };
+    // The block's value: the result, or nothing when written into `out`.
+    let result = (!into).then(|| quote!(out));
     if !several {
         let body = &bodies[0];
         return Emitted {
-            block: quote!({ #declare #body out }),
+            block: quote!({ #declare #body #result }),
             parts: Vec::new(),
         };
     }
@@ -278,15 +293,16 @@ pub fn print(
             }
         }))
         .collect();
+    let out = if into { quote!(out) } else { quote!(&mut out) };
     let calls = fns
         .iter()
-        .map(|f| quote!(#f::run(#(#names,)* &mut t, &mut out);));
+        .map(|f| quote!(#f::run(#(#names,)* &mut t, #out);));
     Emitted {
         block: quote!({
             #declare
             let mut t = #spill::default();
             #(#calls)*
-            out
+            #result
         }),
         parts: items,
     }

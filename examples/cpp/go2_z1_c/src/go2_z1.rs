@@ -1430,6 +1430,23 @@ pub mod lanes {
         }
         /// Writes lane `k` into one state's value (no intermediate copy).
         fn write_lane(&self, k: usize, state: &mut Self::State);
+        /// Zero in every lane: a batch's result before its first kernel call.
+        fn zero() -> Self;
+        /// Writes every lane into its state, lane `k` into `states[k]`.
+        #[inline(always)]
+        fn write_lanes(&self, states: [&mut Self::State; L]) {
+            for (k, state) in states.into_iter().enumerate() {
+                self.write_lane(k, state);
+            }
+        }
+        /// [`Lanes::write_lanes`] of consecutive values: `xs[i]` into
+        /// `states[k][i]` (the slices as long as `xs`).
+        #[inline(always)]
+        fn write_run(xs: &[Self], mut states: [&mut [Self::State]; L]) {
+            for (i, x) in xs.iter().enumerate() {
+                x.write_lanes(states.each_mut().map(|s| &mut s[i]));
+            }
+        }
     }
     impl Lanes for V {
         type State = f64;
@@ -1449,6 +1466,29 @@ pub mod lanes {
         fn write_lane(&self, k: usize, state: &mut f64) {
             *state = self[k];
         }
+        #[inline(always)]
+        fn zero() -> V {
+            V::splat(0.0)
+        }
+        /// `L` values at a time transposed in registers (`wide`'s
+        /// `transpose`), each state's `L` consecutive values stored
+        /// together; the rest lane by lane.
+        #[inline(always)]
+        fn write_run(xs: &[V], mut states: [&mut [f64]; L]) {
+            let mut blocks = xs.chunks_exact(L);
+            let mut at = 0;
+            for block in blocks.by_ref() {
+                let t = wide::f64x4::transpose(core::array::from_fn(|k| block[k].0));
+                for (state, t) in states.iter_mut().zip(t) {
+                    state[at..at + L].copy_from_slice(&t.to_array());
+                }
+                at += L;
+            }
+            for x in blocks.remainder() {
+                x.write_lanes(states.each_mut().map(|s| &mut s[at]));
+                at += 1;
+            }
+        }
     }
     impl<T: Lanes, const N: usize> Lanes for [T; N] {
         type State = [T::State; N];
@@ -1466,6 +1506,14 @@ pub mod lanes {
                 x.write_lane(k, s);
             }
         }
+        #[inline(always)]
+        fn zero() -> Self {
+            core::array::from_fn(|_| T::zero())
+        }
+        #[inline(always)]
+        fn write_lanes(&self, states: [&mut [T::State; N]; L]) {
+            T::write_run(self, states.map(|s| &mut s[..]));
+        }
     }
     impl<A: Lanes, B: Lanes> Lanes for (A, B) {
         type State = (A::State, B::State);
@@ -1481,6 +1529,14 @@ pub mod lanes {
         fn write_lane(&self, k: usize, state: &mut Self::State) {
             self.0.write_lane(k, &mut state.0);
             self.1.write_lane(k, &mut state.1);
+        }
+        fn zero() -> Self {
+            (A::zero(), B::zero())
+        }
+        #[inline(always)]
+        fn write_lanes(&self, mut states: [&mut Self::State; L]) {
+            self.0.write_lanes(states.each_mut().map(|s| &mut s.0));
+            self.1.write_lanes(states.each_mut().map(|s| &mut s.1));
         }
     }
     impl<A: Lanes, B: Lanes, C: Lanes> Lanes for (A, B, C) {
@@ -1499,6 +1555,15 @@ pub mod lanes {
             self.0.write_lane(k, &mut state.0);
             self.1.write_lane(k, &mut state.1);
             self.2.write_lane(k, &mut state.2);
+        }
+        fn zero() -> Self {
+            (A::zero(), B::zero(), C::zero())
+        }
+        #[inline(always)]
+        fn write_lanes(&self, mut states: [&mut Self::State; L]) {
+            self.0.write_lanes(states.each_mut().map(|s| &mut s.0));
+            self.1.write_lanes(states.each_mut().map(|s| &mut s.1));
+            self.2.write_lanes(states.each_mut().map(|s| &mut s.2));
         }
     }
     impl<A: Lanes, B: Lanes, C: Lanes, D: Lanes> Lanes for (A, B, C, D) {
@@ -1519,6 +1584,16 @@ pub mod lanes {
             self.1.write_lane(k, &mut state.1);
             self.2.write_lane(k, &mut state.2);
             self.3.write_lane(k, &mut state.3);
+        }
+        fn zero() -> Self {
+            (A::zero(), B::zero(), C::zero(), D::zero())
+        }
+        #[inline(always)]
+        fn write_lanes(&self, mut states: [&mut Self::State; L]) {
+            self.0.write_lanes(states.each_mut().map(|s| &mut s.0));
+            self.1.write_lanes(states.each_mut().map(|s| &mut s.1));
+            self.2.write_lanes(states.each_mut().map(|s| &mut s.2));
+            self.3.write_lanes(states.each_mut().map(|s| &mut s.3));
         }
     }
     /// A batch argument whose length is not the number of results asked for.
@@ -1557,9 +1632,14 @@ pub mod lanes {
         n.div_ceil(tasks).next_multiple_of(L).max(L)
     }
     /// [`super::generalized_gravity`] on `L` states at once: every argument and result value is a `V`, one state per lane (structure of arrays); the same operations, lane by lane.
-    #[allow(unused_variables)]
     pub fn generalized_gravity(q: &[V; NQ]) -> [V; NV] {
-        let mut out = [V::splat(0.0); 24];
+        let mut out = <[V; NV] as Lanes>::zero();
+        generalized_gravity_into(q, &mut out);
+        out
+    }
+    /// [`generalized_gravity`] into `out`, which holds zeros where the result is a constant zero: every other entry is written. The batch functions call it on one result zeroed once.
+    #[allow(unused_variables)]
+    pub(super) fn generalized_gravity_into(q: &[V; NQ], out: &mut [V; NV]) {
         let [x0, x1, x2, x3, x4, x5, x6, x7]: [V; 8];
         let [x8, x9, x10, x11, x12, x13, x14, x15]: [V; 8];
         let [x16, x17, x18, x19, x20, x21, x22, x23]: [V; 8];
@@ -2190,13 +2270,12 @@ pub mod lanes {
         out[4] = x546;
         x547 = x496 + x541;
         out[5] = x547;
-        out
     }
     /// [`generalized_gravity`] on `L` states given one per entry (array of structures): transposes them into lanes, runs the kernel, and transposes the results back.
     pub fn generalized_gravity_aos(q: &[[f64; NQ]; L]) -> [[f64; NV]; L] {
         Lanes::scatter(&generalized_gravity(&Lanes::gather(q)))
     }
-    /// [`super::generalized_gravity`] on every state of the slices, one result per state in `out`: full groups of `L` states gathered into lanes, through the kernel [`generalized_gravity`] and written back lane by lane, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place.
+    /// [`super::generalized_gravity`] on every state of the slices, one result per state in `out`: full groups of `L` states gathered into lanes, through the kernel [`generalized_gravity`] and transposed back `L` values at a time, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place.
     ///
     /// # Errors
     /// [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is written then.
@@ -2217,15 +2296,16 @@ pub mod lanes {
     /// [`generalized_gravity_batch`] after its length checks: every slice holds `out.len()` states.
     fn generalized_gravity_each(q: &[[f64; NQ]], out: &mut [[f64; NV]]) {
         let full = out.len() / L * L;
-        let mut c = 0;
-        while c < full {
-            let r = generalized_gravity(
+        let mut r = <[V; NV] as Lanes>::zero();
+        for (g, group) in out[..full].chunks_exact_mut(L).enumerate() {
+            let c = g * L;
+            generalized_gravity_into(
                 &Lanes::gather(&core::array::from_fn(|j| q[c + j])),
+                &mut r,
             );
-            for (k, out) in out[c..c + L].iter_mut().enumerate() {
-                r.write_lane(k, out);
+            if let Ok(group) = <&mut [[f64; NV]; L]>::try_from(group) {
+                r.write_lanes(group.each_mut());
             }
-            c += L;
         }
         for k in full..out.len() {
             out[k] = super::generalized_gravity(&q[k]);
@@ -2268,14 +2348,23 @@ pub mod lanes {
         Ok(())
     }
     /// [`super::frame_jacobian_local_world_aligned`] on `L` states at once: every argument and result value is a `V`, one state per lane (structure of arrays); the same operations, lane by lane.
-    #[allow(unused_variables)]
     pub fn frame_jacobian_local_world_aligned(
         q: &[V; NQ],
         frame: Frame,
     ) -> [[V; NV]; 6] {
+        let mut out = <[[V; NV]; 6] as Lanes>::zero();
+        frame_jacobian_local_world_aligned_into(q, frame, &mut out);
+        out
+    }
+    /// [`frame_jacobian_local_world_aligned`] into `out`, which holds zeros where the result is a constant zero: every other entry is written. The batch functions call it on one result zeroed once.
+    #[allow(unused_variables)]
+    pub(super) fn frame_jacobian_local_world_aligned_into(
+        q: &[V; NQ],
+        frame: Frame,
+        out: &mut [[V; NV]; 6],
+    ) {
         match frame {
             Frame::GripperLink => {
-                let mut out = [[V::splat(0.0); 24]; 6];
                 let [x0, x1, x2, x3, x4, x5, x6, x7]: [V; 8];
                 let [x8, x9, x10, x11, x12, x13, x14, x15]: [V; 8];
                 let [x16, x17, x18, x19, x20, x21, x22, x23]: [V; 8];
@@ -2630,7 +2719,6 @@ pub mod lanes {
                 out[1][5] = x256;
                 x257 = x53 - x233;
                 out[2][5] = x257;
-                out
             }
         }
     }
@@ -2641,7 +2729,7 @@ pub mod lanes {
     ) -> [[[f64; NV]; 6]; L] {
         Lanes::scatter(&frame_jacobian_local_world_aligned(&Lanes::gather(q), frame))
     }
-    /// [`super::frame_jacobian_local_world_aligned`] on every state of the slices, one result per state in `out`: full groups of `L` states gathered into lanes, through the kernel [`frame_jacobian_local_world_aligned`] and written back lane by lane, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place.
+    /// [`super::frame_jacobian_local_world_aligned`] on every state of the slices, one result per state in `out`: full groups of `L` states gathered into lanes, through the kernel [`frame_jacobian_local_world_aligned`] and transposed back `L` values at a time, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place.
     ///
     /// # Errors
     /// [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is written then.
@@ -2667,16 +2755,17 @@ pub mod lanes {
         out: &mut [[[f64; NV]; 6]],
     ) {
         let full = out.len() / L * L;
-        let mut c = 0;
-        while c < full {
-            let r = frame_jacobian_local_world_aligned(
+        let mut r = <[[V; NV]; 6] as Lanes>::zero();
+        for (g, group) in out[..full].chunks_exact_mut(L).enumerate() {
+            let c = g * L;
+            frame_jacobian_local_world_aligned_into(
                 &Lanes::gather(&core::array::from_fn(|j| q[c + j])),
                 frame,
+                &mut r,
             );
-            for (k, out) in out[c..c + L].iter_mut().enumerate() {
-                r.write_lane(k, out);
+            if let Ok(group) = <&mut [[[f64; NV]; 6]; L]>::try_from(group) {
+                r.write_lanes(group.each_mut());
             }
-            c += L;
         }
         for k in full..out.len() {
             out[k] = super::frame_jacobian_local_world_aligned(&q[k], frame);
@@ -2811,13 +2900,15 @@ pub mod c_api {
     /// The batch after its length checks, on one thread.
     fn generalized_gravity_each(q: &[[f64; NQ]], out: &mut [[f64; NV]]) {
         let full = out.len() / lanes::L * lanes::L;
+        let mut r = lanes::Lanes::zero();
         let mut c = 0;
         while c < full {
-            let r = lanes::generalized_gravity(
+            lanes::generalized_gravity_into(
                 &Lanes::gather(&core::array::from_fn(|j| q[c + j])),
+                &mut r,
             );
-            for k in 0..lanes::L {
-                r.write_lane(k, &mut out[c + k]);
+            if let Ok(s) = <&mut [_; lanes::L]>::try_from(&mut out[c..c + lanes::L]) {
+                r.write_lanes(s.each_mut());
             }
             c += lanes::L;
         }
@@ -2931,14 +3022,16 @@ pub mod c_api {
         frame: Frame,
     ) {
         let full = out.len() / lanes::L * lanes::L;
+        let mut r = lanes::Lanes::zero();
         let mut c = 0;
         while c < full {
-            let r = lanes::frame_jacobian_local_world_aligned(
+            lanes::frame_jacobian_local_world_aligned_into(
                 &Lanes::gather(&core::array::from_fn(|j| q[c + j])),
                 frame,
+                &mut r,
             );
-            for k in 0..lanes::L {
-                r.write_lane(k, &mut out[c + k]);
+            if let Ok(s) = <&mut [_; lanes::L]>::try_from(&mut out[c..c + lanes::L]) {
+                r.write_lanes(s.each_mut());
             }
             c += lanes::L;
         }
