@@ -670,7 +670,7 @@ pub(crate) fn c_header(
     );
     let _ = writeln!(
         h,
-        " * after the other; their results must not overlap their arguments."
+        " * after the other; their results must not overlap their arguments or each other."
     );
     let _ = writeln!(h, " */");
     let _ = writeln!(h, "#ifndef {p}_H");

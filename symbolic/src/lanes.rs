@@ -67,6 +67,8 @@ pub(crate) fn lanes_module(
     let trig_lanes = Literal::usize_unsuffixed(TRIG_LANES);
     let f = |name: &str| scalar.math_name(name);
     let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
+    let cos_doc = format!(" Cosine of every lane at once (as [`V::{sin}`]).");
+    let sincos_doc = format!(" Sine and cosine of every lane at once (as [`V::{sin}`]).");
     let par_chunk = threads.then(|| {
         quote! {
             /// About the fewest operations a task of a `NAME_batch_par` function runs (the
@@ -196,7 +198,7 @@ pub(crate) fn lanes_module(
                     }
                 }
 
-                /// Cosine of every lane at once (as [`V::#sin`]).
+                #[doc = #cos_doc]
                 #[inline(always)]
                 pub fn #cos(x: V) -> V {
                     if V::trig_in_range(x) {
@@ -206,7 +208,7 @@ pub(crate) fn lanes_module(
                     }
                 }
 
-                /// Sine and cosine of every lane at once (as [`V::#sin`]).
+                #[doc = #sincos_doc]
                 #[inline(always)]
                 pub fn #sincos(x: V) -> (V, V) {
                     if V::trig_in_range(x) {

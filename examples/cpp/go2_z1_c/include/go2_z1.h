@@ -32,7 +32,7 @@
  * Arrays are double pointers to row-major memory aligned to double; a tuple result is
  * one pointer per part (out0, out1, ...). Every function returns GO2_Z1_OK or another
  * status code below, with nothing written. The `_batch` forms take n states one
- * after the other; their results must not overlap their arguments.
+ * after the other; their results must not overlap their arguments or each other.
  */
 #ifndef GO2_Z1_H
 #define GO2_Z1_H

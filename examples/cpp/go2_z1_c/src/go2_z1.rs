@@ -1313,12 +1313,12 @@ pub mod lanes {
         pub fn sin(x: V) -> V {
             if V::trig_in_range(x) { V(x.0.sin()) } else { x.map(libm::sin) }
         }
-        /// Cosine of every lane at once (as [`V::#sin`]).
+        /// Cosine of every lane at once (as [`V::sin`]).
         #[inline(always)]
         pub fn cos(x: V) -> V {
             if V::trig_in_range(x) { V(x.0.cos()) } else { x.map(libm::cos) }
         }
-        /// Sine and cosine of every lane at once (as [`V::#sin`]).
+        /// Sine and cosine of every lane at once (as [`V::sin`]).
         #[inline(always)]
         pub fn sincos(x: V) -> (V, V) {
             if V::trig_in_range(x) {
