@@ -234,8 +234,10 @@ pub fn print(
                 Operand::Const(c) => c.to_bits() != 0,
                 _ => true,
             });
+        // Into `out` a scalar is `*out`; a local `out` is assigned directly.
         let sets = nonzero.map(|(k, &o)| {
-            let (place, v) = (place(k), x(o));
+            let place = if into { place(k) } else { shape.place(k) };
+            let v = x(o);
             quote!(#place = #v;)
         });
         quote!(#(#sets)*)
