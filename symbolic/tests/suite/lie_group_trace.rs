@@ -4,8 +4,7 @@
 //! too), the folded constants equal the runtime's values, and the graph traced
 //! on symbolic inputs evaluates to the runtime's values, zero steps included.
 
-#[path = "../../runtime/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::{assert_close, load_model, random_q, random_vec};
 use rand::SeedableRng;

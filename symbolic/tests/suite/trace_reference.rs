@@ -3,8 +3,7 @@
 //! URDFs (continuous joints, massless links, welded links) as well as the real
 //! robots, at the eval format's tolerance.
 
-#[path = "../../runtime/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::{assert_close, flat, Reference};
 use rbdgen_runtime::{Data, Model};

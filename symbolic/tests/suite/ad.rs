@@ -7,8 +7,7 @@
 //! `v` `M v`), forward mode against reverse mode, and central differences in
 //! the tangent space for functions without an analytical derivative.
 
-#[path = "../../runtime/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::{assert_close, load_model, random_q, random_vec};
 use rand::SeedableRng;

@@ -4,7 +4,7 @@
 use rbdgen_symbolic::{generate, generate_module, rnea_mul_reference, Function, Options};
 
 /// The Z1 arm's URDF.
-const Z1: &str = include_str!("../../models/z1.urdf");
+const Z1: &str = include_str!("../../../models/z1.urdf");
 
 #[test]
 fn header_gives_the_93n_reference_beside_rnea() {
