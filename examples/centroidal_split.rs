@@ -469,3 +469,122 @@ pub fn plot(
     )?;
     Ok(path)
 }
+
+// The example's numbers, asserted: `cargo test --all-targets` builds the
+// example as a test and runs these.
+#[cfg(test)]
+#[path = "common/check.rs"]
+mod check;
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use super::check::{load, max_abs_diff, model_mass, TOL};
+    use rbdgen::runtime::{
+        ccrba, center_of_mass, crba, forward_kinematics, frame_placement, Data, FrameKind,
+    };
+
+    /// The centroidal split: the generated `ccrba` against the runtime's, `A_G`
+    /// against the force transform of the runtime's `M[0..6, :]` to the runtime's
+    /// centre of mass, the block norms from the runtime's `A_G`, `h_G = A_G v` of
+    /// the swings against the runtime's `h_G`, and the blocks named by joint.
+    #[test]
+    fn centroidal_split_matches_the_runtime() {
+        let robots = super::run(5);
+        let p = super::plot(&robots, &check::plot_dir("centroidal_split"))
+            .expect("the plot is written");
+        check::assert_drawn(&p, 400, 16);
+        assert_eq!(robots.len(), 2);
+        let go2 = &robots[0];
+        let names: Vec<&str> = go2.blocks.iter().map(|b| b.0).collect();
+        assert_eq!(names, ["base", "legs", "arm"]);
+        assert_eq!(go2.blocks[1].1, 6..18);
+        assert_eq!(go2.blocks[2].1, 18..24);
+        let g1 = &robots[1];
+        let names: Vec<&str> = g1.blocks.iter().map(|b| b.0).collect();
+        assert_eq!(names, ["base", "legs", "waist", "left arm", "right arm"]);
+        assert_eq!(g1.blocks[2].1, 18..21);
+        assert_eq!(g1.blocks[4].1, 28..35);
+        for (robot, urdf, base, q) in [
+            (
+                go2,
+                "models/go2_z1.urdf",
+                "base",
+                super::go2_z1_pose().to_vec(),
+            ),
+            (
+                g1,
+                "models/g1_29dof.urdf",
+                "pelvis",
+                super::g1_pose().to_vec(),
+            ),
+        ] {
+            let model = load(urdf);
+            let mut data = Data::new(&model);
+            let nv = model.nv;
+            assert_eq!(robot.nv, nv);
+            assert!(
+                robot.identity_error < TOL,
+                "{}: {}",
+                robot.name,
+                robot.identity_error
+            );
+            let (ag, _) = ccrba(&model, &mut data, &q, &vec![0.0; nv]).unwrap();
+            let ag = ag.to_vec();
+            let scale = ag.iter().fold(1.0f64, |w, v| w.max(v.abs()));
+            assert!(
+                max_abs_diff(&robot.ag, &ag) / scale < TOL,
+                "{}: ccrba",
+                robot.name
+            );
+            // A_G = X_G* M[0..6, :] on the runtime's M, placement and com.
+            let m = crba(&model, &mut data, &q).unwrap().to_vec();
+            let c = center_of_mass(&model, &mut data, &q).unwrap().0;
+            forward_kinematics(&model, &mut data, &q).unwrap();
+            let id = model.frame_id(base, FrameKind::Body).unwrap();
+            let placement = frame_placement(&model, &data, id).unwrap();
+            let (r, p) = (placement.rotation.0, placement.translation.0);
+            for col in 0..nv {
+                let rot = |o: usize| -> [f64; 3] {
+                    std::array::from_fn(|i| (0..3).map(|k| r[i][k] * m[(o + k) * nv + col]).sum())
+                };
+                let (f, n) = (rot(0), rot(3));
+                let d = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
+                let moment = [
+                    n[0] + d[1] * f[2] - d[2] * f[1],
+                    n[1] + d[2] * f[0] - d[0] * f[2],
+                    n[2] + d[0] * f[1] - d[1] * f[0],
+                ];
+                for i in 0..3 {
+                    assert!(
+                        (ag[i * nv + col] - f[i]).abs() < TOL,
+                        "{} linear",
+                        robot.name
+                    );
+                    assert!((ag[(3 + i) * nv + col] - moment[i]).abs() < TOL, "angular");
+                }
+            }
+            for ((_, cols), (lin, ang)) in robot.blocks.iter().zip(&robot.norms) {
+                let norm = |rows: std::ops::Range<usize>| {
+                    rows.flat_map(|i| cols.clone().map(move |j| (i, j)))
+                        .map(|(i, j)| ag[i * nv + j].powi(2))
+                        .sum::<f64>()
+                        .sqrt()
+                };
+                assert!((lin - norm(0..3)).abs() < TOL && (ang - norm(3..6)).abs() < TOL);
+            }
+            assert!((robot.mass_from_ag - model_mass(&model)).abs() < TOL);
+            for (name, v, h, hg) in &robot.swings {
+                let (_, theirs) = ccrba(&model, &mut data, &q, v).unwrap();
+                let theirs = theirs.to_array();
+                assert!(max_abs_diff(h, &theirs) < TOL, "{name}");
+                assert!(max_abs_diff(hg, &theirs) < TOL, "{name}");
+                // Only arm joints move.
+                for (k, &x) in v.iter().enumerate() {
+                    let block = robot.blocks.iter().find(|b| b.1.contains(&k)).unwrap().0;
+                    assert!(x == 0.0 || block.contains("arm"), "{name}: {block}");
+                }
+            }
+        }
+    }
+}

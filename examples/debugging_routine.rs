@@ -821,3 +821,55 @@ fn main() {
     let path = plot(r, &plot::plots_dir()).expect("the plot is written");
     println!("plot: {}", path.display());
 }
+
+// The example's numbers, asserted: `cargo test --all-targets` builds the
+// example as a test and runs these.
+#[cfg(test)]
+#[path = "common/check.rs"]
+mod check;
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    /// The debugging routine: the generated code and the runtime pass every
+    /// step with the same numbers; a zero link mass is caught by the weight check
+    /// only, a massless end body also by `M`'s Cholesky and the energy check.
+    #[test]
+    fn debugging_routine_catches_the_bugs() {
+        let reports = super::run();
+        let p = super::plot(&reports[0], &check::plot_dir("debugging_routine"))
+            .expect("the plot is written");
+        check::assert_drawn(&p, 400, 16);
+        let [generated, runtime, bug_a, bug_b] = &reports[..] else {
+            panic!("four models")
+        };
+        for r in [generated, runtime] {
+            assert!(
+                r.static_ok() && r.jtf_ok() && r.mass_ok() && r.energy_ok(),
+                "{r:?}"
+            );
+            assert!((r.order - 1.0).abs() < 0.05, "{r:?}");
+            let [fz, my, shoulder, elbow, legs] = r.jtf_up;
+            assert!(
+                (fz - 1.0).abs() < 1e-12 && my < 0.0 && shoulder < 0.0 && elbow < 0.0,
+                "{r:?}"
+            );
+            assert_eq!(legs, 0.0);
+        }
+        for (a, b) in generated.drift.iter().zip(&runtime.drift) {
+            assert!((a.1 - b.1).abs() < 1e-8 * a.1.max(1.0), "{a:?} {b:?}");
+        }
+        assert!(!bug_a.static_ok() && bug_a.jtf_ok() && bug_a.mass_ok() && bug_a.energy_ok());
+        assert!(
+            (bug_a.weight_error + 0.56404563 * 9.81).abs() < 1e-6,
+            "{bug_a:?}"
+        );
+        assert!(
+            bug_a.static_h.0 < 1e-10,
+            "h(q, 0) = g(q) holds for the wrong model too"
+        );
+        assert!(!bug_b.static_ok() && bug_b.jtf_ok() && !bug_b.mass_ok() && !bug_b.energy_ok());
+        assert!(!bug_b.cholesky);
+    }
+}

@@ -469,3 +469,84 @@ fn main() {
         println!("plot: {}", p.display());
     }
 }
+
+// The example's numbers, asserted: `cargo test --all-targets` builds the
+// example as a test and runs these.
+#[cfg(test)]
+#[path = "common/check.rs"]
+mod check;
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use super::check::{load, max_abs_diff, model_mass, TOL};
+    use rbdgen::runtime::{crba, set_link_parameters, Data};
+
+    /// The mass matrix with a payload: the generated `crba` against the
+    /// runtime's with the same link parameters at every grid point, the
+    /// coupling ratio recomputed from the runtime's `M`, the base block's
+    /// linear part `m I` with the payload's mass, symmetry, and exact zeros
+    /// between branches of the tree.
+    #[test]
+    fn mass_matrix_structure_matches_the_runtime() {
+        let n = 7;
+        let s = super::run(n);
+        for p in super::plots(&s, &check::plot_dir("mass_matrix_structure"))
+            .expect("the plots are written")
+        {
+            check::assert_drawn(&p, 400, 16);
+        }
+        let mut model = load("models/go2_z1.urdf");
+        model.set_parameters(&["gripper_link"]).unwrap();
+        assert!((super::go2_z1::TOTAL_MASS - model_mass(&model)).abs() < 1e-12);
+        for map in &s.maps {
+            let pi = super::payload_parameters(map.payload);
+            let mut data = Data::new(&model);
+            set_link_parameters(&model, &mut data, pi.as_flattened()).unwrap();
+            let mass = super::go2_z1::TOTAL_MASS + map.payload;
+            for (e_k, &e) in s.elbow.iter().enumerate() {
+                for (s_k, &sh) in s.shoulder.iter().enumerate() {
+                    let q = super::with_arm(sh, e);
+                    let ours = super::go2_z1::crba(&q, &pi);
+                    let theirs = crba(&model, &mut data, &q).unwrap().to_vec();
+                    let scale = theirs.iter().fold(1.0f64, |w, v| w.max(v.abs()));
+                    let err = max_abs_diff(ours.as_flattened(), &theirs) / scale;
+                    assert!(
+                        err < TOL,
+                        "crba at ({sh}, {e}), {} kg: {err:e}",
+                        map.payload
+                    );
+                    let m: [[f64; super::NV]; super::NV] =
+                        std::array::from_fn(|r| std::array::from_fn(|c| theirs[r * super::NV + c]));
+                    let ratio = super::coupling_ratio(&m);
+                    assert!((ratio - map.ratio[e_k * n + s_k]).abs() < TOL);
+                    for r in 0..super::NV {
+                        for c in 0..super::NV {
+                            assert!((ours[r][c] - ours[c][r]).abs() < TOL, "symmetry");
+                            let branch = |i: usize| if i < 18 { (i - 6) / 3 } else { 4 };
+                            if r >= 6 && c >= 6 && branch(r) != branch(c) {
+                                assert_eq!(ours[r][c], 0.0, "branches ({r}, {c})");
+                            }
+                        }
+                    }
+                    for r in 0..3 {
+                        for c in 0..3 {
+                            let want = if r == c { mass } else { 0.0 };
+                            assert!((ours[r][c] - want).abs() < TOL, "M_lin = m I");
+                        }
+                    }
+                }
+            }
+            let home = super::coupling_ratio(&super::go2_z1::crba(&super::standing(), &pi));
+            assert!((home - map.at_home).abs() < TOL);
+            assert!(map.min.0 <= map.at_home && map.at_extended <= map.max.0);
+        }
+        // The payload increases the coupling everywhere on the grid.
+        for k in 0..n * n {
+            assert!(s.maps[0].ratio[k] < s.maps[1].ratio[k]);
+            assert!(s.maps[1].ratio[k] < s.maps[2].ratio[k]);
+        }
+        assert_eq!(s.largest_branch_coupling, 0.0);
+        assert!(s.block_norms[1][2] == 0.0 && s.block_norms[0][2] > 0.0);
+    }
+}

@@ -1228,3 +1228,94 @@ fn main() {
     let b = plot_g1(&s, &plot::plots_dir()).expect("the plot is written");
     println!("plots: {} {}", a.display(), b.display());
 }
+
+// The example's numbers, asserted: `cargo test --all-targets` builds the
+// example as a test and runs these.
+#[cfg(test)]
+#[path = "common/check.rs"]
+mod check;
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use super::Pinv;
+
+    /// The priority property: with exact projectors (SVD truncation, adaptive
+    /// damping while inactive, fixed damping confined to the tasks' solutions)
+    /// no level's task velocity changes when the lower levels are added or
+    /// replaced by random ones; fixed damping inside the projectors loses it. The
+    /// null spaces have the expected dimensions, G1's dual-hand Jacobian has rank
+    /// 12 (null space nv - 12 = 23), and the IK reaches its targets.
+    #[test]
+    fn nullspace_hierarchy_priority() {
+        let s = super::run(60);
+        let dir = check::plot_dir("nullspace_hierarchy");
+        for p in [super::plot_go2(&s, &dir), super::plot_g1(&s, &dir)] {
+            check::assert_drawn(&p.expect("the plot is written"), 400, 16);
+        }
+        let exact = |m: &Pinv| !matches!(m, Pinv::Fixed { .. });
+        for (m, run) in &s.go2_reach {
+            if exact(m) {
+                assert_eq!(run.null_dims, [12, 6, 0], "{m:?}");
+                assert!(
+                    run.leakage[0] < 1e-9 && run.leakage[1] < 1e-9,
+                    "{m:?} {:?}",
+                    run.leakage
+                );
+                let first = run.trace[0];
+                let last = run.trace.last().unwrap();
+                assert!(last.errors[0] < 1e-5, "feet drift {m:?} {last:?}");
+                assert!(
+                    last.errors[1] < 0.5 * first.errors[1],
+                    "gripper {m:?} {last:?}"
+                );
+            } else {
+                assert!(
+                    run.leakage[0] > 1e-3,
+                    "fixed damping leaks: {:?}",
+                    run.leakage
+                );
+            }
+        }
+        for (m, (one, two)) in &s.go2_perturbation {
+            if exact(m) {
+                assert!(*one < 1e-9 && *two < 1e-9, "{m:?}: {one} {two}");
+            } else {
+                assert!(*one > 1e-3, "{m:?}: {one}");
+            }
+        }
+        // Out of reach: the feet keep their priority for every exact method.
+        for (m, run) in &s.go2_far {
+            if exact(m) {
+                assert!(run.leakage[0] < 1e-6, "{m:?} {:?}", run.leakage);
+            }
+        }
+        for (m, run) in &s.g1 {
+            if exact(m) {
+                assert_eq!(run.null_dims, [23, 11, 0], "{m:?}");
+                assert!(
+                    run.leakage[0] < 1e-9 && run.leakage[1] < 1e-9,
+                    "{m:?} {:?}",
+                    run.leakage
+                );
+                assert!(run.trace.last().unwrap().errors[0] < 1e-5, "{m:?}");
+            }
+        }
+        let bent = s
+            .g1_sweep
+            .iter()
+            .min_by(|a, b| (a.elbow - 0.9).abs().total_cmp(&(b.elbow - 0.9).abs()))
+            .unwrap();
+        assert_eq!(
+            (bent.rank, bent.null_dim, bent.projected_rank),
+            (12, 23, 12)
+        );
+        assert!(!s.g1_singular.is_empty());
+        for near in &s.g1_singular {
+            assert!(near.sigma_min[1] < 1e-3, "{near:?}");
+            assert!(near.sigma_min[0] > 1e-2 && near.rank == 12, "{near:?}");
+        }
+        let (count, _, _) = super::svd_statistics();
+        assert!(count > 0);
+    }
+}

@@ -105,7 +105,7 @@
 //! machine were slower than one in both. The example's release build (the generated module, scalar and
 //! lanes, after the dependencies) took 5 minutes on this machine (2 shared
 //! cores, load average 5), 20 minutes beside a debug build of the tests; the
-//! test's debug build (with its dependencies) 22 minutes; the test runs in 3.3 s. `tests/examples.rs` runs 0.3 s of it with a horizon of 8
+//! test's debug build (with its dependencies) 22 minutes; the test runs in 3.3 s. The test below runs 0.3 s of it with a horizon of 8
 //! knots and asserts the lanes against the scalar results, `A` and `B` against
 //! central differences (below 1e-6), the base within 1 mm and 0.1°, every foot
 //! in compression and the arm following its swing.
@@ -817,4 +817,58 @@ fn main() {
     );
     let path = plot(&r, &plot::plots_dir()).expect("the plot is written");
     println!("plot: {}", path.display());
+}
+
+// The example's numbers, asserted: `cargo test --all-targets` builds the
+// example as a test and runs these.
+#[cfg(test)]
+#[path = "common/check.rs"]
+mod check;
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    /// The stance MPC at reduced size (a horizon of 8 knots, 0.3 s of the arm's
+    /// swing): the lanes and threads match the scalar linearization, `A` and
+    /// `B` match central differences of the stance step, the base stays within
+    /// a millimetre and a tenth of a degree, every foot stays in compression, the
+    /// arm follows its swing, and the plot is drawn.
+    #[test]
+    fn stance_mpc_holds_the_base() {
+        let model = super::model();
+        let u_static = super::static_torques(&model);
+        let c = super::compare(1, &u_static);
+        assert!(c.worst_difference.0 <= 1e-13, "{c:?}");
+        assert_eq!(c.worst_difference.1, 0.0, "{c:?}");
+        let fd = super::fd_check(&model, &u_static, 7, 1e-6);
+        assert!(
+            fd.relative_error.0 < 1e-6 && fd.relative_error.1 < 1e-6,
+            "{fd:?}"
+        );
+        let r = super::run(&model, &u_static, 30, 8);
+        let summary = |r: &super::Run| {
+            format!(
+                "drift {:e} m, tilt {:e} rad, arm error {:e} rad, excursion {:e} rad, forces {:?} N, feet {:e} m",
+                r.max_base_drift,
+                r.max_base_tilt,
+                r.max_arm_error,
+                r.max_arm_excursion,
+                r.vertical_force_range,
+                r.max_feet_drift
+            )
+        };
+        assert!(r.max_base_drift < 1e-3, "{}", summary(&r));
+        assert!(r.max_base_tilt < 0.1f64.to_radians(), "{}", summary(&r));
+        assert!(r.vertical_force_range.0 > 0.0, "{}", summary(&r));
+        assert!(r.max_arm_excursion > 0.15, "{}", summary(&r));
+        assert!(r.max_arm_error < 0.05, "{}", summary(&r));
+        assert!(r.max_feet_drift < 1e-3, "{}", summary(&r));
+        let dir = check::plot_dir("stance_mpc");
+        check::assert_drawn(
+            &super::plot(&r, &dir).expect("the plot is written"),
+            400,
+            16,
+        );
+    }
 }

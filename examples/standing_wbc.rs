@@ -218,3 +218,26 @@ fn main() {
     .expect("the plot is written");
     println!("plot: {}", path.display());
 }
+
+// The example's numbers, asserted: `cargo test --all-targets` builds the
+// example as a test and runs these.
+#[cfg(test)]
+mod tests {
+
+    /// The whole-body loop on generated code: the plant's contact dynamics return
+    /// the controller's own `(a, λ)`, the contacts do not accelerate, nothing acts
+    /// on the base, the robot's weight rests on its feet, and the arm reaches home.
+    #[test]
+    fn standing_wbc_loop() {
+        let s = super::run(500, 0.3);
+        assert!(s.worst_plant_mismatch < 1e-8, "{s:?}");
+        assert!(s.worst_contact_acceleration < 1e-8, "{s:?}");
+        assert!(s.worst_base_residual < 1e-7, "{s:?}");
+        assert!(s.arm_error.0 > 0.29 && s.arm_error.1 < 1e-3, "{s:?}");
+        let (fz, weight) = s.vertical_force;
+        assert!((fz - weight).abs() < 0.05 * weight, "{s:?}");
+        assert!(s.min_foot_force > 0.0, "a foot pulls on the ground: {s:?}");
+        let (cop, com) = s.cop_and_com;
+        assert!((cop[0] - com[0]).hypot(cop[1] - com[1]) < 0.02, "{s:?}");
+    }
+}

@@ -657,3 +657,68 @@ fn main() {
     let path = plot(&s, &plot::plots_dir()).expect("the plot is written");
     println!("plot: {}", path.display());
 }
+
+// The example's numbers, asserted: `cargo test --all-targets` builds the
+// example as a test and runs these.
+#[cfg(test)]
+#[path = "common/check.rs"]
+mod check;
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    fn check_step(step: &super::Step, what: &str) {
+        assert!(step.tau.iter().all(|t| t.is_finite()), "{what}: {step:?}");
+        assert!(step.residual.1 < 1e-6, "{what}: dynamics {step:?}");
+        assert!(step.contact_residual < 1e-6, "{what}: contacts {step:?}");
+        assert!(step.gripper_residual < 1e-6, "{what}: gripper {step:?}");
+        assert!(
+            step.a[..6].iter().all(|x| x.abs() < 1e-6),
+            "{what}: base {step:?}"
+        );
+        for foot in 0..4 {
+            let f = &step.lambda[3 * foot..3 * foot + 3];
+            assert!(
+                f[0].hypot(f[1]) <= super::MU * f[2] + 1e-6,
+                "{what}: foot {foot} outside its cone {step:?}"
+            );
+        }
+        assert!(
+            step.torque_ratio.0 <= 1.0 + 1e-6 && step.torque_ratio.1 <= 1.0 + 1e-6,
+            "{what}: torque limits {step:?}"
+        );
+    }
+
+    /// The QP's solution satisfies its constraints (dynamics, contacts, the held
+    /// base and gripper, friction cones, torque limits) at a few pushes, standing
+    /// and moving; a push the robot cannot hold is infeasible; the sweep finds the
+    /// front feet at their cones' edge before the limit.
+    #[test]
+    fn wbc_qp_constraints() {
+        let q = super::standing();
+        for push in [0.0, 20.0, 40.0, 65.0] {
+            let (status, step) = super::solve(&q, &[0.0; 24], super::wall(push));
+            let step = step.unwrap_or_else(|| panic!("{push} N: {status:?}"));
+            check_step(&step, &format!("standing, {push} N"));
+        }
+        let (q, v) = super::moving();
+        let (status, step) = super::solve(&q, &v, super::wall(20.0));
+        check_step(
+            &step.unwrap_or_else(|| panic!("{status:?}")),
+            "moving, 20 N",
+        );
+        let (_, step) = super::solve(&super::standing(), &[0.0; 24], super::wall(200.0));
+        assert!(step.is_none(), "200 N cannot be held");
+
+        let s = super::run();
+        let p = super::plot(&s, &check::plot_dir("wbc_qp")).expect("the plot is written");
+        check::assert_drawn(&p, 400, 16);
+        assert!(s.limit.0 > 60.0 && s.limit.0 < 80.0, "{:?}", s.limit);
+        let (push, foot) = s.first_at_cone.expect("a foot reaches its cone");
+        assert!(foot < 2 && push < s.limit.0, "{push} {foot}");
+        for (push, step) in &s.sweep {
+            check_step(step, &format!("sweep, {push} N"));
+        }
+    }
+}

@@ -568,3 +568,187 @@ pub fn plot(
     )?;
     Ok(path)
 }
+
+// The example's numbers, asserted: `cargo test --all-targets` builds the
+// example as a test and runs these.
+#[cfg(test)]
+#[path = "common/check.rs"]
+mod check;
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use super::check::{load, model_mass, TOL};
+    use rbdgen::runtime::{
+        center_of_mass, centroidal_momentum_rate, contact_dynamics, forward_kinematics,
+        frame_placement, generalized_gravity, set_link_parameters, ContactKind, Data, FrameKind,
+        Model,
+    };
+
+    /// The ZMP table: `τ_arm,y` and `Δx_ZMP` by the same formula on the runtime
+    /// (generalized gravity with and without the arm's link parameters), the
+    /// support from the runtime's foot placements; `τ_arm,y / (m g)` against the
+    /// centre of mass of the runtime with and without the arm; the quasi-static
+    /// ZMP against the centre of mass; the dynamic ZMP from the runtime's contact
+    /// forces, summed here, and from the runtime's centroidal momentum rate.
+    #[test]
+    fn zmp_table_matches_the_runtime() {
+        let s = super::run(13);
+        let p = super::plot(&s, &check::plot_dir("zmp_shift")).expect("the plot is written");
+        check::assert_drawn(&p, 400, 16);
+        let mut model = load("models/go2_z1.urdf");
+        model
+            .set_parameters(&super::go2_z1::PARAMETER_LINKS)
+            .unwrap();
+        model
+            .set_contacts(&[
+                ("FL_foot", ContactKind::Point),
+                ("FR_foot", ContactKind::Point),
+                ("RL_foot", ContactKind::Point),
+                ("RR_foot", ContactKind::Point),
+            ])
+            .unwrap();
+        let g = 9.81;
+        assert_eq!(super::gravity(), g);
+        let total = model_mass(&model);
+        assert!((super::go2_z1::TOTAL_MASS - total).abs() < 1e-12);
+        // Support polygon from the runtime.
+        let mut data = Data::new(&model);
+        let q0 = super::standing(0.0, 0.0);
+        forward_kinematics(&model, &mut data, &q0).unwrap();
+        let foot_x = |name: &str| {
+            let id = model.frame_id(name, FrameKind::Body).unwrap();
+            frame_placement(&model, &data, id).unwrap().translation.0[0]
+        };
+        let front = foot_x("FL_foot").min(foot_x("FR_foot"));
+        let rear = foot_x("RL_foot").max(foot_x("RR_foot"));
+        assert!((s.support.0 - front).abs() < TOL && (s.support.1 - rear).abs() < TOL);
+        let half = 0.5 * (front - rear);
+        let no_arm = vec![0.0; 10 * super::NPARAMETERS];
+        assert_eq!(s.rows.len(), 9);
+        for r in &s.rows {
+            let pi = super::arm_parameters(r.payload);
+            let q = super::standing(r.arm.0, r.arm.1);
+            let mut with = Data::new(&model);
+            set_link_parameters(&model, &mut with, pi.as_flattened()).unwrap();
+            let mut without = Data::new(&model);
+            set_link_parameters(&model, &mut without, &no_arm).unwrap();
+            let tau = -(generalized_gravity(&model, &mut with, &q).unwrap()[4]
+                - generalized_gravity(&model, &mut without, &q).unwrap()[4]);
+            let mass = total + r.payload;
+            let dx = tau / (mass * g);
+            let tag = format!("{} {} kg", r.pose, r.payload);
+            assert!((r.tau_arm_y - tau).abs() < TOL, "{tag}: τ_arm,y");
+            assert!((r.mass - mass).abs() < TOL, "{tag}: m");
+            assert!((r.dx_zmp - dx).abs() < TOL, "{tag}: Δx");
+            assert!((r.fraction - dx / half).abs() < TOL, "{tag}: fraction");
+            assert_eq!(r.risk, super::risk(dx / half));
+            // Δx_ZMP is the arm's share of the centre of mass ahead of the base origin.
+            let c = center_of_mass(&model, &mut with, &q).unwrap().0;
+            let c0 = center_of_mass(&model, &mut without, &q).unwrap().0;
+            let arm_mass: f64 = pi.iter().map(|p| p[0]).sum();
+            let share = c[0] - (mass - arm_mass) / mass * c0[0];
+            assert!((dx - share).abs() < TOL, "{tag}: Δx = arm's com share");
+            assert!((r.com_x - c[0]).abs() < TOL, "{tag}: com");
+            assert!((r.zmp_static - c[0]).abs() < TOL, "{tag}: static ZMP = com");
+            // The dynamic ZMP, independently: the runtime's contact dynamics
+            // with the controller's torques, forces summed here; and the
+            // runtime's centroidal momentum rate.
+            let v = [0.0; super::NV];
+            let mut a = [0.0; super::NV];
+            a[super::SHOULDER_V] = super::SHOULDER_ACCELERATION;
+            let (zmp_forces, zmp_centroidal) = runtime_zmp(&model, &pi, &q, &v, &a);
+            assert!(
+                (r.zmp_dynamic - zmp_forces).abs() < TOL,
+                "{tag}: dynamic ZMP"
+            );
+            assert!((r.zmp_dynamic_centroidal - zmp_centroidal).abs() < TOL);
+            assert!((zmp_forces - zmp_centroidal).abs() < TOL);
+        }
+        // The sweep, likewise, at every sample (v and a on the shoulder).
+        for (payload, samples) in super::PAYLOADS.iter().zip(&s.sweeps) {
+            assert_eq!(samples.last().unwrap().t, super::SWEEP_TIME);
+            let pi = super::arm_parameters(*payload);
+            for sample in samples {
+                let q = super::standing(sample.shoulder.0, super::go2_z1::Q_LOWER[super::ELBOW_Q]);
+                let mut v = [0.0; super::NV];
+                let mut a = [0.0; super::NV];
+                v[super::SHOULDER_V] = sample.shoulder.1;
+                a[super::SHOULDER_V] = sample.shoulder.2;
+                let (zmp_forces, zmp_centroidal) = runtime_zmp(&model, &pi, &q, &v, &a);
+                assert!((sample.moving.zmp_contacts - zmp_forces).abs() < TOL);
+                assert!((sample.moving.zmp_centroidal - zmp_centroidal).abs() < TOL);
+                assert!(sample.moving.plant_mismatch < 1e-9);
+            }
+        }
+    }
+
+    /// The ZMP on the feet's plane of the stance `(q, v, a)` on the runtime:
+    /// from the contact forces of `contact_dynamics` under the controller's
+    /// torques (`τ = rnea - J_cᵀ λ`, the example's `stance`), summed here; and
+    /// from `centroidal_momentum_rate` and `center_of_mass`.
+    fn runtime_zmp(
+        model: &Model,
+        pi: &super::Parameters,
+        q: &[f64; super::NQ],
+        v: &[f64; super::NV],
+        a: &[f64; super::NV],
+    ) -> (f64, f64) {
+        let mut data = Data::new(model);
+        set_link_parameters(model, &mut data, pi.as_flattened()).unwrap();
+        let tau = controller_torques(model, &mut data, q, v, a);
+        let (_, lambda) =
+            contact_dynamics(model, &mut data, q, v, &tau, &model.contacts, 0.0).unwrap();
+        forward_kinematics(model, &mut data, q).unwrap();
+        let z0 = super::ground();
+        let (mut f, mut n_y) = ([0.0; 3], 0.0);
+        for (c, l) in model.contacts.iter().zip(lambda.chunks(3)) {
+            let p = frame_placement(model, &data, c.frame)
+                .unwrap()
+                .translation
+                .0;
+            for k in 0..3 {
+                f[k] += l[k];
+            }
+            n_y += p[2] * l[0] - p[0] * l[2];
+        }
+        let from_forces = (z0 * f[0] - n_y) / f[2];
+        let hdot = centroidal_momentum_rate(model, &mut data, q, v, a)
+            .unwrap()
+            .to_array();
+        let c = center_of_mass(model, &mut data, q).unwrap().0;
+        let m = model_mass(model)
+            - super::go2_z1::LINK_PARAMETERS
+                .iter()
+                .map(|p| p[0])
+                .sum::<f64>()
+            + pi.iter().map(|p| p[0]).sum::<f64>();
+        let from_momentum = c[0] - ((c[2] - z0) * hdot[0] + hdot[4]) / (m * 9.81 + hdot[2]);
+        (from_forces, from_momentum)
+    }
+
+    /// The example's controller on the runtime: contact forces from the base
+    /// rows (least norm), torques on the actuated rows.
+    fn controller_torques(
+        model: &Model,
+        data: &mut Data<f64>,
+        q: &[f64],
+        v: &[f64],
+        a: &[f64],
+    ) -> Vec<f64> {
+        use nalgebra::{DMatrix, DVector};
+        let nv = model.nv;
+        let rhs = DVector::from_column_slice(rbdgen::runtime::rnea(model, data, q, v, a).unwrap());
+        let nc = model.nc();
+        let j = DMatrix::from_row_slice(
+            nc,
+            nv,
+            &rbdgen::runtime::contact_jacobian(model, data, q, &model.contacts).unwrap(),
+        );
+        let jb_t = j.columns(0, 6).transpose();
+        let lambda = jb_t.pseudo_inverse(1e-12).unwrap() * rhs.rows(0, 6);
+        let mut tau = rhs - j.transpose() * lambda;
+        tau.rows_mut(0, 6).fill(0.0);
+        tau.iter().copied().collect()
+    }
+}

@@ -1,10 +1,10 @@
 //! `rbdgen::build`: the build-script route writes `$OUT_DIR/NAME.rs`, the
 //! generator's text byte for byte inside `pub mod NAME { }`, asks cargo to
-//! rerun on the URDF, refuses bad input with the file's name; and the example
-//! crate `examples/build-script` (not a workspace member) builds and runs.
+//! rerun on the URDF, refuses bad input with the file's name. The example crate
+//! `examples/build-script` is a workspace member: `cargo test --workspace`
+//! builds it and runs its test.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use rbdgen::build::{BuildError, Config, ContactKind, Function, ScalarType};
 use rbdgen::symbolic::{generate, Options};
@@ -176,37 +176,6 @@ fn errors_name_the_file() {
     );
 }
 
-/// The example crate: its build script generates Go2+Z1's module, its `main`
-/// checks it against nothing but physics (the base's weight) and prints.
-#[test]
-fn example_crate_builds_and_runs() {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let manifest = root().join("examples/build-script/Cargo.toml");
-    let out = Command::new(cargo)
-        .args(["run", "--quiet", "--manifest-path"])
-        .arg(&manifest)
-        // Its own target directory, kept between runs (the first build
-        // compiles the generator for the build script).
-        .env(
-            "CARGO_TARGET_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("build-script-example"),
-        )
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}{stdout}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.contains("nq = 25, nv = 24"), "{stdout}");
-    assert!(stdout.contains("weight"), "{stdout}");
-}
-
-/// Every option of the generator's table has its `Config` method: the match
-/// is exhaustive over `OptionKey` (a new option without an arm does not
-/// compile), each arm names the method it calls (checked against the table)
-/// and the call changes the options.
 #[test]
 fn every_option_has_its_config_method() {
     use rbdgen::build::{Expr, Output, UserFunction};
