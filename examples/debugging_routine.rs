@@ -822,8 +822,8 @@ fn main() {
     println!("plot: {}", path.display());
 }
 
-// The example's numbers, asserted: `cargo test --all-targets` builds the
-// example as a test and runs these.
+// The example's numbers, asserted: `cargo test --all-features --example
+// debugging_routine` runs these.
 #[cfg(test)]
 #[path = "common/check.rs"]
 mod check;

@@ -470,8 +470,8 @@ fn main() {
     }
 }
 
-// The example's numbers, asserted: `cargo test --all-targets` builds the
-// example as a test and runs these.
+// The example's numbers, asserted: `cargo test --all-features --example
+// mass_matrix_structure` runs these.
 #[cfg(test)]
 #[path = "common/check.rs"]
 mod check;

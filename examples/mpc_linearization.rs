@@ -13,7 +13,9 @@
 //! instruction). The
 //! times are indicative (one process, a shared machine); `scripts/bench
 //! --lanes` measures the same functions beside Pinocchio's
-//! `computeABADerivatives` + `dIntegrate` composition.
+//! `computeABADerivatives` + `dIntegrate` composition. Its test (at the end
+//! of this file) asserts that the lanes match the scalar linearizations to
+//! 1e-13 and that the threaded batch equals the single-thread one bit for bit.
 
 use std::time::Instant;
 
@@ -180,8 +182,8 @@ fn main() {
     );
 }
 
-// The example's numbers, asserted: `cargo test --all-targets` builds the
-// example as a test and runs these.
+// The example's numbers, asserted: `cargo test --all-features --example
+// mpc_linearization` runs these.
 #[cfg(test)]
 mod tests {
 

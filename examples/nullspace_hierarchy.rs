@@ -1229,8 +1229,8 @@ fn main() {
     println!("plots: {} {}", a.display(), b.display());
 }
 
-// The example's numbers, asserted: `cargo test --all-targets` builds the
-// example as a test and runs these.
+// The example's numbers, asserted: `cargo test --all-features --example
+// nullspace_hierarchy` runs these.
 #[cfg(test)]
 #[path = "common/check.rs"]
 mod check;

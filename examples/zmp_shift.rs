@@ -569,8 +569,8 @@ pub fn plot(
     Ok(path)
 }
 
-// The example's numbers, asserted: `cargo test --all-targets` builds the
-// example as a test and runs these.
+// The example's numbers, asserted: `cargo test --all-features --example
+// zmp_shift` runs these.
 #[cfg(test)]
 #[path = "common/check.rs"]
 mod check;
