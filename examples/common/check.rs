@@ -12,11 +12,10 @@ use rbdgen::runtime::Model;
 pub const TOL: f64 = 1e-10;
 
 /// `target/plots/tests/<test>`: where a test's plots go, apart from the
-/// `target/plots/` of `cargo run --example`.
+/// `target/plots/` of `cargo run --example` (the example's `plot` module,
+/// which every example including this file has).
 pub fn plot_dir(test: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("target/plots/tests")
-        .join(test)
+    super::plot::plots_dir().join("tests").join(test)
 }
 
 /// Asserts that `path` is a PNG of at least `min_size` pixels a side that
