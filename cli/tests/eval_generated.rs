@@ -39,6 +39,10 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
+/// Cargo's target directory of the generated crates of this file's tests,
+/// verify_cli.rs's and function_table.rs's: their dependencies built once.
+const SHARED_TARGET: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/generated-crates");
+
 const URDF: &str = "tests/urdf/continuous_chain.urdf";
 const REFERENCE: &str = "tests/reference/continuous_chain_fixed.json";
 
@@ -61,7 +65,14 @@ fn eval(dir: &Path, name: &str, extra: &[&str]) -> (String, String) {
 /// arguments; returns the output path, stderr and the generated source.
 fn eval_generated(dir: &Path, extra: &[&str]) -> (String, String, String) {
     let work = dir.join("work").to_string_lossy().into_owned();
-    let mut args = vec!["--backend", "generated", "--work-dir", &work];
+    let mut args = vec![
+        "--backend",
+        "generated",
+        "--work-dir",
+        &work,
+        "--target-dir",
+        SHARED_TARGET,
+    ];
     args.extend(extra);
     let (out, stderr) = eval(dir, "generated", &args);
     let code = dir.join("work/continuous_chain_fixed/src/robot.rs");
@@ -179,6 +190,8 @@ fn generated_backend_on_a_whole_body_reference() {
         "generated",
         "--work-dir",
         &work,
+        "--target-dir",
+        SHARED_TARGET,
     ]);
     let stderr = text(&run.stderr);
     assert!(run.status.success(), "{stderr}");
@@ -234,6 +247,8 @@ fn a_per_dof_armature_and_contacts_match_pinocchio() {
         "crba,aba,contact_jacobian,contact_drift,contact_dynamics",
         "--work-dir",
         &work,
+        "--target-dir",
+        SHARED_TARGET,
         "--out",
         &out,
     ]);
@@ -252,13 +267,15 @@ fn bad_function_lists_are_errors() {
     let out = dir.join("out.json").to_string_lossy().into_owned();
     let work = dir.join("work").to_string_lossy().into_owned();
     let base = ["eval", "--urdf", URDF, "--states", REFERENCE, "--out", &out];
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &[
                 "--backend",
                 "generated",
                 "--work-dir",
                 &work,
+                "--target-dir",
+                SHARED_TARGET,
                 "--functions",
                 "rnea,nope",
             ],
@@ -270,6 +287,8 @@ fn bad_function_lists_are_errors() {
                 "generated",
                 "--work-dir",
                 &work,
+                "--target-dir",
+                SHARED_TARGET,
                 "--functions",
                 Function::PoseError.name(),
             ],
@@ -281,6 +300,8 @@ fn bad_function_lists_are_errors() {
                 "generated",
                 "--work-dir",
                 &work,
+                "--target-dir",
+                SHARED_TARGET,
                 "--functions",
                 "rnea,contact_dynamics",
             ],
@@ -292,6 +313,8 @@ fn bad_function_lists_are_errors() {
                 "generated",
                 "--work-dir",
                 &work,
+                "--target-dir",
+                SHARED_TARGET,
                 "--contacts",
                 "link3:sphere",
             ],
@@ -299,6 +322,7 @@ fn bad_function_lists_are_errors() {
         ),
         (&["--functions", "rnea"], "need --backend generated"),
         (&["--unroll-limit", "0"], "need --backend generated"),
+        (&["--target-dir", "x"], "need --backend generated"),
     ];
     for (extra, message) in cases {
         let args: Vec<&str> = base.iter().chain(extra).copied().collect();

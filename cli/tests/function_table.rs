@@ -26,6 +26,10 @@ fn names(functions: impl IntoIterator<Item = Function>) -> Vec<&'static str> {
     functions.into_iter().map(Function::name).collect()
 }
 
+/// Cargo's target directory of the generated crates of this file's tests,
+/// verify_cli.rs's and eval_generated.rs's: their dependencies built once.
+const SHARED_TARGET: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/generated-crates");
+
 /// `rbdgen verify` on a model with a contact set generates every function
 /// of the table, builds it and checks each against the runtime.
 #[test]
@@ -48,6 +52,8 @@ fn every_function_is_generated_and_verified() {
             "--quiet",
             "--work-dir",
             &work,
+            "--target-dir",
+            SHARED_TARGET,
         ])
         .output()
         .unwrap();

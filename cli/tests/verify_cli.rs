@@ -54,7 +54,13 @@ fn verify(test: &str, extra: &[&str]) -> Output {
         .unwrap()
 }
 
-/// `rbdgen verify URDF` on 20 random states, untimed, in the test's work directory.
+/// Cargo's target directory of the generated crates of this file's tests,
+/// eval_generated.rs's and function_table.rs's: their dependencies built once.
+const SHARED_TARGET: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/generated-crates");
+
+/// `rbdgen verify URDF` on 20 random states, untimed, in the test's work
+/// directory (and [`SHARED_TARGET`], but for the test built with other
+/// `RUSTFLAGS`, which would rebuild the shared dependencies).
 fn verify_urdf(test: &str, urdf: &str, extra: &[&str]) -> Command {
     let work = work_dir(test);
     let mut args = vec![

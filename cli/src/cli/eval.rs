@@ -68,6 +68,11 @@ pub struct Args {
     /// `rbdgen-eval` in the system's temporary directory by default.
     #[arg(long)]
     work_dir: Option<PathBuf>,
+    /// With `--backend generated`: Cargo's target directory for that crate
+    /// (`target/` inside it by default). One directory shared by several work
+    /// directories builds the generated crates' dependencies once.
+    #[arg(long)]
+    target_dir: Option<PathBuf>,
     /// With `--backend generated`: as for `generate`, the most operations one
     /// generated function may have.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
@@ -93,6 +98,7 @@ pub fn run(args: Args) -> Result<(), String> {
         backend,
         functions,
         work_dir,
+        target_dir,
         max_ops,
         unroll_limit,
         quiet,
@@ -101,9 +107,11 @@ pub fn run(args: Args) -> Result<(), String> {
         .or(urdf)
         .ok_or("eval: name the model file (`rbdgen eval MODEL --states FILE`)")?;
     let sizes = max_ops.is_some() || unroll_limit.is_some();
-    if backend == Backend::Runtime && (!functions.is_empty() || work_dir.is_some() || sizes) {
+    let dirs = work_dir.is_some() || target_dir.is_some();
+    if backend == Backend::Runtime && (!functions.is_empty() || dirs || sizes) {
         return Err(
-            "--functions, --work-dir, --max-ops and --unroll-limit need --backend generated".into(),
+            "--functions, --work-dir, --target-dir, --max-ops and --unroll-limit need --backend generated"
+                .into(),
         );
     }
     let text = crate::read_description(&urdf)?;
@@ -167,11 +175,20 @@ pub fn run(args: Args) -> Result<(), String> {
                 ),
                 if floating_base { "floating" } else { "fixed" }
             ));
-            evaluate_generated(&text, &options, &file, functions.as_ref(), &dir, |m| {
-                if !quiet {
-                    eprintln!("{m}");
-                }
-            })
+            let target_dir = target_dir.as_deref();
+            evaluate_generated(
+                &text,
+                &options,
+                &file,
+                functions.as_ref(),
+                &dir,
+                target_dir,
+                |m| {
+                    if !quiet {
+                        eprintln!("{m}");
+                    }
+                },
+            )
             .map_err(|e| format!("{}: {e}", states.display()))?
         }
     };

@@ -98,7 +98,8 @@ fn generation_options(model: &Model, cli: &Options) -> Result<Options, String> {
 /// those link frames are in the output.
 ///
 /// The crate that builds the code is written to and built in `dir` (an
-/// earlier build there is reused when the code did not change). `note`
+/// earlier build there is reused when the code did not change), with Cargo's
+/// target directory `target_dir` (`dir/target` when `None`). `note`
 /// receives progress messages (the build) and the list of quantities computed
 /// by the runtime.
 ///
@@ -114,6 +115,7 @@ pub fn evaluate_generated(
     file: &StatesFile,
     functions: Option<&BTreeSet<Function>>,
     dir: &Path,
+    target_dir: Option<&Path>,
     mut note: impl FnMut(&str),
 ) -> Result<Value, String> {
     let urdf = options.source_name.as_str();
@@ -167,7 +169,7 @@ pub fn evaluate_generated(
         "building the generated code in {} (cargo build --release)",
         dir.display()
     ));
-    let harness = Harness::build(dir, &source, &model, &options)?;
+    let harness = Harness::build(dir, target_dir, &source, &model, &options)?;
     let pi = link_parameters(&model);
     let inputs: Vec<Vec<Vec<f64>>> = harness
         .functions()

@@ -65,19 +65,29 @@ impl Harness {
     /// with `options`; `model` as [`rbdgen_symbolic::build_model`] makes it,
     /// with the options' contacts and parameters) into `dir` and builds it,
     /// reusing an earlier build in the same directory when nothing changed.
-    /// The harness runs the functions of the module
-    /// ([`super::generated_functions`]), in that order.
+    /// Cargo's target directory is `target_dir`, else `dir/target`; a target
+    /// directory shared between crates builds their dependencies once, and
+    /// each crate's package name then ends in a hash of `dir`, so that no two
+    /// crates write the same binary. The harness runs the functions of the
+    /// module ([`super::generated_functions`]), in that order.
     ///
     /// # Errors
     /// A message when a file cannot be written, cargo is missing, or the build
     /// fails (with the end of the compiler's output).
     pub fn build(
         dir: &Path,
+        target_dir: Option<&Path>,
         source: &str,
         model: &Model,
         options: &Options,
     ) -> Result<Harness, String> {
-        let package = package_name(&model.name, options);
+        let mut package = package_name(&model.name, options);
+        if target_dir.is_some() {
+            let absolute =
+                std::path::absolute(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let hash = rbdgen_symbolic::sha256_hex(&absolute.to_string_lossy());
+            package = format!("{package}_{}", &hash[..12]);
+        }
         let functions = super::generated_functions(model, options);
         let widths: Vec<usize> = functions
             .iter()
@@ -100,7 +110,7 @@ impl Harness {
         write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
         write_if_changed(&dir.join("src/main.rs"), &main)?;
         write_if_changed(&dir.join("src/robot.rs"), source)?;
-        let target = dir.join("target");
+        let target = target_dir.map_or_else(|| dir.join("target"), Path::to_path_buf);
         let output = Command::new(cargo())
             .arg("build")
             .arg("--release")

@@ -75,6 +75,11 @@ pub struct Args {
     /// temporary directory by default.
     #[arg(long)]
     work_dir: Option<PathBuf>,
+    /// Cargo's target directory for that crate (`target/` inside it by
+    /// default). One directory shared by several work directories builds the
+    /// generated crates' dependencies (`libm`, `wide`, `rayon`) once.
+    #[arg(long)]
+    target_dir: Option<PathBuf>,
     /// No progress bar and no build messages on stderr.
     #[arg(long)]
     quiet: bool,
@@ -130,7 +135,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         );
     }
     let start = Instant::now();
-    let harness = Harness::build(&dir, &source, &model, &options)?;
+    let harness = Harness::build(&dir, args.target_dir.as_deref(), &source, &model, &options)?;
     let build_seconds = start.elapsed().as_secs_f64();
 
     let nstates = lane_states(args.states, options.lanes);
