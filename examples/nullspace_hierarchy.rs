@@ -853,8 +853,42 @@ pub struct Summary {
 
 /// Computes everything, IK runs of `steps` steps (no printing, no plots).
 pub fn run(steps: usize) -> Summary {
-    let near = quadruped::target(false);
-    let far = quadruped::target(true);
+    // The humanoid's runs and the quadruped's are independent: one thread
+    // each (a panic in either is raised again here).
+    std::thread::scope(|scope| {
+        let humanoid = scope.spawn(|| humanoid_runs(steps));
+        let near = quadruped::target(false);
+        let far = quadruped::target(true);
+        let go2_reach = METHODS
+            .iter()
+            .map(|&m| (m, quadruped::run(m, &near, steps)))
+            .collect();
+        let go2_far = METHODS
+            .iter()
+            .map(|&m| (m, quadruped::run(m, &far, steps)))
+            .collect();
+        let go2_perturbation = METHODS
+            .iter()
+            .map(|&m| (m, quadruped::perturbation(m)))
+            .collect();
+        let (g1, g1_sweep, g1_singular) = humanoid
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Summary {
+            go2_reach,
+            go2_far,
+            go2_perturbation,
+            g1,
+            g1_sweep,
+            g1_singular,
+        }
+    })
+}
+
+/// G1's part of [`run`]: the IK runs, the elbow sweep of the hands' rank and
+/// the minima of the arms' smallest singular value along it.
+#[allow(clippy::type_complexity)]
+fn humanoid_runs(steps: usize) -> (Vec<(Pinv, Run)>, Vec<HandsRank>, Vec<HandsRank>) {
     let sweep: Vec<HandsRank> = (0..=90)
         .map(|k| -2.2 + 4.3 * k as f64 / 90.0)
         .map(humanoid::hands_rank)
@@ -879,26 +913,11 @@ pub fn run(steps: usize) -> Summary {
             humanoid::hands_rank(0.5 * (a + b))
         })
         .collect();
-    Summary {
-        go2_reach: METHODS
-            .iter()
-            .map(|&m| (m, quadruped::run(m, &near, steps)))
-            .collect(),
-        go2_far: METHODS
-            .iter()
-            .map(|&m| (m, quadruped::run(m, &far, steps)))
-            .collect(),
-        go2_perturbation: METHODS
-            .iter()
-            .map(|&m| (m, quadruped::perturbation(m)))
-            .collect(),
-        g1: METHODS
-            .iter()
-            .map(|&m| (m, humanoid::run(m, steps)))
-            .collect(),
-        g1_sweep: sweep,
-        g1_singular: singular,
-    }
+    let runs = METHODS
+        .iter()
+        .map(|&m| (m, humanoid::run(m, steps)))
+        .collect();
+    (runs, sweep, singular)
 }
 
 // ---------------------------------------------------------------- plots
