@@ -343,8 +343,10 @@ pub fn svd(a: &DMatrix<f64>) -> (DMatrix<f64>, DVector<f64>, DMatrix<f64>) {
     let plain_error = reconstruction_error(a, &plain);
     if !(plain_error <= 1e-8 * scale) {
         SVD_DEFAULT_BAD.fetch_add(1, Ordering::Relaxed);
-        let worst = f64::from_bits(SVD_DEFAULT_WORST.load(Ordering::Relaxed));
-        SVD_DEFAULT_WORST.store(worst.max(plain_error).to_bits(), Ordering::Relaxed);
+        // One atomic read-modify-write: `run` calls this from two threads.
+        let _ = SVD_DEFAULT_WORST.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+            Some(f64::from_bits(bits).max(plain_error).to_bits())
+        });
     }
     let split = |svd: nalgebra::SVD<f64, nalgebra::Dyn, nalgebra::Dyn>, transposed: bool| {
         let (u, v_t) = (svd.u.expect("U"), svd.v_t.expect("Vᵀ"));
