@@ -112,17 +112,31 @@ const G1_SOLES: &[(&str, ContactKind)] = &[
 
 frame_by_value!(go2_z1, z1, go2, g1);
 
-/// The benches, one group per robot (criterion's id `<robot>/<function>/<generated|runtime>`).
+/// The benches, one group per robot (criterion's id `<robot>/<function>/<generated|runtime>`,
+/// and `<robot>/<function>/into` for the `NAME_into` of the matrix-valued functions listed).
 fn benches(c: &mut Criterion) {
     let mpc = mpc_functions!(function_list!());
-    core_functions!(bench_robot!(c, go2_z1, "models/go2_z1.urdf", true, GO2_Z1_FEET, without mpc));
-    bench_robot!(c, go2, "models/go2.urdf", true, &[], without Function::ALL, [
+    core_functions!(
+        bench_robot!(c, go2_z1, "models/go2_z1.urdf", true, GO2_Z1_FEET, into [
+        crba: crba_into, minverse: minverse_into, rnea_derivatives: rnea_derivatives_into,
+        aba_derivatives: aba_derivatives_into,
+    ], without mpc)
+    );
+    bench_robot!(c, go2, "models/go2.urdf", true, &[], into [
+        crba: crba_into, minverse: minverse_into, rnea_derivatives: rnea_derivatives_into,
+        aba_derivatives: aba_derivatives_into,
+    ], without Function::ALL, [
         rnea, crba, aba, frame_placement, nonlinear_effects, generalized_gravity, minverse,
         center_of_mass, jacobian_center_of_mass, ccrba, kinetic_energy, rnea_derivatives,
         aba_derivatives,
     ]);
     core_functions!(bench_robot!(c, z1, "models/z1.urdf", false, Z1_GRIPPER, without mpc));
-    core_functions!(bench_robot!(c, g1, "models/g1_29dof.urdf", true, G1_SOLES, without mpc));
+    core_functions!(
+        bench_robot!(c, g1, "models/g1_29dof.urdf", true, G1_SOLES, into [
+        crba: crba_into, minverse: minverse_into, rnea_derivatives: rnea_derivatives_into,
+        aba_derivatives: aba_derivatives_into,
+    ], without mpc)
+    );
 }
 
 /// Runs the benches with criterion's command line (`cargo bench --bench dynamics -- FILTER`).

@@ -243,8 +243,14 @@ pub trait Call<M> {
     fn call(&self, args: &[Vec<f64>]) -> Self::Output;
 }
 
-/// [`Call`] for generated functions of the given arrays (by reference), then
-/// the given values, each with its position.
+/// A generated function's `NAME_into` called on flat arguments, as [`Call`],
+/// writing into `out`.
+pub trait CallInto<M, O> {
+    fn call_into(&self, args: &[Vec<f64>], out: &mut O);
+}
+
+/// [`Call`] and [`CallInto`] for generated functions of the given arrays (by
+/// reference), then the given values, each with its position.
 macro_rules! impl_call {
     ([$($r:ident $i:tt),*] [$($v:ident $j:tt),*]) => {
         impl<F, O: Flat, $($r: ?Sized + ByRef,)* $($v: ByValue,)*> Call<($(Ref<$r>,)* $(Val<$v>,)*)> for F
@@ -254,6 +260,14 @@ macro_rules! impl_call {
             type Output = O;
             fn call(&self, args: &[Vec<f64>]) -> O {
                 self($(<$r as ByRef>::view(&args[$i]),)* $(<$v as ByValue>::value(&args[$j]),)*)
+            }
+        }
+        impl<F, O, $($r: ?Sized + ByRef,)* $($v: ByValue,)*> CallInto<($(Ref<$r>,)* $(Val<$v>,)*), O> for F
+        where
+            F: Fn($(&$r,)* $($v,)* &mut O),
+        {
+            fn call_into(&self, args: &[Vec<f64>], out: &mut O) {
+                self($(<$r as ByRef>::view(&args[$i]),)* $(<$v as ByValue>::value(&args[$j]),)* out)
             }
         }
     };
@@ -369,17 +383,7 @@ impl<'c> Robot<'c> {
         self.benched.insert(function);
         let spec = function.spec();
         let frame = spec.per_frame.then_some(self.frame_id);
-        let args: Vec<Vec<Vec<f64>>> = self
-            .states
-            .iter()
-            .map(|s| {
-                let mut x: Vec<Vec<f64>> = spec.args.iter().map(|(n, _)| s.argument(n)).collect();
-                if spec.per_frame {
-                    x.push(vec![self.frame_position as f64]);
-                }
-                x
-            })
-            .collect();
+        let args = self.arguments(function);
         let n = spec.args.len();
         for (k, x) in args.iter().enumerate() {
             let ours = generated.call(x).flat();
@@ -410,6 +414,53 @@ impl<'c> Robot<'c> {
             });
     }
 
+    /// Each state's flat arguments of `function` (the frame's position last
+    /// for a per-frame function).
+    fn arguments(&self, function: Function) -> Vec<Vec<Vec<f64>>> {
+        let spec = function.spec();
+        self.states
+            .iter()
+            .map(|s| {
+                let mut x: Vec<Vec<f64>> = spec.args.iter().map(|(n, _)| s.argument(n)).collect();
+                if spec.per_frame {
+                    x.push(vec![self.frame_position as f64]);
+                }
+                x
+            })
+            .collect()
+    }
+
+    /// Benchmarks `function`'s `NAME_into` (`into`) on one result kept from
+    /// call to call, as Pinocchio keeps its `Data`: starts from the result of
+    /// `generated` (the by-value function) at the last state, checks that
+    /// `into` then writes exactly `generated`'s result at every state, and
+    /// times it, cycling the states (criterion's id
+    /// `<robot>/<function>/into`).
+    pub fn bench_into<M, O: Flat>(
+        &mut self,
+        function: Function,
+        generated: impl Call<M, Output = O>,
+        into: impl CallInto<M, O>,
+    ) {
+        let spec = function.spec();
+        let args = self.arguments(function);
+        let mut out = generated.call(&args[STATES - 1]);
+        for (k, x) in args.iter().enumerate() {
+            into.call_into(x, &mut out);
+            let what = format!("{} {}_into, state {k}", self.name, spec.name);
+            assert_eq!(out.flat(), generated.call(x).flat(), "{what}");
+        }
+        self.group
+            .bench_function(BenchmarkId::new(spec.name, "into"), |b| {
+                let mut k = 0;
+                b.iter(|| {
+                    let x = black_box(&args[k % STATES]);
+                    k += 1;
+                    into.call_into(x, black_box(&mut out));
+                })
+            });
+    }
+
     /// Checks that every function of the table but `without` was benched, and
     /// finishes the group.
     pub fn finish(self, without: &[Function]) {
@@ -434,9 +485,15 @@ impl<'c> Robot<'c> {
 /// [`deepest_link_frame`]).
 macro_rules! bench_robot {
     ($c:expr, $g:ident, $urdf:literal, $floating:literal, $contacts:expr, without $without:expr, [$($f:ident),* $(,)?]) => {
-        bench_robot!($c, $g, $urdf, $floating, $contacts, frame None, without $without, [$($f),*])
+        bench_robot!($c, $g, $urdf, $floating, $contacts, frame None, into [], without $without, [$($f),*])
     };
-    ($c:expr, $g:ident, $urdf:literal, $floating:literal, $contacts:expr, frame $frame:expr, without $without:expr, [$($f:ident),* $(,)?]) => {{
+    ($c:expr, $g:ident, $urdf:literal, $floating:literal, $contacts:expr, into [$($i:ident: $into:ident),* $(,)?], without $without:expr, [$($f:ident),* $(,)?]) => {
+        bench_robot!($c, $g, $urdf, $floating, $contacts, frame None, into [$($i: $into),*], without $without, [$($f),*])
+    };
+    ($c:expr, $g:ident, $urdf:literal, $floating:literal, $contacts:expr, frame $frame:expr, without $without:expr, [$($f:ident),* $(,)?]) => {
+        bench_robot!($c, $g, $urdf, $floating, $contacts, frame $frame, into [], without $without, [$($f),*])
+    };
+    ($c:expr, $g:ident, $urdf:literal, $floating:literal, $contacts:expr, frame $frame:expr, into [$($i:ident: $into:ident),* $(,)?], without $without:expr, [$($f:ident),* $(,)?]) => {{
         let frames: Vec<&str> = $g::Frame::ALL.iter().map(|f| f.name()).collect();
         let mut robot = Robot::new(
             $c,
@@ -451,6 +508,10 @@ macro_rules! bench_robot {
         $(
             let function = Function::from_name(stringify!($f)).expect("a function of the table");
             robot.bench(function, $g::$f);
+        )*
+        $(
+            let function = Function::from_name(stringify!($i)).expect("a function of the table");
+            robot.bench_into(function, $g::$i, $g::$into);
         )*
         robot.finish(&$without);
     }};

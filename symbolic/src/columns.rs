@@ -352,17 +352,26 @@ pub(crate) fn emit_columns(
             [one] => quote!(#one),
             all => quote!((#(#all),*)),
         };
-        // The batch functions' entry point, as for straight-line kernels; the
-        // stage returns its result, so this one copies it.
-        let into = (arith == Arith::Lanes).then(|| {
-            let (doc, into_name) = (into_doc(&spec.name), format_ident!("{}_into", spec.name));
-            quote! {
-                #[doc = #doc]
-                pub(super) fn #into_name(#(#params,)* out: &mut #ret) {
-                    *out = #name(#(#names),*);
-                }
+        // `NAME_into`, as for straight-line functions (the batch functions'
+        // entry point); the stage returns its result, so this one copies it.
+        let into_name = format_ident!("{}_into", spec.name);
+        let (into_doc, visibility) = match arith {
+            Arith::Scalar => (
+                format!(
+                    " [`{}`] into `out`, as the straight-line functions' `NAME_into`; in the \
+                     column form it is the result copied into `out` (every entry written).",
+                    spec.name
+                ),
+                quote!(pub),
+            ),
+            Arith::Lanes => (into_doc(&spec.name, arith, false), quote!(pub(super))),
+        };
+        let into = quote! {
+            #[doc = #into_doc]
+            #visibility fn #into_name(#(#params,)* out: &mut #ret) {
+                *out = #name(#(#names),*);
             }
-        });
+        };
         quote! {
             #into
             #(#[doc = #doc])*

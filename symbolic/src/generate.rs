@@ -412,6 +412,23 @@ fn generate_one(
         if options.user_functions[..k].iter().any(|g| g.name == f.name) {
             return Err(refuse("two user functions have this name".into()));
         }
+        // Each item `NAME` comes with `NAME_into`: no name twice in the module.
+        let names = |g: &crate::UserFunction| -> Vec<String> {
+            let items = g.items().into_iter().map(|p| p.name(&g.name));
+            items.flat_map(|n| [format!("{n}_into"), n]).collect()
+        };
+        let ours = names(f);
+        if let Some((g, n)) = options.user_functions[..k].iter().find_map(|g| {
+            names(g)
+                .into_iter()
+                .find(|n| ours.contains(n))
+                .map(|n| (g, n))
+        }) {
+            return Err(refuse(format!(
+                "`{n}` would be generated for it and for user function `{}`",
+                g.name
+            )));
+        }
         for part in f.items() {
             let signature = Signature {
                 name: part.name(&f.name),
@@ -756,7 +773,7 @@ fn emit_traced(
                     names: &names,
                     output: &ret,
                 },
-                arith == Arith::Lanes,
+                true,
             );
             parts.extend(emitted.parts);
             blocks.push(emitted.block);
@@ -773,27 +790,28 @@ fn emit_traced(
         let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
         let params: Vec<&TokenStream> = params.iter().chain(frame_param.as_ref()).collect();
         let doc = function_doc(spec, arith, &counts, &traced_counts, options);
-        if arith == Arith::Scalar {
-            return quote! {
-                #(#[doc = #doc])*
-                #[allow(unused_variables)]
-                pub fn #name(#(#params),*) -> #ret #body
-                #(#parts)*
-            };
-        }
         let frame_arg = spec.per_frame.then(|| quote!(frame,));
-        let into = into_doc(&spec.name);
+        let into = into_doc(&spec.name, arith, spec.per_frame);
         let into_name = format_ident!("{}_into", spec.name);
+        // The function fills a result with zeros and writes the rest into it.
+        let (zero, visibility) = match arith {
+            Arith::Scalar => {
+                let zero = arith.literal(scalar, 0.0);
+                (shape.build(&vec![zero; shape.len()]), quote!(pub))
+            }
+            Arith::Lanes => (quote!(<#ret as Lanes>::zero()), quote!(pub(super))),
+        };
         quote! {
             #(#[doc = #doc])*
+            #[inline]
             pub fn #name(#(#params),*) -> #ret {
-                let mut out = <#ret as Lanes>::zero();
+                let mut out = #zero;
                 #into_name(#(#names,)* #frame_arg &mut out);
                 out
             }
             #[doc = #into]
             #[allow(unused_variables)]
-            pub(super) fn #into_name(#(#params,)* out: &mut #ret) #body
+            #visibility fn #into_name(#(#params,)* out: &mut #ret) #body
             #(#parts)*
         }
     };
@@ -802,12 +820,23 @@ fn emit_traced(
     Ok((items, traced_counts, counts))
 }
 
-/// The doc of a lanes kernel's `NAME_into`.
-pub(crate) fn into_doc(name: &str) -> String {
-    format!(
-        " [`{name}`] into `out`, which holds zeros where the result is a constant zero: every \
-         other entry is written. The batch functions call it on one result zeroed once."
-    )
+/// The doc of a function's `NAME_into`, in `arith`.
+pub(crate) fn into_doc(name: &str, arith: Arith, per_frame: bool) -> String {
+    let same = if per_frame { " for the same frame" } else { "" };
+    match arith {
+        Arith::Scalar => format!(
+            " [`{name}`] into `out`, which must hold zeros where the result is a constant zero \
+             (a result zeroed once, or one this function wrote before{same}): every other entry is \
+             written. A controller that keeps its result from call to call, as Pinocchio keeps \
+             its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, \
+             say), which [`{name}`] does on every call."
+        ),
+        Arith::Lanes => format!(
+            " [`{name}`] into `out`, which holds zeros where the result is a constant zero: \
+             every other entry is written. The batch functions call it on one result zeroed \
+             once."
+        ),
+    }
 }
 
 /// A function's items from its emission in each arithmetic (`emit`): the

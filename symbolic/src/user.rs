@@ -473,8 +473,8 @@ impl UserItem {
 
 /// What of a generated module already has the name `name`, if anything:
 /// its private helpers (`mul_add`, `sincos4`) or an item derived from a
-/// built-in function's name (`NAME_stage`, `NAME_oK_columnG`, `NAME_partK`,
-/// `NAME_jacobian`, and the lanes' `NAME_batch`, `NAME_each`, `NAME_par`,
+/// built-in function's name (`NAME_into`, `NAME_stage`, `NAME_oK_columnG`,
+/// `NAME_partK`, `NAME_jacobian`, and the lanes' `NAME_batch`, `NAME_each`, `NAME_par`,
 /// `NAME_aos`, `NAME_batch_par`).
 fn generated_item(name: &str) -> Option<&'static str> {
     if matches!(name, "mul_add" | "sincos4") {
@@ -491,6 +491,7 @@ fn generated_item(name: &str) -> Option<&'static str> {
                 .is_some_and(|(k, g)| digits(k) && digits(g));
             let part = rest.strip_prefix("part").is_some_and(digits);
             let named = [
+                "into",
                 "stage",
                 "jacobian",
                 "batch",

@@ -403,6 +403,13 @@ fn user_function_declarations_are_checked() {
             },
             "built-in function",
         ),
+        (
+            UserFunction {
+                name: "crba_into".into(),
+                ..base()
+            },
+            "built-in function",
+        ),
         (base().gradient(&["v"]), "`v`, not an input"),
         (base().gauss_newton(&["q"]), "residual vector"),
         (base().input("q", Dim::Nv), "named twice"),
@@ -437,6 +444,22 @@ fn user_function_declarations_are_checked() {
     assert_eq!(
         e.to_string(),
         "user function `cost`: differentiated with respect to `v`, not an input"
+    );
+    // Two user functions whose items would share a name: `cost`'s
+    // `cost_into` and a function of that name.
+    let into = UserFunction {
+        name: "cost_into".into(),
+        ..base()
+    };
+    let options = rbdgen_symbolic::Options {
+        user_functions: vec![base(), into],
+        ..options
+    };
+    let e = rbdgen_symbolic::generate(&urdf, &options).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "user function `cost_into`: `cost_into` would be generated for it and for user \
+         function `cost`"
     );
     // An output of another length than declared.
     let wrong = UserFunction::new(
