@@ -368,6 +368,7 @@ pub(crate) fn emit_columns(
         };
         let into = quote! {
             #[doc = #into_doc]
+            #[inline]
             #visibility fn #into_name(#(#params,)* out: &mut #ret) {
                 *out = #name(#(#names),*);
             }

@@ -742,8 +742,18 @@ fn emit_traced(
         };
         let params = arg_params(fargs, &ty);
         let ret = output_type(&spec.output, &ty);
+        // The scalar function keeps its result local (`let mut out = ..`,
+        // returned), so that LLVM stores straight into the caller's; its
+        // `NAME_into` writes into `out` without the fill. Split into parts,
+        // both are calls of the same parts; in one block, `NAME_into` copies
+        // `NAME`'s result (a second copy of the block would double its build
+        // time, and `NAME` written as a call of `NAME_into` copies its
+        // result after the call or, inlined, ran Go2+Z1's `crba` about 20 %
+        // slower in scripts/bench).
+        // The lanes kernel is always written into `out` (its batches' form).
+        let split = schedules.iter().all(|s| s.parts.len() > 1);
         let mut parts = Vec::new();
-        let mut blocks = Vec::new();
+        let (mut blocks, mut into_blocks) = (Vec::new(), Vec::new());
         for (frame, schedule) in frames.iter().zip(&schedules) {
             // `Spill` between the function and the frame keeps the names apart
             // (`frame_jacobian_local` of link `world_aligned_x` against
@@ -756,62 +766,88 @@ fn emit_traced(
                 ),
                 None => (format!("{}_part", spec.name), format!("{function}Spill")),
             };
-            let emitted = print(
-                schedule,
-                &shape,
-                &Inputs {
-                    args: &args,
-                    row_len: &row_len,
-                },
-                &math,
-                scalar,
-                arith,
-                &Split {
-                    prefix: &prefix,
-                    spill: &spill,
-                    params: &params,
-                    names: &names,
-                    output: &ret,
-                },
-                true,
-            );
-            parts.extend(emitted.parts);
-            blocks.push(emitted.block);
+            let emitted = |into: bool| {
+                print(
+                    schedule,
+                    &shape,
+                    &Inputs {
+                        args: &args,
+                        row_len: &row_len,
+                    },
+                    &math,
+                    scalar,
+                    arith,
+                    &Split {
+                        prefix: &prefix,
+                        spill: &spill,
+                        params: &params,
+                        names: &names,
+                        output: &ret,
+                    },
+                    into,
+                )
+            };
+            let into = emitted(true);
+            if arith == Arith::Scalar {
+                // The same parts, only the block differs.
+                blocks.push(emitted(false).block);
+            }
+            parts.extend(into.parts);
+            into_blocks.push(into.block);
         }
-        let body = if spec.per_frame {
-            let arms = frames.iter().zip(&blocks).map(|(f, block)| {
-                let variant = &f.as_ref().expect("a frame per arm").1;
-                quote!(Frame::#variant => #block)
-            });
-            quote!({ match frame { #(#arms),* } })
-        } else {
-            blocks.pop().expect("one block")
+        let body = |blocks: Vec<TokenStream>| -> TokenStream {
+            if spec.per_frame {
+                let arms = frames.iter().zip(&blocks).map(|(f, block)| {
+                    let variant = &f.as_ref().expect("a frame per arm").1;
+                    quote!(Frame::#variant => #block)
+                });
+                quote!({ match frame { #(#arms),* } })
+            } else {
+                blocks.into_iter().next().expect("one block")
+            }
         };
         let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
         let params: Vec<&TokenStream> = params.iter().chain(frame_param.as_ref()).collect();
         let doc = function_doc(spec, arith, &counts, &traced_counts, options);
         let frame_arg = spec.per_frame.then(|| quote!(frame,));
-        let into = into_doc(&spec.name, arith, spec.per_frame);
         let into_name = format_ident!("{}_into", spec.name);
-        // The function fills a result with zeros and writes the rest into it.
-        let (zero, visibility) = match arith {
-            Arith::Scalar => {
-                let zero = arith.literal(scalar, 0.0);
-                (shape.build(&vec![zero; shape.len()]), quote!(pub))
-            }
-            Arith::Lanes => (quote!(<#ret as Lanes>::zero()), quote!(pub(super))),
-        };
+        if arith == Arith::Scalar {
+            let (into_doc, into_body) = if split {
+                (
+                    into_doc(&spec.name, arith, spec.per_frame),
+                    body(into_blocks),
+                )
+            } else {
+                let doc = format!(
+                    " [`{}`]'s result copied into `out` (every entry written): in one block, \
+                     the function has no form that skips the fill of its zeros.",
+                    spec.name
+                );
+                (doc, quote!({ *out = #name(#(#names,)* #frame_arg); }))
+            };
+            let body = body(blocks);
+            return quote! {
+                #(#[doc = #doc])*
+                #[allow(unused_variables)]
+                pub fn #name(#(#params),*) -> #ret #body
+                #[doc = #into_doc]
+                #[allow(unused_variables)]
+                pub fn #into_name(#(#params,)* out: &mut #ret) #into_body
+                #(#parts)*
+            };
+        }
+        let into = into_doc(&spec.name, arith, spec.per_frame);
+        let body = body(into_blocks);
         quote! {
             #(#[doc = #doc])*
-            #[inline]
             pub fn #name(#(#params),*) -> #ret {
-                let mut out = #zero;
+                let mut out = <#ret as Lanes>::zero();
                 #into_name(#(#names,)* #frame_arg &mut out);
                 out
             }
             #[doc = #into]
             #[allow(unused_variables)]
-            #visibility fn #into_name(#(#params,)* out: &mut #ret) #body
+            pub(super) fn #into_name(#(#params,)* out: &mut #ret) #body
             #(#parts)*
         }
     };

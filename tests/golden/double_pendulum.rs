@@ -89,15 +89,9 @@ impl Frame {
 /// entries are the base wrench in the base frame). `rnea(q, v, 0)` is `nonLinearEffects`.
 ///
 /// Cost: 47 ops (18 add/sub, 25 mul, 0 div, 0 neg, 0 sqrt, 4 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     let mut out = [0.0; 2];
-    rnea_into(q, v, a, &mut out);
-    out
-}
-/// [`rnea`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`rnea`] does on every call.
-#[allow(unused_variables)]
-pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV]) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -137,6 +131,12 @@ pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV
     x33 = x30 - x32;
     x34 = x7 + x33;
     out[0] = x34;
+    out
+}
+/// [`rnea`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV]) {
+    *out = rnea(q, v, a);
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
 /// (Featherstone 2008 §6.2; Pinocchio's `crba`, which fills only the upper
@@ -145,15 +145,9 @@ pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV
 /// `q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).
 ///
 /// Cost: 7 ops (4 add/sub, 2 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let mut out = [[0.0; 2]; 2];
-    crba_into(q, &mut out);
-    out
-}
-/// [`crba`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`crba`] does on every call.
-#[allow(unused_variables)]
-pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
     out[1][1] = 0.501;
     let [x0, x1, x2, x3, x4, x5]: [f64; 6];
     x0 = libm::cos(q[1]);
@@ -165,6 +159,12 @@ pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
     x4 = mul_add(x3, -2.0, 0.501);
     x5 = 1.001 + x4;
     out[0][0] = x5;
+    out
+}
+/// [`crba`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
+    *out = crba(q);
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

@@ -92,24 +92,13 @@ impl Frame {
 /// `q: [NQ]`, `v: [NV]`, `a: [NV]`.
 ///
 /// Cost: 56 ops (26 add/sub, 22 mul, 0 div, 4 neg, 0 sqrt, 4 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn rnea_derivatives(
     q: &[f64; NQ],
     v: &[f64; NV],
     a: &[f64; NV],
 ) -> ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]) {
     let mut out = ([[0.0; 2]; 2], [[0.0; 2]; 2], [[0.0; 2]; 2]);
-    rnea_derivatives_into(q, v, a, &mut out);
-    out
-}
-/// [`rnea_derivatives`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`rnea_derivatives`] does on every call.
-#[allow(unused_variables)]
-pub fn rnea_derivatives_into(
-    q: &[f64; NQ],
-    v: &[f64; NV],
-    a: &[f64; NV],
-    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
-) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -172,6 +161,17 @@ pub fn rnea_derivatives_into(
     x45 = -x44;
     x46 = x45 - x31;
     out.0[0][0] = x46;
+    out
+}
+/// [`rnea_derivatives`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn rnea_derivatives_into(
+    q: &[f64; NQ],
+    v: &[f64; NV],
+    a: &[f64; NV],
+    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
+) {
+    *out = rnea_derivatives(q, v, a);
 }
 /// The derivatives of forward dynamics `a = aba(q, v, tau)`: `(ddq_dq, ddq_dv,
 /// ddq_dtau)`, each `[NV x NV]`, `ddq_dq` in the tangent space (perturbation
@@ -181,24 +181,13 @@ pub fn rnea_derivatives_into(
 /// `q: [NQ]`, `v: [NV]`, `tau: [NV]`.
 ///
 /// Cost: 111 ops (45 add/sub, 51 mul, 2 div, 9 neg, 0 sqrt, 4 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn aba_derivatives(
     q: &[f64; NQ],
     v: &[f64; NV],
     tau: &[f64; NV],
 ) -> ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]) {
     let mut out = ([[0.0; 2]; 2], [[0.0; 2]; 2], [[0.0; 2]; 2]);
-    aba_derivatives_into(q, v, tau, &mut out);
-    out
-}
-/// [`aba_derivatives`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`aba_derivatives`] does on every call.
-#[allow(unused_variables)]
-pub fn aba_derivatives_into(
-    q: &[f64; NQ],
-    v: &[f64; NV],
-    tau: &[f64; NV],
-    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
-) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -306,6 +295,17 @@ pub fn aba_derivatives_into(
     x85 = x29 * x59;
     x86 = mul_add(x30, x83, -x85);
     out.1[1][1] = x86;
+    out
+}
+/// [`aba_derivatives`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn aba_derivatives_into(
+    q: &[f64; NQ],
+    v: &[f64; NV],
+    tau: &[f64; NV],
+    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
+) {
+    *out = aba_derivatives(q, v, tau);
 }
 /// The derivatives of inverse dynamics with external forces held fixed,
 /// `tau = rnea_fext(q, v, a, fext)`: `(dtau_dq, dtau_dv, dtau_da)`, each `[NV x NV]`,
@@ -318,7 +318,7 @@ pub fn aba_derivatives_into(
 /// on the body of joint id i in that joint's frame, `fext[0]` (the universe) ignored.
 ///
 /// Cost: 60 ops (28 add/sub, 24 mul, 0 div, 4 neg, 0 sqrt, 4 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn rnea_derivatives_fext(
     q: &[f64; NQ],
     v: &[f64; NV],
@@ -326,18 +326,6 @@ pub fn rnea_derivatives_fext(
     fext: &[[f64; 6]; NJOINTS],
 ) -> ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]) {
     let mut out = ([[0.0; 2]; 2], [[0.0; 2]; 2], [[0.0; 2]; 2]);
-    rnea_derivatives_fext_into(q, v, a, fext, &mut out);
-    out
-}
-/// [`rnea_derivatives_fext`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`rnea_derivatives_fext`] does on every call.
-#[allow(unused_variables)]
-pub fn rnea_derivatives_fext_into(
-    q: &[f64; NQ],
-    v: &[f64; NV],
-    a: &[f64; NV],
-    fext: &[[f64; 6]; NJOINTS],
-    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
-) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -404,6 +392,18 @@ pub fn rnea_derivatives_fext_into(
     x48 = -x47;
     x49 = x48 - x34;
     out.0[0][0] = x49;
+    out
+}
+/// [`rnea_derivatives_fext`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn rnea_derivatives_fext_into(
+    q: &[f64; NQ],
+    v: &[f64; NV],
+    a: &[f64; NV],
+    fext: &[[f64; 6]; NJOINTS],
+    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
+) {
+    *out = rnea_derivatives_fext(q, v, a, fext);
 }
 /// One step of semi-implicit Euler and its linearization (the runtime's
 /// `step_linearization`): `a = aba(q, v, S u)`, `v⁺ = v + h a`, `q⁺ = integrate(q, h v⁺)`,
@@ -417,7 +417,7 @@ pub fn rnea_derivatives_fext_into(
 /// A: [2NV x 2NV], B: [2NV x NU])`.
 ///
 /// Cost: 181 ops (63 add/sub, 100 mul, 3 div, 11 neg, 0 sqrt, 4 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn step_linearization(
     q: &[f64; NQ],
     v: &[f64; NV],
@@ -425,18 +425,6 @@ pub fn step_linearization(
     h: f64,
 ) -> ([f64; NQ], [f64; NV], [[f64; 2 * NV]; 2 * NV], [[f64; NU]; 2 * NV]) {
     let mut out = ([0.0; 2], [0.0; 2], [[0.0; 4]; 4], [[0.0; 2]; 4]);
-    step_linearization_into(q, v, u, h, &mut out);
-    out
-}
-/// [`step_linearization`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`step_linearization`] does on every call.
-#[allow(unused_variables)]
-pub fn step_linearization_into(
-    q: &[f64; NQ],
-    v: &[f64; NV],
-    u: &[f64; NU],
-    h: f64,
-    out: &mut ([f64; NQ], [f64; NV], [[f64; 2 * NV]; 2 * NV], [[f64; NU]; 2 * NV]),
-) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -623,6 +611,18 @@ pub fn step_linearization_into(
     out.2[0][0] = x141;
     x142 = mul_add(h, x119, 1.0);
     out.2[1][1] = x142;
+    out
+}
+/// [`step_linearization`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn step_linearization_into(
+    q: &[f64; NQ],
+    v: &[f64; NV],
+    u: &[f64; NU],
+    h: f64,
+    out: &mut ([f64; NQ], [f64; NV], [[f64; 2 * NV]; 2 * NV], [[f64; NU]; 2 * NV]),
+) {
+    *out = step_linearization(q, v, u, h);
 }
 /// The derivatives of forward dynamics with external forces held fixed in their joints'
 /// frames, `a = aba_fext(q, v, tau, fext)`: `(ddq_dq, ddq_dv, ddq_dtau)`, each `[NV x NV]`,
@@ -633,7 +633,7 @@ pub fn step_linearization_into(
 /// `q: [NQ]`, `v: [NV]`, `tau: [NV]`, `fext: [[6]; NJOINTS]` as in `aba_fext`.
 ///
 /// Cost: 123 ops (52 add/sub, 55 mul, 2 div, 10 neg, 0 sqrt, 4 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn aba_derivatives_fext(
     q: &[f64; NQ],
     v: &[f64; NV],
@@ -641,18 +641,6 @@ pub fn aba_derivatives_fext(
     fext: &[[f64; 6]; NJOINTS],
 ) -> ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]) {
     let mut out = ([[0.0; 2]; 2], [[0.0; 2]; 2], [[0.0; 2]; 2]);
-    aba_derivatives_fext_into(q, v, tau, fext, &mut out);
-    out
-}
-/// [`aba_derivatives_fext`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`aba_derivatives_fext`] does on every call.
-#[allow(unused_variables)]
-pub fn aba_derivatives_fext_into(
-    q: &[f64; NQ],
-    v: &[f64; NV],
-    tau: &[f64; NV],
-    fext: &[[f64; 6]; NJOINTS],
-    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
-) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -772,6 +760,18 @@ pub fn aba_derivatives_fext_into(
     x95 = x38 * x69;
     x96 = mul_add(x39, x93, -x95);
     out.1[1][1] = x96;
+    out
+}
+/// [`aba_derivatives_fext`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn aba_derivatives_fext_into(
+    q: &[f64; NQ],
+    v: &[f64; NV],
+    tau: &[f64; NV],
+    fext: &[[f64; 6]; NJOINTS],
+    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
+) {
+    *out = aba_derivatives_fext(q, v, tau, fext);
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

@@ -127,15 +127,9 @@ impl Frame {
 /// entries are the base wrench in the base frame). `rnea(q, v, 0)` is `nonLinearEffects`.
 ///
 /// Cost: 280 ops (124 add/sub, 154 mul, 0 div, 0 neg, 0 sqrt, 2 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     let mut out = [0.0; 8];
-    rnea_into(q, v, a, &mut out);
-    out
-}
-/// [`rnea`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`rnea`] does on every call.
-#[allow(unused_variables)]
-pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV]) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -359,6 +353,12 @@ pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV
     out[4] = x190;
     x191 = x45 + x183;
     out[5] = x191;
+    out
+}
+/// [`rnea`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV]) {
+    *out = rnea(q, v, a);
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
 /// (Featherstone 2008 §6.2; Pinocchio's `crba`, which fills only the upper
@@ -367,15 +367,9 @@ pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV
 /// `q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).
 ///
 /// Cost: 45 ops (18 add/sub, 23 mul, 0 div, 2 neg, 0 sqrt, 2 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let mut out = [[0.0; 8]; 8];
-    crba_into(q, &mut out);
-    out
-}
-/// [`crba`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`crba`] does on every call.
-#[allow(unused_variables)]
-pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
     out[0][0] = 5.4;
     out[1][1] = 5.4;
     out[2][2] = 5.4;
@@ -447,6 +441,12 @@ pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
     x36 = -x32;
     out[1][3] = x36;
     out[3][1] = x36;
+    out
+}
+/// [`crba`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
+    *out = crba(q);
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

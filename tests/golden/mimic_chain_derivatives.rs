@@ -108,24 +108,13 @@ impl Frame {
 /// `q: [NQ]`, `v: [NV]`, `a: [NV]`.
 ///
 /// Cost: 2104 ops (972 add/sub, 1092 mul, 0 div, 34 neg, 0 sqrt, 6 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn rnea_derivatives(
     q: &[f64; NQ],
     v: &[f64; NV],
     a: &[f64; NV],
 ) -> ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]) {
     let mut out = ([[0.0; 2]; 2], [[0.0; 2]; 2], [[0.0; 2]; 2]);
-    rnea_derivatives_into(q, v, a, &mut out);
-    out
-}
-/// [`rnea_derivatives`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`rnea_derivatives`] does on every call.
-#[allow(unused_variables)]
-pub fn rnea_derivatives_into(
-    q: &[f64; NQ],
-    v: &[f64; NV],
-    a: &[f64; NV],
-    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
-) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -1809,6 +1798,17 @@ pub fn rnea_derivatives_into(
     out.2[1][0] = x1486;
     x1487 = mul_add(x1009, 4.0, x1136);
     out.2[1][1] = x1487;
+    out
+}
+/// [`rnea_derivatives`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn rnea_derivatives_into(
+    q: &[f64; NQ],
+    v: &[f64; NV],
+    a: &[f64; NV],
+    out: &mut ([[f64; NV]; NV], [[f64; NV]; NV], [[f64; NV]; NV]),
+) {
+    *out = rnea_derivatives(q, v, a);
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

@@ -97,15 +97,9 @@ impl Frame {
 /// entries are the base wrench in the base frame). `rnea(q, v, 0)` is `nonLinearEffects`.
 ///
 /// Cost: 6 ops (1 add/sub, 4 mul, 0 div, 0 neg, 0 sqrt, 1 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     let mut out = [0.0; 2];
-    rnea_into(q, v, a, &mut out);
-    out
-}
-/// [`rnea`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`rnea`] does on every call.
-#[allow(unused_variables)]
-pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV]) {
     let [x0, x1, x2, x3, x4]: [f64; 5];
     x0 = a[0] * 0.025056945781802713;
     out[0] = x0;
@@ -114,6 +108,12 @@ pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV
     x3 = -0.06 * x2;
     x4 = mul_add(a[1], 0.008, x3);
     out[1] = x4;
+    out
+}
+/// [`rnea`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV]) {
+    *out = rnea(q, v, a);
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
 /// (Featherstone 2008 §6.2; Pinocchio's `crba`, which fills only the upper
@@ -122,17 +122,15 @@ pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV
 /// `q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).
 ///
 /// Cost: 0 ops (0 add/sub, 0 mul, 0 div, 0 neg, 0 sqrt, 0 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    let mut out = [[0.0; 2]; 2];
-    crba_into(q, &mut out);
+    let out = [[0.025056945781802713, 0.0], [0.0, 0.008]];
     out
 }
-/// [`crba`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`crba`] does on every call.
+/// [`crba`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
 #[allow(unused_variables)]
 pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
-    out[0][0] = 0.025056945781802713;
-    out[1][1] = 0.008;
+    *out = crba(q);
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

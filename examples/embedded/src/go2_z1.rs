@@ -421,15 +421,9 @@ impl Frame {
 /// entries are the base wrench in the base frame). `rnea(q, v, 0)` is `nonLinearEffects`.
 ///
 /// Cost: 3507 ops (1593 add/sub, 1878 mul, 0 div, 0 neg, 0 sqrt, 36 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn rnea(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV]) -> [f64; NV] {
     let mut out = [0.0; 24];
-    rnea_into(q, v, a, &mut out);
-    out
-}
-/// [`rnea`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`rnea`] does on every call.
-#[allow(unused_variables)]
-pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV]) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -3094,6 +3088,12 @@ pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV
     out[4] = x2372;
     x2373 = x2322 + x2367;
     out[5] = x2373;
+    out
+}
+/// [`rnea`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV]) {
+    *out = rnea(q, v, a);
 }
 /// The joint-space inertia matrix `M(q)` by the composite rigid-body algorithm
 /// (Featherstone 2008 §6.2; Pinocchio's `crba`, which fills only the upper
@@ -3102,15 +3102,9 @@ pub fn rnea_into(q: &[f64; NQ], v: &[f64; NV], a: &[f64; NV], out: &mut [f64; NV
 /// `q: [NQ]`; returns `M: [NV x NV]` (kg, kg·m, kg·m²).
 ///
 /// Cost: 1517 ops (693 add/sub, 768 mul, 0 div, 20 neg, 0 sqrt, 36 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn crba(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let mut out = [[0.0; 24]; 24];
-    crba_into(q, &mut out);
-    out
-}
-/// [`crba`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`crba`] does on every call.
-#[allow(unused_variables)]
-pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
     out[0][0] = 21.305969830000002;
     out[1][1] = 21.305969830000002;
     out[2][2] = 21.305969830000002;
@@ -4603,6 +4597,12 @@ pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
     x1084 = -x1073;
     out[2][4] = x1084;
     out[4][2] = x1084;
+    out
+}
+/// [`crba`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
+    *out = crba(q);
 }
 /// Forward dynamics `a = M(q)⁻¹ (tau - C(q, v) v - g(q))` by the articulated-body
 /// algorithm (Featherstone 2008 §7.3; Pinocchio's `aba`).
@@ -4610,10 +4610,13 @@ pub fn crba_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
 /// `q: [NQ]`, `v: [NV]`, `tau: [NV]`; returns `a: [NV]`. `rnea(q, v, aba(q, v, tau)) = tau`.
 ///
 /// Cost: 6378 ops (2868 add/sub, 3422 mul, 19 div, 33 neg, 0 sqrt, 36 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn aba(q: &[f64; NQ], v: &[f64; NV], tau: &[f64; NV]) -> [f64; NV] {
     let mut out = [0.0; 24];
-    aba_into(q, v, tau, &mut out);
+    let mut t = AbaSpill::default();
+    aba_part0::run(q, v, tau, &mut t, &mut out);
+    aba_part1::run(q, v, tau, &mut t, &mut out);
+    aba_part2::run(q, v, tau, &mut t, &mut out);
     out
 }
 /// [`aba`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`aba`] does on every call.
@@ -10344,17 +10347,11 @@ mod aba_part2 {
 /// `[[R, p], [0, 1]]` (Pinocchio's `oMf` after `updateFramePlacements`); `q: [NQ]`, m.
 ///
 /// Cost: 3678 ops (1488 add/sub, 2016 mul, 0 div, 0 neg, 0 sqrt, 174 trig, 0 select).
-#[inline]
-pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
-    let mut out = [[0.0; 4]; 4];
-    frame_placement_into(q, frame, &mut out);
-    out
-}
-/// [`frame_placement`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before for the same frame): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`frame_placement`] does on every call.
 #[allow(unused_variables)]
-pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]) {
+pub fn frame_placement(q: &[f64; NQ], frame: Frame) -> [[f64; 4]; 4] {
     match frame {
         Frame::Base => {
+            let mut out = [[0.0; 4]; 4];
             out[0][3] = q[0];
             out[1][3] = q[1];
             out[2][3] = q[2];
@@ -10395,8 +10392,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             x22 = x6 + x9;
             x23 = 1.0 - x22;
             out[2][2] = x23;
+            out
         }
         Frame::FLHip => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -10462,8 +10461,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x45;
             x46 = q[2] + x43;
             out[2][3] = x46;
+            out
         }
         Frame::FLThigh => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -10546,8 +10547,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x62;
             x63 = mul_add(x37, 0.0955, x48);
             out[2][3] = x63;
+            out
         }
         Frame::FLCalf => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -10648,8 +10651,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x79;
             x80 = mul_add(x62, -0.213, x65);
             out[2][3] = x80;
+            out
         }
         Frame::FLFoot => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -10753,8 +10758,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x82;
             x83 = mul_add(-0.213, x77, x80);
             out[2][3] = x83;
+            out
         }
         Frame::FLCalfRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -10841,8 +10848,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x65;
             x66 = mul_add(x37, -0.03235, x63);
             out[2][3] = x66;
+            out
         }
         Frame::FLThighRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -10912,8 +10921,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x48;
             x49 = mul_add(x35, -0.00015, x46);
             out[2][3] = x49;
+            out
         }
         Frame::FLHipRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -10965,8 +10976,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x31;
             x32 = q[2] + x29;
             out[2][3] = x32;
+            out
         }
         Frame::FRHip => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11032,8 +11045,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x45;
             x46 = q[2] + x43;
             out[2][3] = x46;
+            out
         }
         Frame::FRThigh => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11116,8 +11131,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x62;
             x63 = mul_add(x37, -0.0955, x48);
             out[2][3] = x63;
+            out
         }
         Frame::FRCalf => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11218,8 +11235,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x79;
             x80 = mul_add(-0.213, x62, x65);
             out[2][3] = x80;
+            out
         }
         Frame::FRFoot => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11323,8 +11342,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x82;
             x83 = mul_add(-0.213, x77, x80);
             out[2][3] = x83;
+            out
         }
         Frame::FRCalfRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11411,8 +11432,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x65;
             x66 = mul_add(x37, 0.03235, x63);
             out[2][3] = x66;
+            out
         }
         Frame::FRThighRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11482,8 +11505,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x48;
             x49 = mul_add(x35, 0.00015, x46);
             out[2][3] = x49;
+            out
         }
         Frame::FRHipRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11535,8 +11560,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x31;
             x32 = q[2] + x29;
             out[2][3] = x32;
+            out
         }
         Frame::RLHip => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11602,8 +11629,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x45;
             x46 = q[2] + x43;
             out[2][3] = x46;
+            out
         }
         Frame::RLThigh => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11686,8 +11715,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x62;
             x63 = mul_add(0.0955, x37, x48);
             out[2][3] = x63;
+            out
         }
         Frame::RLCalf => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11788,8 +11819,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x79;
             x80 = mul_add(-0.213, x62, x65);
             out[2][3] = x80;
+            out
         }
         Frame::RLFoot => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11893,8 +11926,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x82;
             x83 = mul_add(-0.213, x77, x80);
             out[2][3] = x83;
+            out
         }
         Frame::RLCalfRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -11981,8 +12016,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x65;
             x66 = mul_add(x37, -0.03235, x63);
             out[2][3] = x66;
+            out
         }
         Frame::RLThighRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12052,8 +12089,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x48;
             x49 = mul_add(x35, -0.00015, x46);
             out[2][3] = x49;
+            out
         }
         Frame::RLHipRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12105,8 +12144,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x31;
             x32 = q[2] + x29;
             out[2][3] = x32;
+            out
         }
         Frame::RRHip => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12172,8 +12213,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x45;
             x46 = q[2] + x43;
             out[2][3] = x46;
+            out
         }
         Frame::RRThigh => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12256,8 +12299,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x62;
             x63 = mul_add(-0.0955, x40, x48);
             out[2][3] = x63;
+            out
         }
         Frame::RRCalf => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12358,8 +12403,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x79;
             x80 = mul_add(-0.213, x62, x65);
             out[2][3] = x80;
+            out
         }
         Frame::RRFoot => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12463,8 +12510,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x82;
             x83 = mul_add(-0.213, x77, x80);
             out[2][3] = x83;
+            out
         }
         Frame::RRCalfRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12551,8 +12600,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x65;
             x66 = mul_add(x40, 0.03235, x63);
             out[2][3] = x66;
+            out
         }
         Frame::RRThighRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12622,8 +12673,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x48;
             x49 = mul_add(x38, 0.00015, x46);
             out[2][3] = x49;
+            out
         }
         Frame::RRHipRotor => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12675,8 +12728,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x31;
             x32 = q[2] + x29;
             out[2][3] = x32;
+            out
         }
         Frame::Imu => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12728,8 +12783,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x31;
             x32 = q[2] + x29;
             out[2][3] = x32;
+            out
         }
         Frame::Radar => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12794,8 +12851,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x43;
             x44 = q[2] + x41;
             out[2][3] = x44;
+            out
         }
         Frame::Link00 => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12847,8 +12906,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x31;
             x32 = q[2] + x29;
             out[2][3] = x32;
+            out
         }
         Frame::Link01 => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12914,8 +12975,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x45;
             x46 = q[2] + x43;
             out[2][3] = x46;
+            out
         }
         Frame::Link02 => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -12998,8 +13061,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x62;
             x63 = mul_add(x27, 0.045, x48);
             out[2][3] = x63;
+            out
         }
         Frame::Link03 => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -13100,8 +13165,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x79;
             x80 = mul_add(x60, -0.35, x65);
             out[2][3] = x80;
+            out
         }
         Frame::Link04 => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -13225,8 +13292,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x102;
             x103 = x82 + x100;
             out[2][3] = x103;
+            out
         }
         Frame::Link05 => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -13369,8 +13438,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x119;
             x120 = mul_add(x92, 0.07, x103);
             out[2][3] = x120;
+            out
         }
         Frame::Link06 => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -13530,8 +13601,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x136;
             x137 = mul_add(x117, 0.0492, x122);
             out[2][3] = x137;
+            out
         }
         Frame::GripperStator => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -13694,8 +13767,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x139;
             x140 = mul_add(x117, 0.051, x137);
             out[2][3] = x140;
+            out
         }
         Frame::GripperMover => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -13858,8 +13933,10 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x139;
             x140 = mul_add(x117, 0.1, x137);
             out[2][3] = x140;
+            out
         }
         Frame::GripperLink => {
+            let mut out = [[0.0; 4]; 4];
             out[3][3] = 1.0;
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
@@ -14029,8 +14106,14 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
             out[1][3] = x145;
             x146 = x137 + x143;
             out[2][3] = x146;
+            out
         }
     }
+}
+/// [`frame_placement`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]) {
+    *out = frame_placement(q, frame);
 }
 /// The inverse joint-space inertia matrix `M(q)⁻¹` (Pinocchio's `computeMinverse`,
 /// full and symmetric), from CRBA and the tree-sparse factorisation `M = Lᵀ D L`
@@ -14039,15 +14122,9 @@ pub fn frame_placement_into(q: &[f64; NQ], frame: Frame, out: &mut [[f64; 4]; 4]
 /// `q: [NQ]`; returns `M⁻¹: [NV x NV]`. `aba(q, v, tau) = minverse(q) (tau - nonlinear_effects(q, v))`.
 ///
 /// Cost: 6693 ops (3040 add/sub, 3552 mul, 19 div, 46 neg, 0 sqrt, 36 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn minverse(q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let mut out = [[0.0; 24]; 24];
-    minverse_into(q, &mut out);
-    out
-}
-/// [`minverse`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`minverse`] does on every call.
-#[allow(unused_variables)]
-pub fn minverse_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -18997,6 +19074,12 @@ pub fn minverse_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
     x3912 = mul_add(x2114, x3765, x3911);
     x3913 = mul_add(x2009, x3764, x3912);
     out[23][23] = x3913;
+    out
+}
+/// [`minverse`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn minverse_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
+    *out = minverse(q);
 }
 /// The configuration `q ⊕ v` reached from `q` along `v` in unit time (Pinocchio's
 /// `integrate`): `q + v` for revolute and prismatic joints, the rotation of
@@ -19006,15 +19089,9 @@ pub fn minverse_into(q: &[f64; NQ], out: &mut [[f64; NV]; NV]) {
 /// `q: [NQ]`, `v: [NV]`; returns `[NQ]`. `integrate(q, difference(q, q1)) = q1`.
 ///
 /// Cost: 178 ops (80 add/sub, 85 mul, 3 div, 1 neg, 1 sqrt, 2 trig, 6 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn integrate(q: &[f64; NQ], v: &[f64; NV]) -> [f64; NQ] {
     let mut out = [0.0; 25];
-    integrate_into(q, v, &mut out);
-    out
-}
-/// [`integrate`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`integrate`] does on every call.
-#[allow(unused_variables)]
-pub fn integrate_into(q: &[f64; NQ], v: &[f64; NV], out: &mut [f64; NQ]) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -19189,6 +19266,12 @@ pub fn integrate_into(q: &[f64; NQ], v: &[f64; NV], out: &mut [f64; NQ]) {
     out[23] = x131;
     x132 = q[24] + v[23];
     out[24] = x132;
+    out
+}
+/// [`integrate`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn integrate_into(q: &[f64; NQ], v: &[f64; NV], out: &mut [f64; NQ]) {
+    *out = integrate(q, v);
 }
 /// The tangent vector `q1 ⊖ q0` that moves `q0` to `q1` (Pinocchio's `difference`):
 /// `q1 - q0`, the angle in (-π, π] for continuous joints, `log6(M(q0)⁻¹ M(q1))` for
@@ -19197,15 +19280,9 @@ pub fn integrate_into(q: &[f64; NQ], v: &[f64; NV], out: &mut [f64; NQ]) {
 /// `q0, q1: [NQ]`; returns `[NV]`.
 ///
 /// Cost: 166 ops (73 add/sub, 75 mul, 6 div, 1 neg, 1 sqrt, 2 trig, 8 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn difference(q0: &[f64; NQ], q1: &[f64; NQ]) -> [f64; NV] {
     let mut out = [0.0; 24];
-    difference_into(q0, q1, &mut out);
-    out
-}
-/// [`difference`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`difference`] does on every call.
-#[allow(unused_variables)]
-pub fn difference_into(q0: &[f64; NQ], q1: &[f64; NQ], out: &mut [f64; NV]) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -19376,6 +19453,12 @@ pub fn difference_into(q0: &[f64; NQ], q1: &[f64; NQ], out: &mut [f64; NV]) {
     out[22] = x127;
     x128 = q1[24] - q0[24];
     out[23] = x128;
+    out
+}
+/// [`difference`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn difference_into(q0: &[f64; NQ], q1: &[f64; NQ], out: &mut [f64; NV]) {
+    *out = difference(q0, q1);
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]

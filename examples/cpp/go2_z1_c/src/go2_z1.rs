@@ -256,15 +256,9 @@ impl Frame {
 /// `q: [NQ]`; returns `g: [NV]` (N·m, N). `generalized_gravity(q) == rnea(q, 0, 0)`.
 ///
 /// Cost: 796 ops (323 add/sub, 437 mul, 0 div, 0 neg, 0 sqrt, 36 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn generalized_gravity(q: &[f64; NQ]) -> [f64; NV] {
     let mut out = [0.0; 24];
-    generalized_gravity_into(q, &mut out);
-    out
-}
-/// [`generalized_gravity`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`generalized_gravity`] does on every call.
-#[allow(unused_variables)]
-pub fn generalized_gravity_into(q: &[f64; NQ], out: &mut [f64; NV]) {
     let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
     let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
     let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -875,6 +869,12 @@ pub fn generalized_gravity_into(q: &[f64; NQ], out: &mut [f64; NV]) {
     out[4] = x546;
     x547 = x496 + x541;
     out[5] = x547;
+    out
+}
+/// [`generalized_gravity`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn generalized_gravity_into(q: &[f64; NQ], out: &mut [f64; NV]) {
+    *out = generalized_gravity(q);
 }
 /// The Jacobian of a link frame in world axes at the frame's origin (Pinocchio's
 /// `getFrameJacobian(.., LOCAL_WORLD_ALIGNED)` after `computeJointJacobians`): the
@@ -883,24 +883,14 @@ pub fn generalized_gravity_into(q: &[f64; NQ], out: &mut [f64; NV]) {
 /// `q: [NQ]`; returns `J: [6 x NV]`, rows `[linear; angular]` (m/s, rad/s per unit of v).
 ///
 /// Cost: 357 ops (147 add/sub, 198 mul, 0 div, 0 neg, 0 sqrt, 12 trig, 0 select).
-#[inline]
+#[allow(unused_variables)]
 pub fn frame_jacobian_local_world_aligned(
     q: &[f64; NQ],
     frame: Frame,
 ) -> [[f64; NV]; 6] {
-    let mut out = [[0.0; 24]; 6];
-    frame_jacobian_local_world_aligned_into(q, frame, &mut out);
-    out
-}
-/// [`frame_jacobian_local_world_aligned`] into `out`, which must hold zeros where the result is a constant zero (a result zeroed once, or one this function wrote before for the same frame): every other entry is written. A controller that keeps its result from call to call, as Pinocchio keeps its `Data`, skips the fill of the zeros (a mass matrix's blocks between two limbs, say), which [`frame_jacobian_local_world_aligned`] does on every call.
-#[allow(unused_variables)]
-pub fn frame_jacobian_local_world_aligned_into(
-    q: &[f64; NQ],
-    frame: Frame,
-    out: &mut [[f64; NV]; 6],
-) {
     match frame {
         Frame::GripperLink => {
+            let mut out = [[0.0; 24]; 6];
             let [x0, x1, x2, x3, x4, x5, x6, x7]: [f64; 8];
             let [x8, x9, x10, x11, x12, x13, x14, x15]: [f64; 8];
             let [x16, x17, x18, x19, x20, x21, x22, x23]: [f64; 8];
@@ -1245,8 +1235,18 @@ pub fn frame_jacobian_local_world_aligned_into(
             out[1][5] = x256;
             x257 = x53 - x233;
             out[2][5] = x257;
+            out
         }
     }
+}
+/// [`frame_jacobian_local_world_aligned`]'s result copied into `out` (every entry written): in one block, the function has no form that skips the fill of its zeros.
+#[allow(unused_variables)]
+pub fn frame_jacobian_local_world_aligned_into(
+    q: &[f64; NQ],
+    frame: Frame,
+    out: &mut [[f64; NV]; 6],
+) {
+    *out = frame_jacobian_local_world_aligned(q, frame);
 }
 /// `a * b + c`: the products that emission fused into sums.
 #[allow(dead_code)]
@@ -1646,7 +1646,6 @@ pub mod lanes {
         n.div_ceil(tasks).next_multiple_of(L).max(L)
     }
     /// [`super::generalized_gravity`] on `L` states at once: every argument and result value is a `V`, one state per lane (structure of arrays); the same operations, lane by lane.
-    #[inline]
     pub fn generalized_gravity(q: &[V; NQ]) -> [V; NV] {
         let mut out = <[V; NV] as Lanes>::zero();
         generalized_gravity_into(q, &mut out);
@@ -2363,7 +2362,6 @@ pub mod lanes {
         Ok(())
     }
     /// [`super::frame_jacobian_local_world_aligned`] on `L` states at once: every argument and result value is a `V`, one state per lane (structure of arrays); the same operations, lane by lane.
-    #[inline]
     pub fn frame_jacobian_local_world_aligned(
         q: &[V; NQ],
         frame: Frame,
