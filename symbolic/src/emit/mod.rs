@@ -83,7 +83,7 @@ impl Shape {
 
     /// The expression of this shape built from `values`, in order; a row of
     /// equal values is a repeat expression (`[0.0; 24]`).
-    pub(crate) fn build(&self, values: &[TokenStream]) -> TokenStream {
+    fn build(&self, values: &[TokenStream]) -> TokenStream {
         assert_eq!(self.len(), values.len());
         match self {
             Shape::Scalar => values[0].clone(),
@@ -269,7 +269,7 @@ impl Arith {
     }
 
     /// A constant.
-    pub(crate) fn literal(self, scalar: ScalarType, x: f64) -> TokenStream {
+    fn literal(self, scalar: ScalarType, x: f64) -> TokenStream {
         let lit = scalar.literal(x);
         match self {
             Arith::Scalar => lit,
