@@ -44,8 +44,8 @@ enum Command {
     /// Writes the Rust module that `robot_dynamics!` would generate for a URDF or
     /// MJCF model.
     Generate(cli::generate::Args),
-    /// Prints nq, nv, the joint tree, the link frames, the total mass and the
-    /// operation count of each generated function.
+    /// Prints nq, nv, the joint tree, the link frames and the total mass; with
+    /// `--ops`, the operation count and code size of each generated function.
     Info(cli::info::Args),
     /// Builds the generated code in a crate of its own and compares it with the
     /// runtime on random states: error and time per call of each function.

@@ -205,6 +205,11 @@ fn the_help_calls_the_model_argument_model() {
     }
     // `generate` takes MJCF as well, and its summary says so.
     let top = String::from_utf8(rbdgen(&["--help"]).stdout).unwrap();
+    // `info` counts operations only when asked to (`--ops`).
+    assert!(
+        top.contains("with `--ops`, the operation count and code size"),
+        "{top}"
+    );
     let generate = String::from_utf8(rbdgen(&["generate", "--help"]).stdout).unwrap();
     for help in [&top, &generate] {
         assert!(
@@ -464,6 +469,21 @@ fn a_negative_count_names_its_option() {
         let run = rbdgen(args);
         assert_eq!(run.status.code(), Some(2), "{args:?}");
         assert!(stderr(&run).contains(message), "{args:?}: {}", stderr(&run));
+    }
+}
+
+/// An unknown scalar type is an error naming `--scalar`, as the other
+/// options' errors name theirs.
+#[test]
+fn an_unknown_scalar_names_its_option() {
+    for command in ["generate", "verify"] {
+        let run = rbdgen(&[command, "models/z1.urdf", "--scalar", "f16"]);
+        assert_eq!(run.status.code(), Some(2), "{command}");
+        let e = stderr(&run);
+        assert!(
+            e.contains("--scalar: unknown scalar `f16`; expected f64 or f32"),
+            "{command}: {e}"
+        );
     }
 }
 

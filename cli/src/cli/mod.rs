@@ -326,8 +326,12 @@ impl CodeArgs {
     pub fn load(&self) -> Result<(String, rbdgen_symbolic::Options), String> {
         use rbdgen_symbolic::{parse_functions, OptionKey, Options, ScalarType};
         let text = crate::read_description(&self.urdf)?;
-        let scalar = ScalarType::from_name(&self.scalar)
-            .ok_or_else(|| format!("unknown scalar `{}`; expected f64 or f32", self.scalar))?;
+        let scalar = ScalarType::from_name(&self.scalar).ok_or_else(|| {
+            format!(
+                "--scalar: unknown scalar `{}`; expected f64 or f32",
+                self.scalar
+            )
+        })?;
         let mut options = Options {
             floating_base: self.floating_base,
             source_name: self.urdf.to_string_lossy().into_owned(),
