@@ -559,11 +559,13 @@ pub struct Columns<S> {
     /// How many factors `stage` returns after the outputs.
     pub factors: fn(&Model) -> usize,
     /// The form is taken when it runs more than `limit ×`
-    /// [`crate::Options::unroll_limit`] operations: 1 for the solves; 3 for
+    /// [`crate::Options::unroll_limit`] operations: 1 for the solves; for
     /// `∂τ`'s columns, which run about 1.5 times the operations of `∂τ`
-    /// written out and were measured slower below that (Unitree G1's
-    /// `rnea_derivatives`, 43,000 operations looped: 26 % slower; its
-    /// `aba_derivatives`, 126,000: 3 to 10 % faster).
+    /// written out, 3 in `rnea_derivatives` (Unitree G1's, 43,000
+    /// operations looped, ran 26 % slower than straight-line) and 4 in
+    /// `aba_derivatives` (G1's, 126,000 looped, ran 5 to 11 % slower than
+    /// with its solves alone looped on an AMD EPYC, within 10 % either way
+    /// on an Intel Xeon).
     pub limit: usize,
 }
 
@@ -671,7 +673,7 @@ fn aba_columns<S: Scalar>(model: &Model, fext: bool) -> Vec<Columns<S>> {
         looped_names: "`ddq_dq` and `ddq_dv` (each column of `∂τ` and its solve by `-M⁻¹`) \
                        and `ddq_dtau` (`M⁻¹`, the solve of `-I`)",
         factors: |m| mass_factor_count(m) + 15 * m.nv,
-        limit: 3,
+        limit: 4,
     };
     vec![solves, columns]
 }
