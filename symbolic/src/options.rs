@@ -82,7 +82,8 @@ pub struct Options {
     /// form ([`OpCounts::total`](crate::graph::OpCounts::total): its stage
     /// and every column), times the form's
     /// [`Columns::limit`](crate::functions::Columns::limit) (1 for the solves
-    /// by `-M⁻¹`, 3 for the columns of `∂τ`), is emitted in it: the code of
+    /// by `-M⁻¹`; for the columns of `∂τ`, 3 in `rnea_derivatives` and 4 in
+    /// `aba_derivatives`), is emitted in it: the code of
     /// one column written once per chain of dofs (a leg, an arm) and run in
     /// loops over the columns, so that the function's machine code fits the
     /// caches; below it, straight-line. [`DEFAULT_UNROLL_LIMIT`] by default;
@@ -129,8 +130,9 @@ pub const DEFAULT_MAX_OPS: usize = 200_000;
 /// the columns of `∂τ` too; Go2+Z1's `aba_derivatives` (45,000 looped) ran 6 %
 /// faster straight-line, but stays looped: straight-line its source is half
 /// as long again (1.30 MB against 0.83 MB). Go2's `aba_derivatives` (26,000
-/// looped) is straight-line under this limit and ran 1 to 2 % slower so.
-/// 20,000 before, from runs on an Intel Xeon, where G1's
+/// looped) is straight-line under this limit: 1 to 2 % slower so alone in a
+/// binary, 5 % faster in `scripts/bench` (6,628 ns against 6,958 looped in
+/// the run before). 20,000 before, from runs on an Intel Xeon, where G1's
 /// `minverse` ran as fast in both forms.
 pub const DEFAULT_UNROLL_LIMIT: usize = 40_000;
 
