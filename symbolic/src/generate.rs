@@ -766,34 +766,37 @@ fn emit_traced(
                 ),
                 None => (format!("{}_part", spec.name), format!("{function}Spill")),
             };
-            let emitted = |into: bool| {
-                print(
-                    schedule,
-                    &shape,
-                    &Inputs {
-                        args: &args,
-                        row_len: &row_len,
-                    },
-                    &math,
-                    scalar,
-                    arith,
-                    &Split {
-                        prefix: &prefix,
-                        spill: &spill,
-                        params: &params,
-                        names: &names,
-                        output: &ret,
-                    },
-                    into,
-                )
-            };
-            let into = emitted(true);
-            if arith == Arith::Scalar {
-                // The same parts, only the block differs.
-                blocks.push(emitted(false).block);
+            // Split into parts, the scalar function and its `NAME_into` share
+            // one printing (the parts); in one block, `NAME_into` copies.
+            let into = arith == Arith::Lanes || split;
+            let emitted = print(
+                schedule,
+                &shape,
+                &Inputs {
+                    args: &args,
+                    row_len: &row_len,
+                },
+                &math,
+                scalar,
+                arith,
+                &Split {
+                    prefix: &prefix,
+                    spill: &spill,
+                    params: &params,
+                    names: &names,
+                    output: &ret,
+                },
+                into,
+            );
+            parts.extend(emitted.parts);
+            match (arith, emitted.by_value) {
+                (Arith::Scalar, Some(by_value)) => {
+                    blocks.push(by_value);
+                    into_blocks.push(emitted.block);
+                }
+                (Arith::Scalar, None) => blocks.push(emitted.block),
+                (Arith::Lanes, _) => into_blocks.push(emitted.block),
             }
-            parts.extend(into.parts);
-            into_blocks.push(into.block);
         }
         let body = |blocks: Vec<TokenStream>| -> TokenStream {
             if spec.per_frame {

@@ -19,6 +19,10 @@ pub struct Emitted {
     /// {prefix}{k} { .. fn run(params.., t: &mut {spill}, out: &mut R) }` in
     /// order.
     pub parts: Vec<TokenStream>,
+    /// Printed `into` with several parts: the block that returns its result
+    /// instead (a local `out`, zeros filled, then the same calls), which
+    /// shares the parts.
+    pub by_value: Option<TokenStream>,
 }
 
 /// How a long block is split: the parts' name prefix, and the enclosing
@@ -224,7 +228,7 @@ pub fn print(
     }
     let zero = arith.literal(scalar, 0.0);
     // The constant and input outputs that are not zero.
-    let sets = || {
+    let sets = |into: bool| {
         let nonzero = schedule
             .outputs
             .iter()
@@ -242,8 +246,8 @@ pub fn print(
         });
         quote!(#(#sets)*)
     };
-    let declare = match shape {
-        _ if into => sets(),
+    let declare = |into: bool| match shape {
+        _ if into => sets(true),
         // One value, computed in this function: assigned once, where computed.
         Shape::Scalar if !several && !places.is_empty() => quote!(let out: #ty;),
         // Nothing computed: the outputs as one literal.
@@ -257,17 +261,18 @@ pub fn print(
         // and copied into place, many times the cost of a fill for lanes.
         _ => {
             let zeros = shape.build(&vec![zero.clone(); shape.len()]);
-            let sets = sets();
+            let sets = sets(false);
             quote!(let mut out = #zeros; #sets)
         }
     };
     // The block's value: the result, or nothing when written into `out`.
     let result = (!into).then(|| quote!(out));
     if !several {
-        let body = &bodies[0];
+        let (body, declare) = (&bodies[0], declare(into));
         return Emitted {
             block: quote!({ #declare #body #result }),
             parts: Vec::new(),
+            by_value: None,
         };
     }
     let (params, names, output) = (split.params, split.names, split.output);
@@ -295,17 +300,23 @@ pub fn print(
             }
         }))
         .collect();
-    let out = if into { quote!(out) } else { quote!(&mut out) };
-    let calls = fns
-        .iter()
-        .map(|f| quote!(#f::run(#(#names,)* &mut t, #out);));
-    Emitted {
-        block: quote!({
+    // The calls of the parts, on `out` (into) or on a local result returned.
+    let block = |into: bool| {
+        let (declare, result) = (declare(into), (!into).then(|| quote!(out)));
+        let out = if into { quote!(out) } else { quote!(&mut out) };
+        let calls = fns
+            .iter()
+            .map(|f| quote!(#f::run(#(#names,)* &mut t, #out);));
+        quote!({
             #declare
             let mut t = #spill::default();
             #(#calls)*
             #result
-        }),
+        })
+    };
+    Emitted {
+        block: block(into),
         parts: items,
+        by_value: into.then(|| block(false)),
     }
 }
