@@ -16,6 +16,9 @@ rbdgen::robot_dynamics!(mod z1, "models/z1.urdf", functions = [rnea_derivatives,
 rbdgen::robot_dynamics!(mod z1_looped, "models/z1.urdf", unroll_limit = 0, functions = [rnea_derivatives, aba_derivatives]);
 // Every column looped on a tree: a floating base and four legs, five chains.
 rbdgen::robot_dynamics!(mod go2_looped, "models/go2.urdf", floating_base, unroll_limit = 0, functions = [rnea_derivatives, aba_derivatives]);
+// The same in `f32`: the column kernels run on eight columns at once in
+// `wide`'s `f32x8` (in `f64x8` above).
+rbdgen::robot_dynamics!(mod go2_looped_f32, "models/go2.urdf", floating_base, unroll_limit = 0, scalar = f32, functions = [rnea_derivatives, aba_derivatives]);
 
 macro_rules! derivative_tests {
     ($tests:ident, $robot:ident, $reference:literal) => {
@@ -83,3 +86,41 @@ derivative_tests!(go2_z1_derivatives, go2_z1, "go2_z1_floating");
 derivative_tests!(z1_derivatives, z1, "z1_fixed");
 derivative_tests!(z1_looped_derivatives, z1_looped, "z1_fixed");
 derivative_tests!(go2_looped_derivatives, go2_looped, "go2_floating");
+
+/// `go2_looped_f32` against the runtime in `f64`, within 1e-4 of each
+/// matrix's largest entry (`f32` rounds to 6e-8; `M⁻¹` and the sums of the
+/// passes multiply that).
+#[test]
+fn go2_looped_f32_matches_the_runtime() {
+    use go2_looped_f32::{aba_derivatives as aba_d, rnea_derivatives as rnea_d, NQ, NV};
+    let r = Reference::load("go2_floating");
+    let model = &r.model;
+    let mut data = Data::<f64>::new(model);
+    let mut rng = ChaCha8Rng::seed_from_u64(32);
+    let f64s =
+        |m: &[[f32; NV]; NV]| -> Vec<f64> { m.as_flattened().iter().map(|&x| x.into()).collect() };
+    for _ in 0..20 {
+        let q = random_q(model, &mut rng);
+        let v = random_vec(model.nv, 1.0, &mut rng);
+        let u = random_vec(model.nv, 3.0, &mut rng);
+        let qf: [f32; NQ] = core::array::from_fn(|k| q[k] as f32);
+        let vf: [f32; NV] = core::array::from_fn(|k| v[k] as f32);
+        let uf: [f32; NV] = core::array::from_fn(|k| u[k] as f32);
+        // The runtime at the rounded state, so that only the arithmetic differs.
+        let (q, v, u): (Vec<f64>, Vec<f64>, Vec<f64>) = (
+            qf.iter().map(|&x| x.into()).collect(),
+            vf.iter().map(|&x| x.into()).collect(),
+            uf.iter().map(|&x| x.into()).collect(),
+        );
+        let (dq, dv, da) = rnea_d(&qf, &vf, &uf);
+        let want = rnea_derivatives(model, &mut data, &q, &v, &u).unwrap();
+        assert_close("dtau_dq", &f64s(&dq), &want.d_dq, 1e-4);
+        assert_close("dtau_dv", &f64s(&dv), &want.d_dv, 1e-4);
+        assert_close("dtau_da", &f64s(&da), &want.d_du, 1e-4);
+        let (dq, dv, dtau) = aba_d(&qf, &vf, &uf);
+        let want = aba_derivatives(model, &mut data, &q, &v, &u).unwrap();
+        assert_close("ddq_dq", &f64s(&dq), &want.d_dq, 1e-4);
+        assert_close("ddq_dv", &f64s(&dv), &want.d_dv, 1e-4);
+        assert_close("ddq_dtau", &f64s(&dtau), &want.d_du, 1e-4);
+    }
+}

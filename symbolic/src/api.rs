@@ -173,8 +173,7 @@ fn setup_constants(model: &Model, scalar: ScalarType) -> TokenStream {
 /// (`-C target-cpu=native`, `x86-64-v3`): one instruction, one rounding. Core
 /// has no stable FMA, and its vector intrinsics make rustc many times slower
 /// on large functions, so without `std` it is a product and a sum.
-pub(crate) fn mul_add_helper(scalar: ScalarType, std: bool) -> TokenStream {
-    let ty = scalar.ty();
+pub(crate) fn mul_add_helper(ty: &TokenStream, std: bool) -> TokenStream {
     let body = if std {
         quote! {
             #[cfg(target_feature = "fma")]

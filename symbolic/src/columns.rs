@@ -13,13 +13,26 @@
 //! and every column) than the form's [`Columns::limit`] times
 //! [`Options::unroll_limit`], and every form before it is taken; smaller
 //! ones stay straight-line.
+//!
+//! In the scalar function of a model of at least [`COLUMN_LANES`] dofs, a
+//! kernel runs on that many columns at once, one per lane of a `wide`
+//! vector (module `NAME_columns`): the factors it reads are the same in
+//! every lane, and a window of columns is a row's contiguous entries, one
+//! vector load. Blocks that share a chain's kernel (the solves of `∂τ/∂q`
+//! and `∂τ/∂v`) share its code: a loop over the blocks, or, for a chain of
+//! at most half a window, one call on both, half the lanes each. The lanes
+//! of a window outside its chain compute values that are not stored. A
+//! kernel of anything but arithmetic (none of the current ones) runs one
+//! column at a time, as the lanes module's kernels do.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use rbdgen_runtime::{Data, Model, Scalar};
 
-use crate::api::{arg_params, output_shape, output_type};
-use crate::emit::{print, schedule, Arith, Inputs, Shape, Split, PART_LEN, WHOLE_LEN};
+use crate::api::{arg_params, mul_add_helper, output_shape, output_type};
+use crate::emit::{
+    print, schedule, Arith, Emitted, Inputs, Op, Schedule, Shape, Split, PART_LEN, WHOLE_LEN,
+};
 use crate::functions::{Columns, Looped, Output};
 use crate::generate::{
     check, function_doc, function_items, into_doc, simplified, upper_camel, FunctionItems,
@@ -224,7 +237,12 @@ pub(crate) fn emit_columns(
     // A looped block whose inputs are `[NV x NV]` is solved in place.
     let in_place = |l: &Looped<Expr>| (l.rows)(model) == nv;
     let kernel_name = |g: usize, k: usize| format_ident!("{}_o{k}_column{g}", spec.name);
+    // The scalar function runs each kernel on `COLUMN_LANES` columns at once
+    // where every kernel is plain arithmetic and a window of them fits.
+    let windowed = nv >= COLUMN_LANES && schedules[1..].iter().all(lane_arithmetic);
+    let module = format_ident!("{}_columns", spec.name);
     let emit = |arith: Arith| -> TokenStream {
+        let by_window = arith == Arith::Scalar && windowed;
         let (ty, math, zero) = match arith {
             Arith::Scalar => (scalar.ty(), quote!(libm), quote!(0.0)),
             Arith::Lanes => (quote!(V), quote!(V), quote!(V::splat(0.0))),
@@ -247,6 +265,7 @@ pub(crate) fn emit_columns(
             &Inputs {
                 args: &args,
                 row_len: &row_len,
+                splat: 0,
             },
             &math,
             scalar,
@@ -258,14 +277,27 @@ pub(crate) fn emit_columns(
                 names: &names,
                 output: &stage_ret,
             },
-            false,
+            by_window,
         );
-        let column_ret = quote!([#ty; NV]);
-        let mut items = Vec::with_capacity(kernels.len());
+        // By window, a kernel's values are `COLUMN_LANES` columns (the
+        // module's `V`) and it reads the factors as scalars.
+        let (column_ty, column_arith, splat) = match by_window {
+            true => (quote!(V), Arith::Lanes, 1),
+            false => (ty.clone(), arith, 0),
+        };
+        let column_ret = quote!([#column_ty; NV]);
+        // Per kernel: its name, chain, blocks and items. By window, a kernel
+        // printed as one before it of the same chain (the solves of
+        // `∂τ/∂q` and `∂τ/∂v`) is that one, called for both blocks.
+        let mut written: Vec<(Ident, usize, Vec<usize>, String, Emitted)> = Vec::new();
+        let mut called = Vec::with_capacity(kernels.len());
         for ((g, l), schedule) in kernels.iter().zip(&schedules[1..]) {
             let rows = (l.rows)(model);
             let rows_len = Literal::usize_unsuffixed(rows);
-            let column_params = [quote!(f: &[#ty; #nf_len]), quote!(w: &[#ty; #rows_len])];
+            let column_params = [
+                quote!(f: &[#ty; #nf_len]),
+                quote!(w: &[#column_ty; #rows_len]),
+            ];
             let name = kernel_name(*g, l.block);
             let column = print(
                 schedule,
@@ -273,10 +305,11 @@ pub(crate) fn emit_columns(
                 &Inputs {
                     args: &[("f", nf), ("w", rows)],
                     row_len: &[],
+                    splat,
                 },
                 &math,
                 scalar,
-                arith,
+                column_arith,
                 &Split {
                     prefix: &format!("{name}_part"),
                     spill: &format!("{}Spill", upper_camel(&name.to_string())),
@@ -286,22 +319,290 @@ pub(crate) fn emit_columns(
                 },
                 false,
             );
+            let parts = &column.parts;
+            let text = format!("{rows} {} {}", column.block, quote!(#(#parts)*));
+            let same =
+                (written.iter_mut()).find(|(_, h, _, t, _)| by_window && *h == *g && *t == text);
+            match same {
+                Some((first, _, blocks, _, _)) => {
+                    blocks.push(l.block);
+                    called.push(first.clone());
+                }
+                None => {
+                    called.push(name.clone());
+                    written.push((name, *g, vec![l.block], text, column));
+                }
+            }
+        }
+        let items = written.into_iter().map(|(name, g, blocks, _, column)| {
+            let rows = (looped(blocks[0]).map(|l| (l.rows)(model))).unwrap_or(nv);
+            let rows_len = Literal::usize_unsuffixed(rows);
+            let column_params = [
+                quote!(f: &[#ty; #nf_len]),
+                quote!(w: &[#column_ty; #rows_len]),
+            ];
             let (block, parts) = (column.block, column.parts);
-            let (first, last) = (groups[*g].start + 1, groups[*g].end);
+            let (first, last) = (groups[g].start + 1, groups[g].end);
+            let outs: Vec<String> = blocks.iter().map(|k| format!("`o{k}`")).collect();
+            let columns_of = match by_window {
+                true => format!(
+                    "Columns `c..c + {COLUMN_LANES}` (lane `k` is column `c + k`) of {} from \
+                     their inputs `w` (those columns of the stage's)",
+                    outs.join(" and ")
+                ),
+                false => format!(
+                    "Column `c` of {} from its input `w` (column `c` of the stage's)",
+                    outs.join(" and ")
+                ),
+            };
             let doc = format!(
-                " Column `c` of `o{}` from its input `w` (column `c` of the stage's), for \
-                 the columns {first} to {last} (counted from 1), one chain of dofs.",
-                l.block
+                " {columns_of}, for the columns {first} to {last} (counted from 1), one chain \
+                 of dofs."
             );
-            items.push(quote! {
+            quote! {
                 #[doc = #doc]
                 #[inline(always)]
                 fn #name(#(#column_params),*) -> #column_ret #block
                 #(#parts)*
-            });
-        }
+            }
+        });
+        let items: Vec<TokenStream> = items.collect();
         let outs: Vec<Ident> = (0..blocks.len()).map(|k| format_ident!("o{k}")).collect();
         let ins: Vec<Ident> = (0..blocks.len()).map(|k| format_ident!("w{k}")).collect();
+        let fresh = columns.looped.iter().filter(|l| !in_place(l)).map(|l| {
+            let o = &outs[l.block];
+            quote!(let mut #o = [[#zero; NV]; NV];)
+        });
+        let fresh: Vec<TokenStream> = fresh.collect();
+        let mut doc = function_doc(spec, arith, &counts, &traced_counts, options);
+        if arith == Arith::Scalar {
+            let how = match by_window {
+                true => format!(
+                    "the code of one column run on {COLUMN_LANES} columns at once (one per lane \
+                     of `wide`'s `{}x{COLUMN_LANES}`)",
+                    scalar.name()
+                ),
+                false => "the code of one column".to_string(),
+            };
+            doc.push(format!(
+                " Written as its stage and, per chain of dofs (a leg, an arm), {how}, looped \
+                 over the `NV` columns of {}: in this form it runs more than `unroll_limit` = \
+                 {} operations.",
+                columns.looped_names, options.unroll_limit
+            ));
+        }
+        let (stage_block, stage_parts) = (stage.block, stage.parts);
+        // `NAME_into`, as for straight-line functions (the batch functions'
+        // entry point); the stage returns its result, so this one copies it.
+        let into_name = format_ident!("{}_into", spec.name);
+        let (into_doc, visibility) = match arith {
+            Arith::Scalar => (
+                format!(
+                    " [`{}`] into `out`, as the straight-line functions' `NAME_into`; in the \
+                     column form it is the result copied into `out` (every entry written).",
+                    spec.name
+                ),
+                quote!(pub),
+            ),
+            Arith::Lanes => (into_doc(&spec.name, arith, false), quote!(pub(super))),
+        };
+        let into = quote! {
+            #[doc = #into_doc]
+            #[inline]
+            #visibility fn #into_name(#(#params,)* out: &mut #ret) {
+                *out = #name(#(#names),*);
+            }
+        };
+        if by_window {
+            let stage_zeros = stage_shape.zeros(&zero);
+            let factors = Literal::usize_unsuffixed(blocks.len());
+            // `solve`'s parameters and arguments: the factors, then per
+            // looped block its outputs in place, or its inputs and outputs.
+            let mut solve_params = vec![quote!(f: &[#ty; #nf_len])];
+            let mut solve_args = vec![quote!(&s.#factors)];
+            for l in &columns.looped {
+                let (o, k) = (&outs[l.block], Literal::usize_unsuffixed(l.block));
+                if in_place(l) {
+                    solve_params.push(quote!(#o: &mut [[#ty; NV]; NV]));
+                    solve_args.push(quote!(&mut s.#k));
+                } else {
+                    let (w, rows) = (&ins[l.block], Literal::usize_unsuffixed((l.rows)(model)));
+                    solve_params.push(quote!(#w: &[[#ty; NV]; #rows]));
+                    solve_params.push(quote!(#o: &mut [[#ty; NV]; NV]));
+                    solve_args.push(quote!(&s.#k));
+                    solve_args.push(quote!(&mut #o));
+                }
+            }
+            // Per kernel, the blocks it solves: several (sharing its code)
+            // in a loop over them, window by window.
+            let mut solved: Vec<(usize, &Ident, Vec<&Looped<Expr>>)> = Vec::new();
+            for ((g, l), kernel) in kernels.iter().zip(&called) {
+                match solved.iter_mut().find(|(_, k, _)| *k == kernel) {
+                    Some((_, _, ls)) => ls.push(l),
+                    None => solved.push((*g, kernel, vec![l])),
+                }
+            }
+            // A chain of at most half a window's columns solves two blocks in
+            // one call, half the lanes each.
+            let half = COLUMN_LANES / 2;
+            let mut solves = Vec::new();
+            for (g, kernel, ls) in solved {
+                let chain = groups[g].clone();
+                let (os, ws): (Vec<&Ident>, Vec<&Ident>) = (ls.iter())
+                    .map(|l| match in_place(l) {
+                        true => (&outs[l.block], &outs[l.block]),
+                        false => (&outs[l.block], &ins[l.block]),
+                    })
+                    .unzip();
+                let (mut os, mut ws) = (os.as_slice(), ws.as_slice());
+                if chain.len() <= half {
+                    let [c, from, to] = [chain.start.min(nv - half), chain.start, chain.end]
+                        .map(Literal::usize_unsuffixed);
+                    while let ([oa, ob, ..], [wa, wb, ..]) = (os, ws) {
+                        solves.push(quote! {
+                            let x = #kernel(f, &load2(#wa, #wb, #c));
+                            store2(#oa, #ob, &x, #c, #from, #to);
+                        });
+                        (os, ws) = (&os[2..], &ws[2..]);
+                    }
+                }
+                if os.is_empty() {
+                    continue;
+                }
+                for (c, from, to) in windows(chain.clone(), nv) {
+                    let [c, from, to] = [c, from, to].map(Literal::usize_unsuffixed);
+                    let body = |w: TokenStream, o: TokenStream| {
+                        quote! {
+                            let x = #kernel(f, &load(#w, #c));
+                            store(#o, &x, #c, #from, #to);
+                        }
+                    };
+                    solves.push(match (os, ws) {
+                        ([o], [w]) => body(quote!(#w), quote!(#o)),
+                        _ if in_place(ls[0]) => {
+                            let body = body(quote!(o), quote!(o));
+                            quote!(for o in [#(&mut *#os),*] { #body })
+                        }
+                        _ => {
+                            let body = body(quote!(w), quote!(o));
+                            quote!(for (w, o) in [#((#ws, &mut *#os)),*] { #body })
+                        }
+                    });
+                }
+            }
+            let result = (0..blocks.len()).map(|k| match looped(k) {
+                Some(l) if !in_place(l) => outs[k].to_token_stream(),
+                _ => {
+                    let k = Literal::usize_unsuffixed(k);
+                    quote!(s.#k)
+                }
+            });
+            let result: Vec<TokenStream> = result.collect();
+            let result = match result.as_slice() {
+                [one] => one.clone(),
+                all => quote!((#(#all),*)),
+            };
+            let lane_type = format_ident!("{}x{COLUMN_LANES}", scalar.name());
+            let mul_add = mul_add_helper(&quote!(V), options.std);
+            let load_doc =
+                format!(" Entries `c..c + {COLUMN_LANES}` of every row of `m`, one per lane.");
+            let load2_doc = format!(
+                " Entries `c..c + {half}` of every row of `a` (the first {half} lanes) and of `b` \
+                 (the last {half})."
+            );
+            let store2_doc = format!(
+                " The lanes of `x` for the columns `from..to` into `a` (the first {half} lanes, lane \
+                 `k` column `c + k`) and into `b` (the last {half})."
+            );
+            let half = Literal::usize_unsuffixed(half);
+            let module_doc = format!(
+                " The column kernels of [`{}`] on {COLUMN_LANES} columns at once: lane `k` of \
+                 a value is column `c + k` of a window `c..c + {COLUMN_LANES}`. The lanes \
+                 outside a chain compute what is not stored.",
+                spec.name
+            );
+            return quote! {
+                #into
+                #(#[doc = #doc])*
+                #[allow(unused_variables)]
+                pub fn #name(#(#params),*) -> #ret {
+                    let mut s: #stage_ret = #stage_zeros;
+                    #stage_name(#(#names,)* &mut s);
+                    #(#fresh)*
+                    #module::solve(#(#solve_args),*);
+                    #result
+                }
+                /// The outputs before the looped blocks (those hold their columns'
+                /// inputs), then the factors the columns read, into `out`, which
+                /// holds zeros (every entry but the constant zeros is written).
+                #[allow(unused_variables)]
+                fn #stage_name(#(#params,)* out: &mut #stage_ret) #stage_block
+                #(#stage_parts)*
+                #[doc = #module_doc]
+                mod #module {
+                    #[allow(unused_imports)]
+                    use super::*;
+
+                    /// Columns side by side, one per lane.
+                    type V = wide::#lane_type;
+
+                    #mul_add
+
+                    #[doc = #load_doc]
+                    #[inline(always)]
+                    fn load<const R: usize>(m: &[[#ty; NV]; R], c: usize) -> [V; R] {
+                        core::array::from_fn(|i| V::new(core::array::from_fn(|k| m[i][c + k])))
+                    }
+
+                    /// The lanes of `x` for the columns `from..to` (lane `k` is column `c + k`)
+                    /// into `m`.
+                    #[inline(always)]
+                    fn store(m: &mut [[#ty; NV]; NV], x: &[V; NV], c: usize, from: usize, to: usize) {
+                        for (row, x) in m.iter_mut().zip(x) {
+                            row[from..to].copy_from_slice(&x.to_array()[from - c..to - c]);
+                        }
+                    }
+
+                    #[doc = #load2_doc]
+                    #[allow(dead_code)]
+                    #[inline(always)]
+                    fn load2<const R: usize>(a: &[[#ty; NV]; R], b: &[[#ty; NV]; R], c: usize) -> [V; R] {
+                        core::array::from_fn(|i| {
+                            V::new(core::array::from_fn(|k| match k < #half {
+                                true => a[i][c + k],
+                                false => b[i][c + k - #half],
+                            }))
+                        })
+                    }
+
+                    #[doc = #store2_doc]
+                    #[allow(dead_code)]
+                    #[inline(always)]
+                    fn store2(
+                        a: &mut [[#ty; NV]; NV],
+                        b: &mut [[#ty; NV]; NV],
+                        x: &[V; NV],
+                        c: usize,
+                        from: usize,
+                        to: usize,
+                    ) {
+                        for ((ra, rb), x) in a.iter_mut().zip(b.iter_mut()).zip(x) {
+                            let x = x.to_array();
+                            ra[from..to].copy_from_slice(&x[from - c..to - c]);
+                            rb[from..to].copy_from_slice(&x[#half + from - c..#half + to - c]);
+                        }
+                    }
+
+                    /// Every column of the looped blocks, a window at a time.
+                    #[inline(always)]
+                    pub(super) fn solve(#(#solve_params),*) {
+                        #(#solves)*
+                    }
+
+                    #(#items)*
+                }
+            };
+        }
         let bind = (0..blocks.len()).map(|k| match looped(k) {
             Some(l) if in_place(l) => {
                 let o = &outs[k];
@@ -309,10 +610,6 @@ pub(crate) fn emit_columns(
             }
             Some(_) => ins[k].to_token_stream(),
             None => outs[k].to_token_stream(),
-        });
-        let fresh = columns.looped.iter().filter(|l| !in_place(l)).map(|l| {
-            let o = &outs[l.block];
-            quote!(let mut #o = [[#zero; NV]; NV];)
         });
         let loops = groups.iter().enumerate().map(|(g, range)| {
             let (start, end) = (
@@ -338,40 +635,9 @@ pub(crate) fn emit_columns(
                 }
             }
         });
-        let mut doc = function_doc(spec, arith, &counts, &traced_counts, options);
-        if arith == Arith::Scalar {
-            doc.push(format!(
-                " Written as its stage and, per chain of dofs (a leg, an arm), the code of \
-                 one column, looped over the `NV` columns of {}: in this form it runs more \
-                 than `unroll_limit` = {} operations.",
-                columns.looped_names, options.unroll_limit
-            ));
-        }
-        let (stage_block, stage_parts) = (stage.block, stage.parts);
         let result = match outs.as_slice() {
             [one] => quote!(#one),
             all => quote!((#(#all),*)),
-        };
-        // `NAME_into`, as for straight-line functions (the batch functions'
-        // entry point); the stage returns its result, so this one copies it.
-        let into_name = format_ident!("{}_into", spec.name);
-        let (into_doc, visibility) = match arith {
-            Arith::Scalar => (
-                format!(
-                    " [`{}`] into `out`, as the straight-line functions' `NAME_into`; in the \
-                     column form it is the result copied into `out` (every entry written).",
-                    spec.name
-                ),
-                quote!(pub),
-            ),
-            Arith::Lanes => (into_doc(&spec.name, arith, false), quote!(pub(super))),
-        };
-        let into = quote! {
-            #[doc = #into_doc]
-            #[inline]
-            #visibility fn #into_name(#(#params,)* out: &mut #ret) {
-                *out = #name(#(#names),*);
-            }
         };
         quote! {
             #into
@@ -393,6 +659,44 @@ pub(crate) fn emit_columns(
     };
     let items = function_items(spec, &fargs, options, stops, counts.total(), emit);
     Ok((items, traced_counts, counts))
+}
+
+/// How many columns the scalar function's kernels run at once: `wide`'s
+/// `f64x8` (two 256-bit registers where the target has AVX) or `f32x8`.
+/// Unitree G1's `aba_derivatives` ran in 17.7 µs instead of 19.6 µs one
+/// column at a time, Go2+Z1's in 7.4 µs instead of 7.6 µs; their machine
+/// code grew from 470 to 523 KiB and from 221 to 248 KiB (AMD EPYC, 2
+/// vCPUs, `-C target-cpu=native`, 2026-12-06; medians of 10 to 12
+/// alternating runs). One column at a time, LLVM's loop vectoriser already
+/// ran the loop over a chain's columns four at a time
+/// (docs/performance.md); written as four lanes (`f64x4`), G1's ran 3 to 4 %
+/// slower than as eight (16 alternating runs), likely because two vectors
+/// per value give the core two independent chains of the solve's dependent
+/// multiply-adds.
+pub(crate) const COLUMN_LANES: usize = 8;
+
+/// Whether `schedule` is plain arithmetic (no trigonometry, square root or
+/// select), which a kernel runs on [`COLUMN_LANES`] columns at once.
+fn lane_arithmetic(schedule: &Schedule) -> bool {
+    (schedule.statements.iter()).all(|s| {
+        matches!(
+            s.op,
+            Op::Neg(..) | Op::Add(..) | Op::Sub(..) | Op::Mul(..) | Op::Div(..) | Op::MulAdd(..)
+        )
+    })
+}
+
+/// The windows of [`COLUMN_LANES`] columns of `nv` (at least that many) that
+/// cover the columns `chain`: `(c, from, to)`, the window `c..c + 8` storing
+/// its columns `from..to`, one after the other; a window that would pass
+/// `nv` ends there instead, its first lanes those of columns before it.
+fn windows(chain: std::ops::Range<usize>, nv: usize) -> Vec<(usize, usize, usize)> {
+    (chain.clone().step_by(COLUMN_LANES))
+        .map(|from| {
+            let to = (from + COLUMN_LANES).min(chain.end);
+            (from.min(nv - COLUMN_LANES), from, to)
+        })
+        .collect()
 }
 
 /// Per row of a looped block's inputs in `stage`'s outputs (`rows x nv`

@@ -458,7 +458,7 @@ fn generate_one(
         &stops,
     );
     let constants = constants(&model, options);
-    let mul_add = mul_add_helper(options.scalar, options.std);
+    let mul_add = mul_add_helper(&options.scalar.ty(), options.std);
     let sincos4 = sincos4_helper(options.scalar);
     let tuple_arity = signatures
         .iter()
@@ -775,6 +775,7 @@ fn emit_traced(
                 &Inputs {
                     args: &args,
                     row_len: &row_len,
+                    splat: 0,
                 },
                 &math,
                 scalar,

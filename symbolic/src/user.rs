@@ -474,7 +474,7 @@ impl UserItem {
 /// What of a generated module already has the name `name`, if anything:
 /// its private helpers (`mul_add`, `sincos4`) or an item derived from a
 /// built-in function's name (`NAME_into`, `NAME_stage`, `NAME_oK_columnG`,
-/// `NAME_partK`, `NAME_jacobian`, and the lanes' `NAME_batch`, `NAME_each`, `NAME_par`,
+/// `NAME_columns`, `NAME_partK`, `NAME_jacobian`, and the lanes' `NAME_batch`, `NAME_each`, `NAME_par`,
 /// `NAME_aos`, `NAME_batch_par`).
 fn generated_item(name: &str) -> Option<&'static str> {
     if matches!(name, "mul_add" | "sincos4") {
@@ -493,6 +493,7 @@ fn generated_item(name: &str) -> Option<&'static str> {
             let named = [
                 "into",
                 "stage",
+                "columns",
                 "jacobian",
                 "batch",
                 "each",

@@ -81,6 +81,11 @@ impl Shape {
         }
     }
 
+    /// The expression of this shape with every value `zero` (`[[0.0; 35]; 35]`).
+    pub fn zeros(&self, zero: &TokenStream) -> TokenStream {
+        self.build(&vec![zero.clone(); self.len()])
+    }
+
     /// The expression of this shape built from `values`, in order; a row of
     /// equal values is a repeat expression (`[0.0; 24]`).
     fn build(&self, values: &[TokenStream]) -> TokenStream {
@@ -131,6 +136,10 @@ pub struct Inputs<'a> {
     /// (`name[i]`), `Some(0)` for a scalar argument (`name`). Shorter than
     /// `args` when the last arguments are flat.
     pub row_len: &'a [Option<usize>],
+    /// How many of the first arguments hold scalars in [`Arith::Lanes`]: a
+    /// read of them is the same value in every lane, `V::splat(f[3])` (the
+    /// factors that a column kernel run on eight columns at once reads).
+    pub splat: usize,
 }
 
 impl Inputs<'_> {
@@ -139,7 +148,7 @@ impl Inputs<'_> {
         for (a, (name, len)) in self.args.iter().enumerate() {
             if k < *len {
                 let name = Ident::new(name, Span::call_site());
-                return match self.row_len.get(a).copied().flatten() {
+                let read = match self.row_len.get(a).copied().flatten() {
                     Some(0) => quote!(#name),
                     Some(n) => {
                         let (r, c) = (
@@ -152,6 +161,10 @@ impl Inputs<'_> {
                         let i = Literal::usize_unsuffixed(k);
                         quote!(#name[#i])
                     }
+                };
+                return match a < self.splat {
+                    true => quote!(V::splat(#read)),
+                    false => read,
                 };
             }
             k -= len;

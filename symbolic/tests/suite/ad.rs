@@ -405,6 +405,13 @@ fn user_function_declarations_are_checked() {
         ),
         (
             UserFunction {
+                name: "aba_derivatives_columns".into(),
+                ..base()
+            },
+            "built-in function",
+        ),
+        (
+            UserFunction {
                 name: "crba_into".into(),
                 ..base()
             },
