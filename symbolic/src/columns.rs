@@ -21,9 +21,12 @@
 //! vector load. Blocks that share a chain's kernel (the solves of `∂τ/∂q`
 //! and `∂τ/∂v`) share its code: a loop over the blocks, or, for a chain of
 //! at most half a window, one call on both, half the lanes each. The lanes
-//! of a window outside its chain compute values that are not stored. A
-//! kernel of anything but arithmetic (none of the current ones) runs one
-//! column at a time, as the lanes module's kernels do.
+//! of a window outside its chain compute values that are not stored. Each
+//! chain's kernels and windows are a function of their own, in a module of
+//! their own (`NAME_columns::chainG`), which rustc compiles as a codegen
+//! unit of its own. A kernel of anything but arithmetic (none of the
+//! current ones) runs one column at a time, as the lanes module's kernels
+//! do.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
@@ -359,14 +362,15 @@ pub(crate) fn emit_columns(
                 " {columns_of}, for the columns {first} to {last} (counted from 1), one chain \
                  of dofs."
             );
-            quote! {
+            let item = quote! {
                 #[doc = #doc]
                 #[inline(always)]
                 fn #name(#(#column_params),*) -> #column_ret #block
                 #(#parts)*
-            }
+            };
+            (g, item)
         });
-        let items: Vec<TokenStream> = items.collect();
+        let items: Vec<(usize, TokenStream)> = items.collect();
         let outs: Vec<Ident> = (0..blocks.len()).map(|k| format_ident!("o{k}")).collect();
         let ins: Vec<Ident> = (0..blocks.len()).map(|k| format_ident!("w{k}")).collect();
         let fresh = columns.looped.iter().filter(|l| !in_place(l)).map(|l| {
@@ -420,6 +424,7 @@ pub(crate) fn emit_columns(
             // looped block its outputs in place, or its inputs and outputs.
             let mut solve_params = vec![quote!(f: &[#ty; #nf_len])];
             let mut solve_args = vec![quote!(&s.#factors)];
+            let mut solve_names = vec![format_ident!("f")];
             for l in &columns.looped {
                 let (o, k) = (&outs[l.block], Literal::usize_unsuffixed(l.block));
                 if in_place(l) {
@@ -431,7 +436,9 @@ pub(crate) fn emit_columns(
                     solve_params.push(quote!(#o: &mut [[#ty; NV]; NV]));
                     solve_args.push(quote!(&s.#k));
                     solve_args.push(quote!(&mut #o));
+                    solve_names.push(w.clone());
                 }
+                solve_names.push(o.clone());
             }
             // Per kernel, the blocks it solves: several (sharing its code)
             // in a loop over them, window by window.
@@ -459,10 +466,13 @@ pub(crate) fn emit_columns(
                     let [c, from, to] = [chain.start.min(nv - half), chain.start, chain.end]
                         .map(Literal::usize_unsuffixed);
                     while let ([oa, ob, ..], [wa, wb, ..]) = (os, ws) {
-                        solves.push(quote! {
-                            let x = #kernel(f, &load2(#wa, #wb, #c));
-                            store2(#oa, #ob, &x, #c, #from, #to);
-                        });
+                        solves.push((
+                            g,
+                            quote! {
+                                let x = #kernel(f, &load2(#wa, #wb, #c));
+                                store2(#oa, #ob, &x, #c, #from, #to);
+                            },
+                        ));
                         (os, ws) = (&os[2..], &ws[2..]);
                     }
                 }
@@ -477,7 +487,7 @@ pub(crate) fn emit_columns(
                             store(#o, &x, #c, #from, #to);
                         }
                     };
-                    solves.push(match (os, ws) {
+                    let solve = match (os, ws) {
                         ([o], [w]) => body(quote!(#w), quote!(#o)),
                         _ if in_place(ls[0]) => {
                             let body = body(quote!(o), quote!(o));
@@ -487,7 +497,8 @@ pub(crate) fn emit_columns(
                             let body = body(quote!(w), quote!(o));
                             quote!(for (w, o) in [#((#ws, &mut *#os)),*] { #body })
                         }
-                    });
+                    };
+                    solves.push((g, solve));
                 }
             }
             let result = (0..blocks.len()).map(|k| match looped(k) {
@@ -502,6 +513,37 @@ pub(crate) fn emit_columns(
                 [one] => one.clone(),
                 all => quote!((#(#all),*)),
             };
+            // A module per chain: its kernels inlined into its own function,
+            // which rustc compiles in a codegen unit of its own (in one
+            // function, all chains took LLVM about twice as long).
+            let mut chain_calls = Vec::with_capacity(groups.len());
+            let mut chains = Vec::with_capacity(groups.len());
+            for (g, range) in groups.iter().enumerate() {
+                let chain = format_ident!("chain{g}");
+                let solves = solves.iter().filter(|(h, _)| *h == g).map(|(_, s)| s);
+                let items = items.iter().filter(|(h, _)| *h == g).map(|(_, i)| i);
+                let doc = format!(
+                    " The columns {} to {} (counted from 1), one chain of dofs.",
+                    range.start + 1,
+                    range.end
+                );
+                chain_calls.push(quote!(#chain::solve(#(#solve_names),*);));
+                chains.push(quote! {
+                    #[doc = #doc]
+                    mod #chain {
+                        #[allow(unused_imports)]
+                        use super::*;
+
+                        #[doc = #doc]
+                        #[inline(never)]
+                        pub(super) fn solve(#(#solve_params),*) {
+                            #(#solves)*
+                        }
+
+                        #(#items)*
+                    }
+                });
+            }
             let lane_type = format_ident!("{}x{COLUMN_LANES}", scalar.name());
             let mul_add = mul_add_helper(&quote!(V), options.std);
             let load_doc =
@@ -593,13 +635,14 @@ pub(crate) fn emit_columns(
                         }
                     }
 
-                    /// Every column of the looped blocks, a window at a time.
+                    /// Every column of the looped blocks, a window at a time, chain
+                    /// by chain.
                     #[inline(always)]
                     pub(super) fn solve(#(#solve_params),*) {
-                        #(#solves)*
+                        #(#chain_calls)*
                     }
 
-                    #(#items)*
+                    #(#chains)*
                 }
             };
         }
@@ -639,6 +682,7 @@ pub(crate) fn emit_columns(
             [one] => quote!(#one),
             all => quote!((#(#all),*)),
         };
+        let kernels = items.iter().map(|(_, item)| item);
         quote! {
             #into
             #(#[doc = #doc])*
@@ -654,7 +698,7 @@ pub(crate) fn emit_columns(
             #[allow(unused_variables)]
             fn #stage_name(#(#params),*) -> #stage_ret #stage_block
             #(#stage_parts)*
-            #(#items)*
+            #(#kernels)*
         }
     };
     let items = function_items(spec, &fargs, options, stops, counts.total(), emit);
