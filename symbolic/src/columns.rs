@@ -707,15 +707,14 @@ pub(crate) fn emit_columns(
 
 /// How many columns the scalar function's kernels run at once: `wide`'s
 /// `f64x8` (two 256-bit registers where the target has AVX) or `f32x8`.
-/// Unitree G1's `aba_derivatives` ran in 17.7 µs instead of 19.6 µs one
-/// column at a time, Go2+Z1's in 7.5 µs instead of 7.6 µs; their machine
-/// code grew from 470 to 523 KiB and from 221 to 248 KiB (AMD EPYC, 2
-/// vCPUs, `-C target-cpu=native`, 2026-12-06; medians of 12 and 16
-/// alternating runs). One column at a time, LLVM's loop vectoriser already
-/// ran the loop over a chain's columns four at a time
-/// (docs/performance.md); written as four lanes (`f64x4`), G1's ran 3 to 4 %
-/// slower than as eight (16 alternating runs), likely because two vectors
-/// per value give the core two independent chains of the solve's dependent
+/// Unitree G1's `aba_derivatives` ran in 0.88 to 0.90 of the time of one
+/// column at a time, Go2+Z1's in about 0.93; their machine code grew from
+/// 470 to 511 KiB and from 221 to 238 KiB (AMD EPYC, 2 vCPUs, `-C
+/// target-cpu=native`, 2026-12-06; alternating runs, docs/performance.md).
+/// One column at a time, LLVM's loop vectoriser already ran the loop over
+/// a chain's columns four at a time; written as four lanes (`f64x4`), G1's
+/// ran 3 to 4 % slower than as eight, likely because two vectors per value
+/// give the core two independent chains of the solve's dependent
 /// multiply-adds.
 pub(crate) const COLUMN_LANES: usize = 8;
 
