@@ -397,7 +397,7 @@ pub(crate) fn emit_columns(
         }
         let (stage_block, stage_parts) = (stage.block, stage.parts);
         // `NAME_into`, as for straight-line functions (the batch functions'
-        // entry point); the stage returns its result, so this one copies it.
+        // entry point); it copies `NAME`'s result.
         let into_name = format_ident!("{}_into", spec.name);
         let (into_doc, visibility) = match arith {
             Arith::Scalar => (
