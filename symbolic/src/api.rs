@@ -168,9 +168,11 @@ fn setup_constants(model: &Model, scalar: ScalarType) -> TokenStream {
     out
 }
 
-/// The module's `mul_add(a, b, c) = a * b + c`, which emission fuses products
-/// into: with `std`, `f64::mul_add` where the target has FMA instructions
-/// (`-C target-cpu=native`, `x86-64-v3`): one instruction, one rounding. Core
+/// The module's `mul_add(a, b, c) = a * b + c` on values of type `ty` (the
+/// scalar type, or the column kernels' `wide` vector `V`), which emission
+/// fuses products into: with `std`, `ty`'s `mul_add` (`f64::mul_add`, or
+/// `wide`'s lane by lane) where the target has FMA instructions (`-C
+/// target-cpu=native`, `x86-64-v3`): one instruction, one rounding. Core
 /// has no stable FMA, and its vector intrinsics make rustc many times slower
 /// on large functions, so without `std` it is a product and a sum.
 pub(crate) fn mul_add_helper(ty: &TokenStream, std: bool) -> TokenStream {
