@@ -276,6 +276,16 @@ impl Config {
         self
     }
 
+    /// Writes each limb's operations on their own, one value at a time
+    /// (`--one-limb-at-a-time`), instead of the limbs of one shape side by
+    /// side in the lanes of `wide`'s `f64x4`
+    /// ([`Options::one_limb_at_a_time`](rbdgen_symbolic::Options::one_limb_at_a_time)):
+    /// for targets without vector registers.
+    pub fn one_limb_at_a_time(mut self) -> Config {
+        self.options.one_limb_at_a_time = true;
+        self
+    }
+
     /// The most operations one function may have (`--max-ops`;
     /// [`rbdgen_symbolic::DEFAULT_MAX_OPS`] by default).
     pub fn max_ops(mut self, max_ops: usize) -> Config {

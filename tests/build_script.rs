@@ -203,6 +203,7 @@ fn every_option_has_its_config_method() {
             OptionKey::Lanes => ("lanes", c.lanes(4)),
             OptionKey::Threads => ("threads", c.threads()),
             OptionKey::Strict => ("strict", c.strict()),
+            OptionKey::OneLimbAtATime => ("one_limb_at_a_time", c.one_limb_at_a_time()),
             OptionKey::MaxOps => ("max_ops", c.max_ops(1000)),
             OptionKey::UnrollLimit => ("unroll_limit", c.unroll_limit(1000)),
             OptionKey::CApi => ("c_api", c.c_api()),

@@ -53,7 +53,8 @@ fn option_fields() -> Vec<&'static str> {
     // Braces: rustfmt leaves the list as written.
     fields! {
         floating_base, mimic, functions, source_name, scalar, simplify, std, armature,
-        contacts, parameters, frames, lanes, threads, strict, max_ops, unroll_limit, jacobians,
+        contacts, parameters, frames, lanes, threads, strict, max_ops, unroll_limit,
+        one_limb_at_a_time, jacobians,
         user_functions, c_api, contact_sets
     }
 }

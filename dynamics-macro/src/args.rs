@@ -140,6 +140,7 @@ fn parse_value(
             | OptionKey::Simplify
             | OptionKey::Threads
             | OptionKey::Strict
+            | OptionKey::OneLimbAtATime
     );
     if value {
         input.parse::<Token![=]>()?;
@@ -150,6 +151,7 @@ fn parse_value(
         OptionKey::Simplify => o.simplify = true,
         OptionKey::Threads => o.threads = true,
         OptionKey::Strict => o.strict = true,
+        OptionKey::OneLimbAtATime => o.one_limb_at_a_time = true,
         OptionKey::Functions | OptionKey::Jacobians => {
             let (names, spans): (Vec<String>, Vec<Span>) = list(input, parse_ident)?;
             kept.entries = spans;

@@ -222,7 +222,8 @@ fn every_macro_key_parses() {
             | OptionKey::Mimic
             | OptionKey::Simplify
             | OptionKey::Threads
-            | OptionKey::Strict => "",
+            | OptionKey::Strict
+            | OptionKey::OneLimbAtATime => "",
             OptionKey::Functions | OptionKey::Jacobians => " = [rnea, crba]",
             OptionKey::Scalar => " = f32",
             OptionKey::Armature => " = [joint1: 0.1]",

@@ -116,6 +116,11 @@ pub struct OpCounts {
     /// iteration: executed, but not written out again (the column solve of
     /// a function emitted in its column form, [`crate::Options::unroll_limit`]).
     pub looped: usize,
+    /// Of [`OpCounts::total`], the operations computed in the other lanes
+    /// of a vector operation: executed, but written out once for up to four
+    /// limbs (a function emitted with its limbs side by side,
+    /// [`crate::limbs`]).
+    pub in_lanes: usize,
 }
 
 impl OpCounts {
@@ -135,9 +140,9 @@ impl OpCounts {
     }
 
     /// The operations written out in the code: [`OpCounts::total`] less
-    /// [`OpCounts::looped`].
+    /// [`OpCounts::looped`] and [`OpCounts::in_lanes`].
     pub fn written(&self) -> usize {
-        self.total() - self.looped
+        self.total() - self.looped - self.in_lanes
     }
 
     /// `about N KiB of machine code`: [`OpCounts::estimated_code_bytes`] in
@@ -168,6 +173,7 @@ impl std::ops::AddAssign for OpCounts {
         self.trig += o.trig;
         self.select += o.select;
         self.looped += o.looped;
+        self.in_lanes += o.in_lanes;
     }
 }
 
@@ -189,6 +195,12 @@ impl std::fmt::Display for OpCounts {
             write!(
                 f,
                 ", {} of them written out (a loop runs the rest)",
+                self.written()
+            )?;
+        } else if self.in_lanes > 0 {
+            write!(
+                f,
+                ", {} of them written out (the limbs side by side, in vector lanes)",
                 self.written()
             )?;
         }

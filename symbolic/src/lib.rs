@@ -19,6 +19,7 @@ pub mod graph;
 pub mod header;
 pub mod jacobian;
 mod lanes;
+pub mod limbs;
 pub mod options;
 pub mod python;
 pub mod simplify;

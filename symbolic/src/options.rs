@@ -89,6 +89,15 @@ pub struct Options {
     /// caches; below it, straight-line. [`DEFAULT_UNROLL_LIMIT`] by default;
     /// `0` loops every function that can loop.
     pub unroll_limit: usize,
+    /// Write every limb's operations on their own, one value at a time. Off
+    /// by default: a function in one block (at most
+    /// [`WHOLE_LEN`](crate::emit::WHOLE_LEN) statements) on a robot with
+    /// limbs of one shape (the legs of a quadruped, the arms of a humanoid)
+    /// computes them side by side, one limb per lane of `wide`'s `f64x4`
+    /// ([`crate::limbs`]), when that writes at least a tenth fewer
+    /// statements. For targets without vector registers, where `wide`
+    /// emulates its lanes one by one.
+    pub one_limb_at_a_time: bool,
     /// Functions whose Jacobian is also emitted, as `NAME_jacobian`, by
     /// automatic differentiation of the traced graph ([`crate::jacobian`]);
     /// none by default. Independent of `functions`: the function itself is
@@ -155,6 +164,7 @@ impl Default for Options {
             strict: false,
             max_ops: DEFAULT_MAX_OPS,
             unroll_limit: DEFAULT_UNROLL_LIMIT,
+            one_limb_at_a_time: false,
             jacobians: BTreeSet::new(),
             user_functions: Vec::new(),
             c_api: None,
@@ -200,6 +210,8 @@ pub enum OptionKey {
     MaxOps,
     /// [`Options::unroll_limit`].
     UnrollLimit,
+    /// [`Options::one_limb_at_a_time`].
+    OneLimbAtATime,
     /// [`Options::c_api`].
     CApi,
     /// [`Options::user_functions`].
@@ -378,7 +390,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         Some("--unroll-limit"),
         "unroll_limit",
         "above this many operations, `minverse` and the dynamics derivatives loop their columns",
-        "20000",
+        "40000",
+    ),
+    spec(
+        OptionKey::OneLimbAtATime,
+        "one_limb_at_a_time",
+        Some("one_limb_at_a_time"),
+        Some("--one-limb-at-a-time"),
+        "one_limb_at_a_time",
+        "write each limb's operations on their own, not side by side in vector lanes",
+        "limbs of one shape side by side",
     ),
     spec(
         OptionKey::CApi,
@@ -769,6 +790,7 @@ pub fn command_line_options(options: &Options) -> String {
             OptionKey::Lanes => options.lanes.map(|l| l.to_string()),
             OptionKey::Threads => options.threads.then(String::new),
             OptionKey::Strict => options.strict.then(String::new),
+            OptionKey::OneLimbAtATime => options.one_limb_at_a_time.then(String::new),
             OptionKey::MaxOps => {
                 (options.max_ops != DEFAULT_MAX_OPS).then(|| options.max_ops.to_string())
             }

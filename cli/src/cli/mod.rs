@@ -97,6 +97,12 @@ pub struct CodeArgs {
         allow_negative_numbers = true
     )]
     pub unroll_limit: usize,
+    /// Write each limb's operations on their own, one value at a time,
+    /// instead of the limbs of one shape (the legs of a quadruped, the arms
+    /// of a humanoid) side by side in the lanes of `wide`'s `f64x4`: for
+    /// targets without vector registers.
+    #[arg(long)]
+    pub one_limb_at_a_time: bool,
     /// Also emit the C interface, prefixed with NAME (a C identifier, usually
     /// the module's name): a module `c_api` of `extern "C"` functions
     /// `NAME_FUNCTION` and `NAME_FUNCTION_batch` returning a status code
@@ -342,6 +348,7 @@ impl CodeArgs {
             threads: self.threads,
             max_ops: self.max_ops,
             unroll_limit: self.unroll_limit,
+            one_limb_at_a_time: self.one_limb_at_a_time,
             c_api: self.c_api.clone(),
             ..Options::default()
         };
@@ -449,6 +456,7 @@ mod tests {
             strict: true,
             max_ops: 1_000_000,
             unroll_limit: 0,
+            one_limb_at_a_time: true,
             jacobians: [Function::CenterOfMass, Function::KineticEnergy]
                 .into_iter()
                 .collect(),
@@ -483,7 +491,8 @@ mod tests {
                 | OptionKey::Mimic
                 | OptionKey::Simplify
                 | OptionKey::Std
-                | OptionKey::Strict => &[],
+                | OptionKey::Strict
+                | OptionKey::OneLimbAtATime => &[],
                 OptionKey::Threads => &["--lanes", "4"],
                 OptionKey::Functions | OptionKey::Jacobians => &["rnea,crba"],
                 OptionKey::Scalar => &["f32"],

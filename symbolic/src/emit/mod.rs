@@ -4,12 +4,14 @@
 //! long block and the values spilled between parts, as plain data; [`print()`]
 //! writes that schedule as Rust in a scalar type and an arithmetic.
 
+mod packed;
 mod print;
 mod schedule;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
+pub use packed::print_packed;
 pub use print::{print, Emitted, Split, LOCALS_PER_LET};
 pub use schedule::{
     schedule, Definition, Op, Operand, Part, Schedule, Signed, Statement, TRIG_LANES,

@@ -12,6 +12,7 @@ mod evaluate_errors;
 mod f32_output;
 mod graph;
 mod lie_group_trace;
+mod limbs;
 mod schedule;
 mod simplify;
 mod trace_reference;
