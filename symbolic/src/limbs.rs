@@ -48,7 +48,7 @@ pub struct Packing {
 }
 
 /// An operand of a pack, all lanes at once: how emission builds its vector.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Lanes {
     /// Pack `k`, lane for lane.
     Pack(usize),

@@ -100,15 +100,15 @@ pub fn print_packed(
     }
     // Sines and cosines: of one pack's operand, one call; of joint angles
     // outside packs, four to a call at the top.
-    let mut pack_trig: HashMap<(bool, String), usize> = HashMap::new();
+    let mut pack_trig: HashMap<(bool, Lanes), usize> = HashMap::new();
     let mut scalar_angles: Vec<NodeId> = Vec::new();
     for item in &packing.order {
         match *item {
             Item::Pack(k) => {
                 let node = graph.node(packing.packs[k][0]);
                 if let Node::Sin(_) | Node::Cos(_) = node {
-                    let key = format!("{:?}", packing.operands(graph, k)[0]);
-                    pack_trig.insert((matches!(node, Node::Sin(_)), key), k);
+                    let operand = packing.operands(graph, k).swap_remove(0);
+                    pack_trig.insert((matches!(node, Node::Sin(_)), operand), k);
                 }
             }
             Item::Scalar(x) => {
@@ -377,8 +377,7 @@ pub fn print_packed(
                     Node::Sqrt(_) => quote!(#p = #o0.sqrt();),
                     Node::Sin(_) | Node::Cos(_) => {
                         let is_sin = matches!(node, Node::Sin(_));
-                        let key = format!("{:?}", ops[0]);
-                        let other = pack_trig.get(&(!is_sin, key)).copied();
+                        let other = pack_trig.get(&(!is_sin, ops[0].clone())).copied();
                         let call = quote!(sincos4(#o0.to_array()));
                         match other.filter(|q| pack_local.contains_key(q)) {
                             Some(q) => {
@@ -474,7 +473,7 @@ fn inputs_token(graph: &Graph, inputs: &Inputs, a: NodeId) -> TokenStream {
 fn pack_trig_partner(
     graph: &Graph,
     packing: &Packing,
-    pack_trig: &HashMap<(bool, String), usize>,
+    pack_trig: &HashMap<(bool, Lanes), usize>,
     k: usize,
 ) -> Option<usize> {
     let node = graph.node(packing.packs[k][0]);
@@ -483,6 +482,6 @@ fn pack_trig_partner(
         Node::Cos(_) => false,
         _ => return None,
     };
-    let key = format!("{:?}", packing.operands(graph, k)[0]);
-    pack_trig.get(&(!is_sin, key)).copied()
+    let operand = packing.operands(graph, k).swap_remove(0);
+    pack_trig.get(&(!is_sin, operand)).copied()
 }
