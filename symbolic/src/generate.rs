@@ -708,6 +708,7 @@ fn emit_traced(
     let mut stops = Stops::default();
     let mut schedules = Vec::with_capacity(frames.len());
     let (mut packings, mut graphs) = (Vec::new(), Vec::new());
+    let dims: Vec<Dim> = fargs.iter().map(|(_, d)| *d).collect();
     for frame in &frames {
         let mut traced =
             trace_at(frame.as_ref().map(|f| f.0)).map_err(|source| GenerateError::Input {
@@ -732,7 +733,6 @@ fn emit_traced(
             WHOLE_LEN,
             PART_LEN,
         ));
-        let dims: Vec<Dim> = fargs.iter().map(|(_, d)| *d).collect();
         packings.push(match options.one_limb_at_a_time {
             true => None,
             false => limbs_side_by_side(model, &traced, &dims),

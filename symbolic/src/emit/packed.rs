@@ -7,7 +7,8 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Inputs, ScalarType, Shape, LOCALS_PER_LET};
+use super::print::declare_locals;
+use super::{Inputs, ScalarType, Shape};
 use crate::graph::{Graph, Node, NodeId};
 use crate::limbs::{Item, Lanes, Packing, LANES};
 
@@ -35,7 +36,6 @@ pub fn print_packed(
     let ty = scalar.ty();
     let wide_ty = format_ident!("{}x{}", scalar.name(), LANES);
     let lit = |c: f64| scalar.literal(c);
-    let nodes = graph.nodes();
     let leaf = |x: NodeId| matches!(graph.node(x), Node::Const(_) | Node::Input(_));
     // Uses of each node by distinct live users (outputs count as uses).
     let mut uses: HashMap<NodeId, (usize, NodeId)> = HashMap::new();
@@ -102,6 +102,8 @@ pub fn print_packed(
     // outside packs, four to a call at the top.
     let mut pack_trig: HashMap<(bool, Lanes), usize> = HashMap::new();
     let mut scalar_angles: Vec<NodeId> = Vec::new();
+    // `(is sine, angle)` → the scalar node, for the angles of `scalar_angles`.
+    let mut angle_trig: HashMap<(bool, NodeId), NodeId> = HashMap::new();
     for item in &packing.order {
         match *item {
             Item::Pack(k) => {
@@ -113,8 +115,11 @@ pub fn print_packed(
             }
             Item::Scalar(x) => {
                 if let Node::Sin(a) | Node::Cos(a) = graph.node(x) {
-                    if matches!(graph.node(a), Node::Input(_)) && !scalar_angles.contains(&a) {
-                        scalar_angles.push(a);
+                    if matches!(graph.node(a), Node::Input(_)) {
+                        if !scalar_angles.contains(&a) {
+                            scalar_angles.push(a);
+                        }
+                        angle_trig.insert((matches!(graph.node(x), Node::Sin(_)), a), x);
                     }
                 }
             }
@@ -214,14 +219,9 @@ pub fn print_packed(
             .collect();
         args.resize(LANES, zero.clone());
         let target = |want_sin: bool, a: NodeId| -> TokenStream {
-            let node = if want_sin { Node::Sin(a) } else { Node::Cos(a) };
-            let found = nodes
-                .iter()
-                .position(|n| *n == node)
-                .map(|i| NodeId(i as u32));
-            match found.filter(|x| scalar_local.contains_key(x)) {
+            match angle_trig.get(&(want_sin, a)) {
                 Some(x) => {
-                    let s = s_name(scalar_local[&x]);
+                    let s = s_name(scalar_local[x]);
                     quote!(#s)
                 }
                 None => quote!(_),
@@ -233,17 +233,11 @@ pub fn print_packed(
         cosines.resize(LANES, quote!(_));
         body.push(quote!(([#(#sines),*], [#(#cosines),*]) = sincos4([#(#args),*]);));
         for &a in chunk {
-            for node in [Node::Sin(a), Node::Cos(a)] {
-                if let Some(i) = nodes.iter().position(|n| *n == node) {
-                    trig_done.insert(NodeId(i as u32));
+            for is_sin in [true, false] {
+                if let Some(&x) = angle_trig.get(&(is_sin, a)) {
+                    trig_done.insert(x);
+                    store(x, &mut body);
                 }
-            }
-        }
-    }
-    for &a in &scalar_angles {
-        for node in [Node::Sin(a), Node::Cos(a)] {
-            if let Some(i) = nodes.iter().position(|n| *n == node) {
-                store(NodeId(i as u32), &mut body);
             }
         }
     }
@@ -409,18 +403,8 @@ pub fn print_packed(
             }
         }
     }
-    let declare = |count: usize, prefix: &str, ty: &TokenStream| -> Vec<TokenStream> {
-        let all: Vec<usize> = (0..count).collect();
-        all.chunks(LOCALS_PER_LET)
-            .map(|chunk| {
-                let names = chunk.iter().map(|&n| format_ident!("{prefix}{n}"));
-                let len = Literal::usize_unsuffixed(chunk.len());
-                quote!(let [#(#names),*]: [#ty; #len];)
-            })
-            .collect()
-    };
-    let scalar_decls = declare(scalar_local.len(), "s", &ty);
-    let pack_decls = declare(pack_local.len(), "p", &quote!(V));
+    let scalar_decls = declare_locals("s", scalar_local.len(), &ty);
+    let pack_decls = declare_locals("p", pack_local.len(), &quote!(V));
     let zeros = shape.zeros(&zero);
     let sets = outputs
         .iter()

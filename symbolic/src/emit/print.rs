@@ -44,6 +44,18 @@ pub struct Split<'a> {
 /// How many locals one `let` declares: eight names and their type fit a line.
 pub const LOCALS_PER_LET: usize = 8;
 
+/// `let [x0, .., x7]: [ty; 8];` and so on for the locals `{prefix}0` to
+/// `{prefix}{count - 1}`, [`LOCALS_PER_LET`] to a `let` (see [`print()`]).
+pub(super) fn declare_locals(prefix: &str, count: usize, ty: &TokenStream) -> Vec<TokenStream> {
+    let all: Vec<usize> = (0..count).collect();
+    let lets = all.chunks(LOCALS_PER_LET).map(|chunk| {
+        let names = chunk.iter().map(|&n| format_ident!("{prefix}{n}"));
+        let len = Literal::usize_unsuffixed(chunk.len());
+        quote!(let [#(#names),*]: [#ty; #len];)
+    });
+    lets.collect()
+}
+
 /// The block of `schedule` in `scalar` arithmetic (or lanes of it), ending in
 /// the outputs arranged as `shape`. `inputs` names the arguments the inputs
 /// are read from; `math` is the path of the module providing `libm`'s
@@ -129,12 +141,7 @@ pub fn print(
     }
     let mut bodies: Vec<TokenStream> = Vec::with_capacity(schedule.parts.len());
     for part in &schedule.parts {
-        let locals: Vec<usize> = (0..part.locals).collect();
-        let decls = locals.chunks(LOCALS_PER_LET).map(|chunk| {
-            let names = chunk.iter().map(|&s| name(s));
-            let len = Literal::usize_unsuffixed(chunk.len());
-            quote!(let [#(#names),*]: [#ty; #len];)
-        });
+        let decls = declare_locals("x", part.locals, &ty);
         let mut body = Vec::with_capacity(2 * part.statements.len());
         for statement in &schedule.statements[part.statements.clone()] {
             let expr = match statement.op {
