@@ -34,12 +34,13 @@ use rbdgen_runtime::{Data, Model, Scalar};
 
 use crate::api::{arg_params, mul_add_helper, output_shape, output_type};
 use crate::emit::{
-    print, schedule, Arith, Emitted, Inputs, Op, Schedule, Shape, Split, PART_LEN, WHOLE_LEN,
+    print, print_packed, schedule, Arith, Emitted, Inputs, Op, Schedule, Shape, Split, PART_LEN,
+    WHOLE_LEN,
 };
-use crate::functions::{Columns, Looped, Output};
+use crate::functions::{Columns, Dim, Looped, Output};
 use crate::generate::{
-    check, function_doc, function_items, into_doc, simplified, upper_camel, FunctionItems,
-    GenerateError, Signature,
+    check, function_doc, function_items, into_doc, limbs_side_by_side, simplified, upper_camel,
+    FunctionItems, GenerateError, Signature,
 };
 use crate::graph::OpCounts;
 use crate::options::Options;
@@ -209,12 +210,21 @@ pub(crate) fn emit_columns(
     let (kernels, graphs): (Vec<_>, Vec<_>) = (kernels.into_iter())
         .map(|(g, l, k)| ((g, l), (k, groups[g].len())))
         .unzip();
+    let dims: Vec<Dim> = spec.args.iter().map(|(_, d)| *d).collect();
+    let mut stage_packed = None;
     for (graph, times) in std::iter::once((stage, 1)).chain(graphs) {
         check(model, &graph, &spec.name, scalar)?;
         traced_counts += repeated(op_counts(&graph), 1, times);
         let graph = simplified(model, graph, &spec.name, options, &mut stops)?;
         counts += repeated(op_counts(&graph), 1, times);
         schedules.push(schedule(&graph.graph, &graph.outputs, WHOLE_LEN, PART_LEN));
+        // The stage (the first graph) with its limbs side by side.
+        if schedules.len() == 1 && !options.one_limb_at_a_time {
+            if let Some(packing) = limbs_side_by_side(model, &graph, &dims) {
+                counts.in_lanes += packing.in_lanes();
+                stage_packed = Some((graph, packing));
+            }
+        }
     }
     if counts.written() > options.max_ops {
         return Err(GenerateError::TooLarge {
@@ -262,26 +272,45 @@ pub(crate) fn emit_columns(
             });
             quote!((#(#parts,)* [#ty; #nf_len]))
         };
-        let stage = print(
-            &schedules[0],
-            &stage_shape,
-            &Inputs {
-                args: &args,
-                row_len: &row_len,
-                splat: 0,
+        let inputs = Inputs {
+            args: &args,
+            row_len: &row_len,
+            splat: 0,
+        };
+        // The scalar stage with its limbs side by side is one block, into
+        // `out` by window.
+        let stage = match (arith, &stage_packed) {
+            (Arith::Scalar, Some((graph, packing))) => Emitted {
+                block: print_packed(
+                    &graph.graph,
+                    &graph.outputs,
+                    packing,
+                    &stage_shape,
+                    &inputs,
+                    &math,
+                    scalar,
+                    by_window,
+                ),
+                parts: Vec::new(),
+                by_value: None,
             },
-            &math,
-            scalar,
-            arith,
-            &Split {
-                prefix: &format!("{}_stage_part", spec.name),
-                spill: &format!("{camel}StageSpill"),
-                params: &params,
-                names: &names,
-                output: &stage_ret,
-            },
-            by_window,
-        );
+            _ => print(
+                &schedules[0],
+                &stage_shape,
+                &inputs,
+                &math,
+                scalar,
+                arith,
+                &Split {
+                    prefix: &format!("{}_stage_part", spec.name),
+                    spill: &format!("{camel}StageSpill"),
+                    params: &params,
+                    names: &names,
+                    output: &stage_ret,
+                },
+                by_window,
+            ),
+        };
         // By window, a kernel's values are `COLUMN_LANES` columns (the
         // module's `V`) and it reads the factors as scalars.
         let (column_ty, column_arith, splat) = match by_window {
@@ -394,6 +423,14 @@ pub(crate) fn emit_columns(
                  {} operations.",
                 columns.looped_names, options.unroll_limit
             ));
+            if stage_packed.is_some() {
+                doc.push(format!(
+                    " Its stage is written with its limbs side by side: the limbs of one shape \
+                     one per lane of `wide`'s `{}x{}`.",
+                    scalar.name(),
+                    crate::limbs::LANES
+                ));
+            }
         }
         let (stage_block, stage_parts) = (stage.block, stage.parts);
         // `NAME_into`, as for straight-line functions (the batch functions'

@@ -191,7 +191,14 @@ impl std::fmt::Display for OpCounts {
             self.trig,
             self.select
         )?;
-        if self.looped > 0 {
+        if self.looped > 0 && self.in_lanes > 0 {
+            write!(
+                f,
+                ", {} of them written out (a loop runs the rest, and vector lanes the limbs side \
+                 by side)",
+                self.written()
+            )?;
+        } else if self.looped > 0 {
             write!(
                 f,
                 ", {} of them written out (a loop runs the rest)",

@@ -23,7 +23,9 @@ use crate::limbs::{Item, Lanes, Packing, LANES};
 /// the module's `sincos4`, and so are the sines and cosines of up to four
 /// joint angles outside packs. The result is a local `out` of `shape`,
 /// zeros, then each output stored where it is computed, as in
-/// [`super::print()`]'s one-block form.
+/// [`super::print()`]'s one-block form; `into`, the block writes into the
+/// caller's `out: &mut` of `shape` (not a scalar), which holds zeros.
+#[allow(clippy::too_many_arguments)]
 pub fn print_packed(
     graph: &Graph,
     outputs: &[NodeId],
@@ -32,6 +34,7 @@ pub fn print_packed(
     inputs: &Inputs,
     math: &TokenStream,
     scalar: ScalarType,
+    into: bool,
 ) -> TokenStream {
     let ty = scalar.ty();
     let wide_ty = format_ident!("{}x{}", scalar.name(), LANES);
@@ -422,6 +425,7 @@ pub fn print_packed(
         .collect();
     // One value: assigned once, where computed (or a constant).
     let declare = match shape {
+        _ if into => quote!(#(#sets)*),
         Shape::Scalar if places.is_empty() => {
             let v = value(outputs[0]);
             quote!(let out = #v;)
@@ -429,13 +433,14 @@ pub fn print_packed(
         Shape::Scalar => quote!(let out: #ty;),
         _ => quote!(let mut out = #zeros; #(#sets)*),
     };
+    let result = (!into).then(|| quote!(out));
     quote!({
         type V = wide::#wide_ty;
         #declare
         #(#scalar_decls)*
         #(#pack_decls)*
         #(#body)*
-        out
+        #result
     })
 }
 
