@@ -31,7 +31,12 @@ fn generated_matches_runtime_on_random_states() {
         let v = random_vec(model.nv, 2.0, &mut rng);
         let a = random_vec(model.nv, 5.0, &mut rng);
         let tau = random_vec(model.nv, 20.0, &mut rng);
-        let (qa, va, aa, ta): (&[f64; g1::NQ], &[f64; g1::NV], &[f64; g1::NV], &[f64; g1::NV]) = (
+        let (qa, va, aa, ta): (
+            &[f64; g1::NQ],
+            &[f64; g1::NV],
+            &[f64; g1::NV],
+            &[f64; g1::NV],
+        ) = (
             q.as_slice().try_into().unwrap(),
             v.as_slice().try_into().unwrap(),
             a.as_slice().try_into().unwrap(),
