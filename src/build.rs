@@ -295,9 +295,10 @@ impl Config {
 
     /// A function with a column form (`minverse`, `aba_derivatives`,
     /// `aba_derivatives_fext`, `rnea_derivatives`, `rnea_derivatives_fext`)
-    /// that runs more operations than this in that form (three times this
-    /// for the columns of `∂τ`) writes the code of one column once per chain
-    /// of dofs and loops it over the columns (`--unroll-limit`;
+    /// that runs more operations than this in that form (for the columns of
+    /// `∂τ`: three times this in `rnea_derivatives`, four in
+    /// `aba_derivatives`) writes the code of one column once per chain of
+    /// dofs and loops it over the columns (`--unroll-limit`;
     /// [`rbdgen_symbolic::DEFAULT_UNROLL_LIMIT`] by default; 0 always loops).
     pub fn unroll_limit(mut self, unroll_limit: usize) -> Config {
         self.options.unroll_limit = unroll_limit;

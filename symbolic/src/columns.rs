@@ -439,8 +439,8 @@ pub(crate) fn emit_columns(
         let (into_doc, visibility) = match arith {
             Arith::Scalar => (
                 format!(
-                    " [`{}`] into `out`, as the straight-line functions' `NAME_into`; in the \
-                     column form it is the result copied into `out` (every entry written).",
+                    " [`{}`]'s result copied into `out` (every entry written): in its column \
+                     form the function has no form that writes into `out` directly.",
                     spec.name
                 ),
                 quote!(pub),

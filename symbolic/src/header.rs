@@ -114,13 +114,13 @@ pub(crate) fn header_doc(
         " that depends on it (an entry that does not, such as a constant entry of".into(),
         " `crba`, stays finite); nothing panics.".into(),
         String::new(),
-        format!(" Operation counts and estimated machine code ({BYTES_PER_OP} bytes per operation, x86-64):"),
+        format!(" Operation counts and estimated machine code ({BYTES_PER_OP} bytes per written operation, x86-64; code in vector lanes runs larger):"),
     ]);
     if options.simplify {
         lines.pop();
         lines.push(format!(
             " Operation counts, traced → simplified with egg ({stops}), and estimated machine \
-             code ({BYTES_PER_OP} bytes per operation, x86-64):"
+             code ({BYTES_PER_OP} bytes per written operation, x86-64; code in vector lanes runs larger):"
         ));
     }
     for (f, counts) in op_counts {

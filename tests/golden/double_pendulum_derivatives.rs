@@ -19,7 +19,7 @@
 //! that depends on it (an entry that does not, such as a constant entry of
 //! `crba`, stays finite); nothing panics.
 //!
-//! Operation counts and estimated machine code (8 bytes per operation, x86-64):
+//! Operation counts and estimated machine code (8 bytes per written operation, x86-64; code in vector lanes runs larger):
 //! - `rnea_derivatives`: 56 ops (26 add/sub, 22 mul, 0 div, 4 neg, 0 sqrt, 4 trig, 0 select), about 1 KiB of machine code
 //! - `aba_derivatives`: 111 ops (45 add/sub, 51 mul, 2 div, 9 neg, 0 sqrt, 4 trig, 0 select), about 1 KiB of machine code
 //! - `rnea_derivatives_fext`: 60 ops (28 add/sub, 24 mul, 0 div, 4 neg, 0 sqrt, 4 trig, 0 select), about 1 KiB of machine code

@@ -86,10 +86,11 @@ pub struct CodeArgs {
     pub max_ops: usize,
     /// A function with a column form (`minverse`, `aba_derivatives`,
     /// `aba_derivatives_fext`, `rnea_derivatives`, `rnea_derivatives_fext`)
-    /// that runs more operations than this in that form (three times this
-    /// for the columns of `∂τ`) writes the code of one column once per chain
-    /// of dofs and loops it over the columns, so that its machine code fits
-    /// the caches; 0 loops them always.
+    /// that runs more operations than this in that form (for the columns of
+    /// `∂τ`: three times this in `rnea_derivatives`, four in
+    /// `aba_derivatives`) writes the code of one column once per chain of
+    /// dofs and loops it over the columns, so that its machine code fits the
+    /// caches; 0 loops them always.
     #[arg(
         long,
         value_name = "N",

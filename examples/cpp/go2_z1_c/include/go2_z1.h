@@ -24,7 +24,7 @@
  * that depends on it (an entry that does not, such as a constant entry of
  * `crba`, stays finite); nothing panics.
  *
- * Operation counts and estimated machine code (8 bytes per operation, x86-64):
+ * Operation counts and estimated machine code (8 bytes per written operation, x86-64; code in vector lanes runs larger):
  * - `generalized_gravity`: 796 ops (323 add/sub, 437 mul, 0 div, 0 neg, 0 sqrt, 36 trig, 0 select), 433 of them written out (the limbs side by side, in vector lanes), about 4 KiB of machine code
  * - `frame_jacobian_local_world_aligned`: 357 ops (147 add/sub, 198 mul, 0 div, 0 neg, 0 sqrt, 12 trig, 0 select), about 3 KiB of machine code
  *
