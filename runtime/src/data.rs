@@ -109,6 +109,9 @@ pub struct DerivativeData<S> {
     pub(crate) bias: Vec<Bias<S>>,
     /// Composite force `F_i` of each subtree (Pinocchio's `of`), root axes.
     pub(crate) f: Vec<Force<S>>,
+    /// Body momenta `I_k v_k` in root axes, summed over each subtree by the
+    /// backward pass (the centroidal momentum's derivatives read them).
+    pub(crate) momentum: Vec<Force<S>>,
     /// The Jacobian column `J_c` of each dof, root axes.
     pub(crate) j: Vec<Motion<S>>,
     /// `dV_c = v_λ × J_c` (Pinocchio's `dVdq`).
@@ -163,6 +166,7 @@ impl<S: Scalar> DerivativeData<S> {
             ycrb: vec![Inertia::zero(); n],
             bias: vec![Bias::zero(); n],
             f: vec![Force::zero(); n],
+            momentum: vec![Force::zero(); n],
             j: vec![Motion::zero(); own],
             dv_dq: vec![Motion::zero(); own],
             da_dq: vec![Motion::zero(); own],

@@ -1,9 +1,10 @@
 //! Centre of mass, its Jacobian, and the centroidal momentum matrix with its
 //! time derivative.
 
+use super::derivatives::{run, tree_root, External, Matrices};
+use super::frame_derivatives::rows_of;
 use super::jacobian::{joint_column, update_joint_jacobian};
 use super::kinematics::{body_velocity, forward_kinematics, joint_placement};
-use super::tangent::{row_range, tangent_jacobian, Arg};
 use super::{check_data, check_q, check_v};
 use crate::error::InputError;
 use crate::spatial::{Force, Motion, Vector3};
@@ -295,7 +296,12 @@ fn inertia_rate<S: Scalar>(y: &Inertia<S>, v: &Motion<S>) -> Inertia<S> {
 /// `hg` of [`ccrba`] by one forward pass, without `Ag`: the bodies' momenta
 /// `I_i v_i` summed in the world frame, their moment moved to the centre of
 /// mass (left in `data.com`). Lengths unchecked.
-fn centroidal_momentum<S: Scalar>(model: &Model, data: &mut Data<S>, q: &[S], v: &[S]) -> Force<S> {
+pub(crate) fn centroidal_momentum<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+) -> Force<S> {
     let mut total = Force::zero();
     for i in 1..model.njoints() {
         joint_placement(model, data, i, q);
@@ -328,9 +334,19 @@ pub struct CentroidalDerivatives<S = f64> {
 }
 
 /// The derivatives of `hg(q, v)` ([`ccrba`]) and `ḣg(q, v, a)`
-/// ([`centroidal_momentum_rate`]) by forward-mode dual numbers through those
-/// functions (the runtime's `tangent` module); see [`CentroidalDerivatives`]. Pinocchio's
+/// ([`centroidal_momentum_rate`]); see [`CentroidalDerivatives`]. Pinocchio's
 /// `computeCentroidalDynamicsDerivatives` returns the same four matrices.
+///
+/// Analytical, from one pass of the RNEA derivatives without gravity
+/// ([`super::derivatives`]): `ḣ` about the world origin is the sum of the
+/// bodies' forces `F` (without gravity), `h` the sum of their momenta `H`,
+/// each tree's moved from its root's axes to the world. Along dof `c` of
+/// joint `j` the subtree of `j` moves rigidly, so `F` changes by
+/// `J_c ×* F_j + Y_j dA_c + B_j dV_c` (the column `g_c` of the RNEA
+/// derivatives), `H` by `J_c ×* H_j + Y_j dV_c`, and the centre of mass by
+/// `(m_j v_c + ω_c × m_j c_j) / m`; moving `F` and `H` to the centre of mass,
+/// `(f, n - c × f)`, gives the `q` columns. The `v` columns are
+/// `Y_j u_c + B_j J_c` moved the same way, the `a` columns `Y_j J_c` (`Ag`).
 ///
 /// `q: [nq]`, `v: [nv]`, `a: [nv]`.
 ///
@@ -344,18 +360,87 @@ pub fn centroidal_dynamics_derivatives<S: Scalar>(
     v: &[S],
     a: &[S],
 ) -> Result<CentroidalDerivatives<S>, InputError> {
-    centroidal_momentum_rate(model, data, q, v, a)?;
-    let args = [Arg::Configuration(q), Arg::Vector(v), Arg::Vector(a)];
-    let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
-        let hg = centroidal_momentum(model, data, &x[0], &x[1]);
-        let dhg = centroidal_momentum_rate(model, data, &x[0], &x[1], &x[2])?;
-        Ok([hg.to_array(), dhg.to_array()].concat())
-    })?;
-    let nv = model.nv;
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "a", a.len())?;
+    run(model, data, q, v, a, External::None, Matrices::NoGravity);
+    let (nv, tree, w) = (model.nv, model.topology(), &data.derivatives);
+    let roots: Vec<usize> = (1..model.njoints())
+        .filter(|&i| model.joints[i].parent == 0)
+        .collect();
+    // Totals in the world, about its origin.
+    let (mut force, mut momentum) = (Force::zero(), Force::zero());
+    let (mut mass, mut first_moment) = (S::zero(), Vector3::zeros());
+    for &r in &roots {
+        let world_from_root = &data.li_mi[r];
+        force += world_from_root.act_force(&w.f[r]);
+        momentum += world_from_root.act_force(&w.momentum[r]);
+        let (m, c) = world_first_moment(world_from_root, &w.ycrb[r]);
+        mass = mass + m;
+        first_moment += c;
+    }
+    let com = first_moment.scale(S::one() / mass);
+    data.com = com;
+    // `(f, n)` about the world origin, moved to the centre of mass.
+    let at_com = |x: &Force<S>| Force {
+        linear: x.linear,
+        angular: x.angular - com.cross(&x.linear),
+    };
+    // Its derivative when the centre of mass moves by `dc` too.
+    let moved = |x: &Force<S>, dx: &Force<S>, dc: &Vector3<S>| Force {
+        linear: dx.linear,
+        angular: dx.angular - dc.cross(&x.linear) - com.cross(&dx.linear),
+    };
+    let zero = vec![Force::zero(); nv];
+    let (mut dh_dq, mut dhdot_dq) = (zero.clone(), zero.clone());
+    let (mut dhdot_dv, mut dhdot_da) = (zero.clone(), zero);
+    let own_to_v = tree.own_to_v();
+    for i in 1..model.njoints() {
+        let world_from_root = &data.li_mi[tree_root(model, i)];
+        let (y, b, f, h) = (&w.ycrb[i], &w.bias[i], &w.f[i], &w.momentum[i]);
+        let (m_j, c_j) = world_first_moment(world_from_root, y);
+        for c in tree.own_dofs(i) {
+            let (jc, dv, da, du) = (&w.j[c], &w.dv_dq[c], &w.da_dq[c], &w.da_dv[c]);
+            let world = |x: Force<S>| world_from_root.act_force(&x);
+            let jw = world_from_root.act_motion(jc);
+            let dcom = (jw.linear.scale(m_j) + jw.angular.cross(&c_j)).scale(S::one() / mass);
+            let d_force = world(jc.cross_force(f) + y.mul_motion(da) + b.mul_motion(dv));
+            let d_momentum = world(jc.cross_force(h) + y.mul_motion(dv));
+            let columns = [
+                moved(&momentum, &d_momentum, &dcom),
+                moved(&force, &d_force, &dcom),
+                at_com(&world(y.mul_motion(du) + b.mul_motion(jc))),
+                at_com(&world(y.mul_motion(jc))),
+            ];
+            let (col, gain) = own_to_v[c];
+            for (out, x) in [&mut dh_dq, &mut dhdot_dq, &mut dhdot_dv, &mut dhdot_da]
+                .into_iter()
+                .zip(columns)
+            {
+                out[col] += if gain == 1.0 {
+                    x
+                } else {
+                    x.scale(S::constant(gain))
+                };
+            }
+        }
+    }
+    let rows = |x: Vec<Force<S>>| rows_of(x.iter().map(|f| Motion::from_slice(&f.to_array())), nv);
     Ok(CentroidalDerivatives {
-        dh_dq: row_range(&d[0], nv, 0..6),
-        dhdot_dq: row_range(&d[0], nv, 6..12),
-        dhdot_dv: row_range(&d[1], nv, 6..12),
-        dhdot_da: row_range(&d[2], nv, 6..12),
+        dh_dq: rows(dh_dq),
+        dhdot_dq: rows(dhdot_dq),
+        dhdot_dv: rows(dhdot_dv),
+        dhdot_da: rows(dhdot_da),
     })
+}
+
+/// The mass and first moment `m c` (world axes, about the world origin) of
+/// an inertia given in a root's axes.
+fn world_first_moment<S: Scalar>(
+    world_from_root: &crate::Transform<S>,
+    y: &Inertia<S>,
+) -> (S, Vector3<S>) {
+    let c = world_from_root.rotation * y.first_moment + world_from_root.translation.scale(y.mass);
+    (y.mass, c)
 }

@@ -30,7 +30,7 @@ pub fn contact_rows(contacts: &[Contact]) -> usize {
 }
 
 /// `Ok` when every contact's frame is a frame index of `model`.
-fn check_contacts(model: &Model, contacts: &[Contact]) -> Result<(), InputError> {
+pub(crate) fn check_contacts(model: &Model, contacts: &[Contact]) -> Result<(), InputError> {
     contacts
         .iter()
         .try_for_each(|c| check_index("contacts", c.frame, model.frames.len()))
@@ -204,9 +204,14 @@ impl<S: Scalar> Kkt<S> {
         jc: Vec<S>,
         damping: S,
     ) -> Result<Self, InputError> {
+        crba(model, data, q)?;
+        Ok(Self::factor_mass(model, data, jc, damping))
+    }
+
+    /// [`Kkt::factor`] with `M` already in `data.mass_matrix`.
+    pub(crate) fn factor_mass(model: &Model, data: &mut Data<S>, jc: Vec<S>, damping: S) -> Self {
         let nv = model.nv;
         let nc = jc.len() / nv;
-        crba(model, data, q)?;
         factor_mass_matrix(model, data);
         let jt: Vec<S> = (0..nv * nc).map(|k| jc[(k % nc) * nv + k / nc]).collect();
         let x = solve_mass(model, data, &jt, nc, Rows::All, Sign::Plus);
@@ -222,12 +227,12 @@ impl<S: Scalar> Kkt<S> {
             }
         }
         factor_ldlt(&mut lambda_op, nc);
-        Ok(Self {
+        Self {
             jc,
             x,
             lambda_ldl: lambda_op,
             nc,
-        })
+        }
     }
 
     /// `K⁻¹ [r_1; r_2]` for `cols` right-hand sides (`r: [(nv + nc) x cols]`

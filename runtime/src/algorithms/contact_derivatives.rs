@@ -1,22 +1,21 @@
-//! Derivatives of the contact quantities in the tangent space: of the drift,
-//! of the contact inverse dynamics (dual numbers through the functions,
-//! the runtime's `tangent` module), and of the contact and impulse dynamics by the
-//! implicit function theorem: `(v̇, λ)` is the root of a residual `F(x, v̇, λ)`
-//! whose Jacobian in `(v̇, λ)` is the KKT matrix `K` that the forward solve
-//! factors, so `∂(v̇, λ)/∂x = -K⁻¹ ∂F/∂x`, with `∂F/∂x` by dual numbers at
-//! fixed `(v̇, λ)` and `K⁻¹` applied through the same tree-sparse factors of
-//! `M` and `L D Lᵀ` of `Λ` (no dense inverse).
+//! Derivatives of the contact quantities in the tangent space, analytically
+//! (Pinocchio's `computeConstraintDynamicsDerivatives` and
+//! `computeImpulseDynamicsDerivatives`): `(v̇, λ)` is the root of a residual
+//! `F(x, v̇, λ)` whose Jacobian in `(v̇, λ)` is the KKT matrix `K` that the
+//! forward solve factors, so `∂(v̇, λ)/∂x = -K⁻¹ ∂F/∂x`. `∂F/∂x` at fixed
+//! `(v̇, λ)` is one pass of the RNEA derivatives with the contact forces as
+//! external forces ([`super::derivatives`]) plus the contact points'
+//! acceleration derivatives from the same pass's kinematic columns
+//! ([`super::frame_derivatives`]); `K⁻¹` goes through the tree-sparse factors
+//! of `M` and `L D Lᵀ` of `Λ` (no dense inverse).
 
-use super::contact::{
-    contact_acceleration, contact_drift, contact_dynamics, contact_inverse_dynamics,
-    contact_jacobian, contact_rows, Kkt,
-};
-use super::crba::crba;
-use super::derivatives::Rows;
-use super::tangent::{tangent_jacobian, Arg};
-use super::{check_data, check_len, check_q, check_v};
+use super::contact::{check_contacts, contact_dynamics, contact_jacobian, contact_rows, Kkt};
+use super::derivatives::{run, External, Matrices, Rows};
+use super::frame_derivatives::frame_columns;
+use super::{check_data, check_len, check_q, check_v, ReferenceFrame};
 use crate::error::InputError;
-use crate::{Contact, Data, Dual, Model, Scalar};
+use crate::spatial::Vector3;
+use crate::{Contact, ContactKind, Data, Model, Scalar};
 
 /// The derivatives of [`contact_dynamics`]: `(v̇, λ)` with respect to `q`
 /// (tangent space), `v` and `τ`. Row-major; `nc =` [`contact_rows`].
@@ -52,11 +51,6 @@ pub struct ImpulseDynamicsDerivatives<S = f64> {
     pub dimpulse_dv: Vec<S>,
 }
 
-/// A slice of `S` as duals with no tangent.
-fn lift<S: Scalar, const N: usize>(x: &[S]) -> Vec<Dual<N, S>> {
-    x.iter().map(|&x| Dual::new(x)).collect()
-}
-
 /// `-K⁻¹ d` for the stacked residual derivatives `d: [(nv + nc) x cols]`:
 /// the derivative blocks `(of v̇ or v⁺: [nv x cols], of λ or Λ: [nc x cols])`.
 fn implicit<S: Scalar>(
@@ -70,10 +64,125 @@ fn implicit<S: Scalar>(
     kkt.solve(model, data, &minus, cols, Rows::All)
 }
 
+/// The residual `(τ-rows, contact rows)` derivatives and `J_c` left by
+/// [`residual_derivatives`].
+struct Residual<S> {
+    /// `∂F/∂q`, `[(nv + nc) x nv]` row-major, tangent space.
+    dq: Vec<S>,
+    /// `∂F/∂v`, `[(nv + nc) x nv]` row-major.
+    dv: Vec<S>,
+    /// `J_c`, `[nc x nv]` row-major.
+    jc: Vec<S>,
+}
+
+/// Which motion of the contact frames the contact rows of
+/// [`residual_derivatives`] differentiate.
+#[derive(Clone, Copy, PartialEq)]
+enum ContactRows {
+    /// Their acceleration at the pass's `a` (a point's classical one in
+    /// world axes, a 6-D contact's spatial one in its axes).
+    Acceleration,
+    /// Their velocity at the pass's `v` (the impulse's `J_c v⁺`).
+    Velocity,
+}
+
+/// One pass of the RNEA derivatives ([`run`]) at `(q, v, a)` with the contact
+/// forces `λ` as external forces on their bodies, then the contact rows from
+/// the same pass's kinematic columns ([`frame_columns`]):
+///
+/// - the `τ` rows: `∂(rnea(q, v, a) - J_cᵀ λ)/∂(q, v)` at fixed `λ`. The pass
+///   holds each force fixed on its body; a point's `λ` is fixed in world axes
+///   instead, which adds `J_lin,rᵀ (J_ang,c × λ_f)` (the frame's LOCAL
+///   Jacobian columns, `λ_f = Rᵀ λ`) at `(r, c)`; a 6-D contact's wrench is
+///   fixed in its frame, as the pass's.
+/// - the contact rows: the derivative of their acceleration at `a`, or with
+///   [`ContactRows::Velocity`] of their velocity at `v`.
+///
+/// Gravity in the `τ` rows as `matrices` says ([`Matrices::All`] with it,
+/// [`Matrices::NoGravity`] without). `M` is left in `data.mass_matrix`.
+#[allow(clippy::too_many_arguments)]
+fn residual_derivatives<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    a: &[S],
+    lambda: &[S],
+    contacts: &[Contact],
+    matrices: Matrices,
+    contact_rows_of: ContactRows,
+) -> Residual<S> {
+    let (nv, nc) = (model.nv, contact_rows(contacts));
+    run(
+        model,
+        data,
+        q,
+        v,
+        a,
+        External::Contacts(contacts, lambda),
+        matrices,
+    );
+    let gravity = matrices == Matrices::All;
+    let mut dq = vec![S::zero(); (nv + nc) * nv];
+    let mut dv = vec![S::zero(); (nv + nc) * nv];
+    dq[..nv * nv].copy_from_slice(&data.derivatives.dtau_dq);
+    dv[..nv * nv].copy_from_slice(&data.derivatives.dtau_dv);
+    let mut jc = vec![S::zero(); nc * nv];
+    let mut row = 0;
+    for contact in contacts {
+        let f = frame_columns(model, data, contact.frame, gravity);
+        match contact.kind {
+            ContactKind::Point => {
+                let l = &lambda[row..row + 3];
+                let l = f.rotation().transpose_mul(&Vector3([l[0], l[1], l[2]]));
+                for &c in &f.support {
+                    let turned = f.j[c].angular.cross(&l);
+                    for &r in &f.support {
+                        dq[r * nv + c] = dq[r * nv + c] + f.j[r].linear.dot(&turned);
+                    }
+                    let (x_q, x_v) = match contact_rows_of {
+                        ContactRows::Acceleration => f.classical_world_columns(c),
+                        ContactRows::Velocity => {
+                            let d =
+                                f.moved(c, &f.v, &f.dv_dq[c], ReferenceFrame::LocalWorldAligned);
+                            (d.linear, *f.rotation() * f.j[c].linear)
+                        }
+                    };
+                    let j = *f.rotation() * f.j[c].linear;
+                    for k in 0..3 {
+                        dq[(nv + row + k) * nv + c] = x_q.0[k];
+                        dv[(nv + row + k) * nv + c] = x_v.0[k];
+                        jc[(row + k) * nv + c] = j.0[k];
+                    }
+                }
+            }
+            ContactKind::Frame6d => {
+                for &c in &f.support {
+                    let (x_q, x_v) = match contact_rows_of {
+                        ContactRows::Acceleration => (f.da_dq[c], f.da_dv[c]),
+                        ContactRows::Velocity => (f.dv_dq[c], f.j[c]),
+                    };
+                    let (x_q, x_v, j) = (x_q.to_array(), x_v.to_array(), f.j[c].to_array());
+                    for k in 0..6 {
+                        dq[(nv + row + k) * nv + c] = x_q[k];
+                        dv[(nv + row + k) * nv + c] = x_v[k];
+                        jc[(row + k) * nv + c] = j[k];
+                    }
+                }
+            }
+        }
+        row += contact.kind.rows();
+    }
+    Residual { dq, dv, jc }
+}
+
 /// The derivatives of the stacked contact drift `γ(q, v)` ([`contact_drift`]):
 /// `(dγ_dq, dγ_dv)`, each `[nc x nv]` row-major, `dγ_dq` in the tangent space
 /// (a point contact's rows: the classical acceleration of its origin in world
-/// axes at `v̇ = 0`; a 6-D contact's: its spatial acceleration in its own axes).
+/// axes at `v̇ = 0`; a 6-D contact's: its spatial acceleration in its own
+/// axes). Analytical: one forward pass of the kinematic derivatives
+/// ([`super::frame_velocity_derivatives`]'s), the point rows through
+/// `∂(R (a_lin + ω × v_lin))`.
 ///
 /// # Errors
 /// [`InputError`] when a slice length does not match `nq` / `nv`, a contact's
@@ -86,19 +195,34 @@ pub fn contact_drift_derivatives<S: Scalar>(
     v: &[S],
     contacts: &[Contact],
 ) -> Result<(Vec<S>, Vec<S>), InputError> {
-    contact_drift(model, data, q, v, contacts)?;
-    let args = [Arg::Configuration(q), Arg::Vector(v)];
-    let (_, mut d) = tangent_jacobian(model, data, &args, |data, x| {
-        contact_drift(model, data, &x[0], &x[1], contacts)
-    })?;
-    let dv = d.pop().expect("two blocks");
-    Ok((d.pop().expect("two blocks"), dv))
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_contacts(model, contacts)?;
+    let (nv, nc) = (model.nv, contact_rows(contacts));
+    let zeros = vec![S::zero(); nv];
+    let lambda = vec![S::zero(); nc];
+    let r = residual_derivatives(
+        model,
+        data,
+        q,
+        v,
+        &zeros,
+        &lambda,
+        contacts,
+        Matrices::Kinematics,
+        ContactRows::Acceleration,
+    );
+    Ok((r.dq[nv * nv..].to_vec(), r.dv[nv * nv..].to_vec()))
 }
 
 /// The derivatives of [`contact_inverse_dynamics`] `τ(q, v, v̇, λ) = rnea(q,
 /// v, v̇) - J_cᵀ λ` with respect to `q` (tangent space, `λ` fixed in its rows'
 /// axes), `v`, `v̇` and `λ`: `(dtau_dq, dtau_dv, dtau_da, dtau_dlambda)`,
 /// `[nv x nv]` three times then `[nv x nc]` (`-J_cᵀ`), row-major.
+/// Analytical: one pass of the RNEA derivatives with `λ` as external forces
+/// (Pinocchio's `computeRNEADerivatives(.., fext)`), a point's force held
+/// fixed in world axes rather than on its body.
 ///
 /// # Errors
 /// [`InputError`] when a slice length does not match `nq` / `nv` / `nc`, a
@@ -113,18 +237,33 @@ pub fn contact_inverse_dynamics_derivatives<S: Scalar>(
     lambda: &[S],
     contacts: &[Contact],
 ) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
-    contact_inverse_dynamics(model, data, q, v, ddq, lambda, contacts)?;
-    let args = [
-        Arg::Configuration(q),
-        Arg::Vector(v),
-        Arg::Vector(ddq),
-        Arg::Vector(lambda),
-    ];
-    let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
-        contact_inverse_dynamics(model, data, &x[0], &x[1], &x[2], &x[3], contacts)
-    })?;
-    let [dq, dv, da, dl]: [Vec<S>; 4] = d.try_into().expect("four blocks");
-    Ok((dq, dv, da, dl))
+    check_data(model, data)?;
+    check_q(model, q.len())?;
+    check_v(model, "v", v.len())?;
+    check_v(model, "ddq", ddq.len())?;
+    check_contacts(model, contacts)?;
+    let (nv, nc) = (model.nv, contact_rows(contacts));
+    check_len("lambda", lambda.len(), nc)?;
+    let r = residual_derivatives(
+        model,
+        data,
+        q,
+        v,
+        ddq,
+        lambda,
+        contacts,
+        Matrices::All,
+        ContactRows::Acceleration,
+    );
+    let dl = (0..nv * nc)
+        .map(|k| -r.jc[(k % nc) * nv + k / nc])
+        .collect();
+    Ok((
+        r.dq[..nv * nv].to_vec(),
+        r.dv[..nv * nv].to_vec(),
+        data.mass_matrix.clone(),
+        dl,
+    ))
 }
 
 /// The derivatives of [`contact_dynamics`] with respect to `q`, `v` and `τ`
@@ -132,12 +271,14 @@ pub fn contact_inverse_dynamics_derivatives<S: Scalar>(
 /// `computeConstraintDynamicsDerivatives`, point contacts as `CONTACT_3D` in
 /// LOCAL_WORLD_ALIGNED, 6-D ones as `CONTACT_6D` in LOCAL). By the implicit
 /// function theorem on the residual `F = (M v̇ + h - τ - J_cᵀ λ, J_c v̇ + γ +
-/// μ λ)`: `∂(v̇, λ)/∂x = -K⁻¹ ∂F/∂x`, `K = [[M, -J_cᵀ], [J_c, μ I]]`, with
-/// `∂F/∂(q, v)` the derivatives of [`contact_inverse_dynamics`] and of the
-/// contact acceleration `J_c v̇ + γ` at fixed `(v̇, λ)`, and `K⁻¹` through the
-/// factors the forward solve uses. `λ` keeps its meaning at a perturbed `q`
-/// (world axes for a point, the moving contact frame's axes for a 6-D
-/// contact).
+/// μ λ)`: `∂(v̇, λ)/∂x = -K⁻¹ ∂F/∂x`, `K = [[M, -J_cᵀ], [J_c, μ I]]`.
+/// Analytically, as Pinocchio: `∂F/∂(q, v)` is one pass of the RNEA
+/// derivatives at `(q, v, v̇)` with the contact forces as external forces
+/// (the derivatives of [`contact_inverse_dynamics`]) and the contact points'
+/// acceleration derivatives from that pass's kinematic columns, and `K⁻¹`
+/// goes through the tree-sparse factors of `M` and `L D Lᵀ` of `Λ` (no dense
+/// inverse). `λ` keeps its meaning at a perturbed `q` (world axes for a
+/// point, the moving contact frame's axes for a 6-D contact).
 ///
 /// With `damping > 0` these are the exact derivatives of the damped solution
 /// (`J_c v̇ + γ = -μ λ`), not of the rigid one: for a full-rank contact set
@@ -160,27 +301,22 @@ pub fn contact_dynamics_derivatives<S: Scalar>(
     damping: S,
 ) -> Result<ContactDynamicsDerivatives<S>, InputError> {
     let (ddq, lambda) = contact_dynamics(model, data, q, v, tau, contacts, damping)?;
-    let nv = model.nv;
-    let args = [Arg::Configuration(q), Arg::Vector(v)];
-    let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
-        let (a, l) = (lift(&ddq), lift(&lambda));
-        let mut f = contact_inverse_dynamics(model, data, &x[0], &x[1], &a, &l, contacts)?;
-        f.extend(contact_acceleration(
-            model,
-            data,
-            &x[0],
-            &x[1],
-            Some(&a),
-            contacts,
-        ));
-        Ok(f)
-    })?;
-    let jc = contact_jacobian(model, data, q, contacts)?;
-    let kkt = Kkt::factor(model, data, q, jc, damping)?;
-    let (ddq_dq, dlambda_dq) = implicit(model, data, &kkt, &d[0], nv);
-    let (ddq_dv, dlambda_dv) = implicit(model, data, &kkt, &d[1], nv);
+    let (nv, nc) = (model.nv, contact_rows(contacts));
+    let r = residual_derivatives(
+        model,
+        data,
+        q,
+        v,
+        &ddq,
+        &lambda,
+        contacts,
+        Matrices::All,
+        ContactRows::Acceleration,
+    );
+    let kkt = Kkt::factor_mass(model, data, r.jc, damping);
+    let (ddq_dq, dlambda_dq) = implicit(model, data, &kkt, &r.dq, nv);
+    let (ddq_dv, dlambda_dv) = implicit(model, data, &kkt, &r.dv, nv);
     // ∂F/∂τ = [-I; 0].
-    let nc = contact_rows(contacts);
     let mut identity = vec![S::zero(); (nv + nc) * nv];
     for k in 0..nv {
         identity[k * nv + k] = S::one();
@@ -269,32 +405,50 @@ pub fn impulse_dynamics_derivatives<S: Scalar>(
     let (v_plus, impulse) = impulse_dynamics(model, data, q, v, contacts, restitution, damping)?;
     let (nv, nc) = (model.nv, contact_rows(contacts));
     check_len("impulse", impulse.len(), nc)?;
-    let args = [Arg::Configuration(q), Arg::Vector(v)];
-    let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
-        let (q, v) = (&x[0], &x[1]);
-        let (v_plus, impulse) = (lift(&v_plus), lift(&impulse));
-        let (e, mu) = (Dual::new(restitution), Dual::new(damping));
-        let jc = contact_jacobian(model, data, q, contacts)?;
-        let m = crba(model, data, q)?;
-        let mut f: Vec<_> = (0..nv)
-            .map(|i| {
-                let mv = (0..nv).fold(Dual::new(S::zero()), |s, k| {
-                    s + m[i * nv + k] * (v_plus[k] - v[k])
-                });
-                (0..nc).fold(mv, |s, r| s - jc[r * nv + i] * impulse[r])
-            })
-            .collect();
-        f.extend((0..nc).map(|r| {
-            (0..nv).fold(mu * impulse[r], |s, k| {
-                s + jc[r * nv + k] * (v_plus[k] + e * v[k])
-            })
-        }));
-        Ok(f)
-    })?;
-    let jc = contact_jacobian(model, data, q, contacts)?;
-    let kkt = Kkt::factor(model, data, q, jc, damping)?;
-    let (dvplus_dq, dimpulse_dq) = implicit(model, data, &kkt, &d[0], nv);
-    let (dvplus_dv, dimpulse_dv) = implicit(model, data, &kkt, &d[1], nv);
+    let jump: Vec<S> = v_plus.iter().zip(v).map(|(&p, &v)| p - v).collect();
+    let zeros = vec![S::zero(); nv];
+    // The τ rows: `M(q) Δv - J_cᵀ Λ`, the RNEA at zero velocity without gravity.
+    let mass = residual_derivatives(
+        model,
+        data,
+        q,
+        &zeros,
+        &jump,
+        &impulse,
+        contacts,
+        Matrices::NoGravity,
+        ContactRows::Velocity,
+    );
+    let m = data.mass_matrix.clone();
+    // The contact rows: `J_c(q) (v⁺ + e v)`.
+    let w: Vec<S> = v_plus
+        .iter()
+        .zip(v)
+        .map(|(&p, &v)| p + restitution * v)
+        .collect();
+    let velocity = residual_derivatives(
+        model,
+        data,
+        q,
+        &w,
+        &zeros,
+        &vec![S::zero(); nc],
+        contacts,
+        Matrices::Kinematics,
+        ContactRows::Velocity,
+    );
+    let mut dq = mass.dq;
+    dq[nv * nv..].copy_from_slice(&velocity.dq[nv * nv..]);
+    // ∂F/∂v = [-M; e J_c].
+    let dv: Vec<S> = m
+        .iter()
+        .map(|&x| -x)
+        .chain(mass.jc.iter().map(|&x| restitution * x))
+        .collect();
+    data.mass_matrix.copy_from_slice(&m);
+    let kkt = Kkt::factor_mass(model, data, mass.jc, damping);
+    let (dvplus_dq, dimpulse_dq) = implicit(model, data, &kkt, &dq, nv);
+    let (dvplus_dv, dimpulse_dv) = implicit(model, data, &kkt, &dv, nv);
     Ok(ImpulseDynamicsDerivatives {
         dvplus_dq,
         dvplus_dv,

@@ -24,7 +24,7 @@ use super::minverse::invert_mass_matrix;
 use super::{check_data, check_len, check_q, check_v};
 use crate::error::InputError;
 use crate::spatial::{Force, Inertia, Matrix3, Motion, Transform, Vector3};
-use crate::{Data, Model, Scalar};
+use crate::{ContactKind, Data, Model, Scalar};
 
 /// The three `nv x nv` Jacobians of a dynamics function `f(q, v, u)`, row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,7 +62,7 @@ pub fn rnea_derivatives<S: Scalar>(
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
     check_v(model, "a", a.len())?;
-    run(model, data, q, v, a, None, Matrices::All);
+    run(model, data, q, v, a, External::None, Matrices::All);
     Ok(jacobians(data))
 }
 
@@ -94,7 +94,7 @@ pub fn rnea_derivatives_fext<S: Scalar>(
     check_v(model, "v", v.len())?;
     check_v(model, "a", a.len())?;
     check_len("fext", fext.len(), model.njoints())?;
-    run(model, data, q, v, a, Some(fext), Matrices::All);
+    run(model, data, q, v, a, External::Joints(fext), Matrices::All);
     Ok(jacobians(data))
 }
 
@@ -214,7 +214,7 @@ fn forward_stage<S: Scalar>(
     fext: Option<&[Force<S>]>,
 ) -> Vec<S> {
     let zeros = core::mem::take(&mut data.derivatives.zeros);
-    run(model, data, q, v, &zeros, fext, Matrices::Mass);
+    run(model, data, q, v, &zeros, fext.into(), Matrices::Mass);
     data.derivatives.zeros = zeros;
     let minv = invert_mass_matrix(model, data).to_vec();
     match acceleration {
@@ -240,7 +240,7 @@ fn forward_stage<S: Scalar>(
         Acceleration::Given(ddq) => data.ddq.copy_from_slice(ddq),
     }
     let ddq = core::mem::take(&mut data.ddq);
-    run(model, data, q, v, &ddq, fext, Matrices::All);
+    run(model, data, q, v, &ddq, fext.into(), Matrices::All);
     data.ddq = ddq;
     minv
 }
@@ -293,7 +293,7 @@ pub fn rnea_derivatives_stage<S: Scalar>(
 ) -> Result<(DerivativeColumns<S>, Vec<S>), InputError> {
     check_stage(model, data, q, v, ("a", a), fext)?;
     check_no_mimic(model, "rnea_derivatives_stage")?;
-    run(model, data, q, v, a, fext, Matrices::All);
+    run(model, data, q, v, a, fext.into(), Matrices::All);
     Ok((derivative_columns(model, data), data.mass_matrix.clone()))
 }
 
@@ -846,7 +846,7 @@ impl<S: Scalar> Bias<S> {
     }
 
     /// `B x = (-2 h_l × x_a, B₂₂ x_a)`.
-    fn mul_motion(&self, x: &Motion<S>) -> Force<S> {
+    pub(crate) fn mul_motion(&self, x: &Motion<S>) -> Force<S> {
         Force {
             linear: self.linear.cross(&x.angular),
             angular: self.angular * x.angular,
@@ -871,11 +871,44 @@ impl<S: Scalar> core::ops::AddAssign for Bias<S> {
 
 /// Which matrices the passes fill.
 #[derive(Clone, Copy, PartialEq)]
-enum Matrices {
+pub(crate) enum Matrices {
     /// `∂τ/∂q`, `∂τ/∂v` and `M`.
     All,
     /// `M` only (with `τ`): the mass-matrix pass of the ABA derivatives.
     Mass,
+    /// As [`Matrices::All`] without gravity: the derivatives of `M a + C v`
+    /// (the impulse's `M Δv` at `v = 0`, the centroidal momentum rate).
+    NoGravity,
+    /// The forward pass alone, without gravity: placements, velocities,
+    /// accelerations and the columns `J_c`, `dV_c`, `dA_c`, `u_c` (the
+    /// kinematic derivatives of [`super::frame_derivatives`]).
+    Kinematics,
+}
+
+impl Matrices {
+    /// Whether the pass fills `∂τ/∂q` and `∂τ/∂v` (and the columns they read).
+    fn derivatives(self) -> bool {
+        self != Matrices::Mass
+    }
+}
+
+/// The external forces of a pass, on the bodies.
+#[derive(Clone, Copy)]
+pub(crate) enum External<'a, S> {
+    /// None.
+    None,
+    /// `fext: [njoints]`, the wrench on the body of joint i in its frame.
+    Joints(&'a [Force<S>]),
+    /// The forces `λ: [nc]` of a contact set in its rows' axes
+    /// ([`super::contact_jacobian`]): a point's force in world axes at the
+    /// frame's origin, a 6-D contact's wrench in the frame's axes.
+    Contacts(&'a [crate::Contact], &'a [S]),
+}
+
+impl<'a, S> From<Option<&'a [Force<S>]>> for External<'a, S> {
+    fn from(fext: Option<&'a [Force<S>]>) -> Self {
+        fext.map_or(External::None, External::Joints)
+    }
 }
 
 /// The driver: the forward pass, then the backward pass over the joints' own
@@ -883,13 +916,13 @@ enum Matrices {
 /// the model's dofs (`∂τ/∂x = Gᵀ ∂τ_own/∂x_own G`, the identity without
 /// mimics). Leaves `τ` in `data.tau`, `M` in `data.mass_matrix` and, with
 /// [`Matrices::All`], `∂τ/∂q`, `∂τ/∂v` in `data.derivatives`. No allocation.
-fn run<S: Scalar>(
+pub(crate) fn run<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
     v: &[S],
     a: &[S],
-    fext: Option<&[Force<S>]>,
+    fext: External<'_, S>,
     matrices: Matrices,
 ) {
     let mimic = model.has_mimic();
@@ -902,14 +935,20 @@ fn run<S: Scalar>(
     } else {
         (v, a)
     };
-    let gravity = super::universe_acceleration(model);
+    let gravity = match matrices {
+        Matrices::All | Matrices::Mass => super::universe_acceleration(model),
+        Matrices::NoGravity | Matrices::Kinematics => Motion::zero(),
+    };
     for i in 1..model.njoints() {
         forward_step(model, data, i, q, v_in, a_in, &gravity, fext, matrices);
     }
     data.derivatives.v_own = v_own;
     data.derivatives.a_own = a_own;
+    if matrices == Matrices::Kinematics {
+        return;
+    }
     let w = &mut data.derivatives;
-    if matrices == Matrices::All {
+    if matrices.derivatives() {
         w.dtau_dq_own.fill(S::zero());
         w.dtau_dv_own.fill(S::zero());
     }
@@ -934,10 +973,10 @@ fn forward_step<S: Scalar>(
     v: &[S],
     a: &[S],
     gravity: &Motion<S>,
-    fext: Option<&[Force<S>]>,
+    fext: External<'_, S>,
     matrices: Matrices,
 ) {
-    let all = matrices == Matrices::All;
+    let all = matrices.derivatives();
     let tree = model.topology();
     let joint = &model.joints[i];
     let li_mi = Transform::constant(&joint.placement) * joint.transform_at(q);
@@ -953,6 +992,7 @@ fn forward_step<S: Scalar>(
         };
         (w.v[parent], w.a[parent])
     } else {
+        w.root_from_body[i] = Transform::identity();
         (Motion::zero(), li_mi.act_inv_motion(gravity))
     };
     let root_from_body = w.root_from_body[i];
@@ -998,18 +1038,58 @@ fn forward_step<S: Scalar>(
     let (vi, ai) = (w.v[i], w.a[i]);
     let h = inertia.mul_motion(&vi);
     w.f[i] = inertia.mul_motion(&ai) + vi.cross_force(&h);
-    if let Some(fext) = fext {
-        let fe = if parent > 0 {
-            root_from_body.act_force(&fext[i])
-        } else {
-            fext[i]
-        };
-        w.f[i] = w.f[i] - fe;
+    match fext {
+        External::None => {}
+        External::Joints(fext) => {
+            let fe = if parent > 0 {
+                root_from_body.act_force(&fext[i])
+            } else {
+                fext[i]
+            };
+            w.f[i] = w.f[i] - fe;
+        }
+        External::Contacts(contacts, lambda) => {
+            let root_from_world = data.li_mi[tree_root(model, i)].rotation.transpose();
+            let mut row = 0;
+            for c in contacts {
+                let rows = c.kind.rows();
+                let frame = &model.frames[c.frame];
+                if frame.parent_joint == i {
+                    let root_from_frame = if parent > 0 {
+                        root_from_body * Transform::constant(&frame.placement)
+                    } else {
+                        Transform::constant(&frame.placement)
+                    };
+                    let l = &lambda[row..row + rows];
+                    let fe = match c.kind {
+                        ContactKind::Point => {
+                            let f = root_from_world * Vector3([l[0], l[1], l[2]]);
+                            Force {
+                                linear: f,
+                                angular: root_from_frame.translation.cross(&f),
+                            }
+                        }
+                        ContactKind::Frame6d => root_from_frame.act_force(&Force::from_slice(l)),
+                    };
+                    w.f[i] = w.f[i] - fe;
+                }
+                row += rows;
+            }
+        }
     }
     if all {
         w.bias[i] = Bias::new(&inertia, &vi, &h);
     }
+    w.momentum[i] = h;
     w.ycrb[i] = inertia;
+}
+
+/// The root of joint `i`'s tree: its ancestor whose parent is the universe.
+pub(crate) fn tree_root(model: &Model, mut i: usize) -> usize {
+    while model.joints[i].parent > 0 {
+        i = model.joints[i].parent;
+    }
+    i
 }
 
 /// The backward step of joint `i`, its subtree's sums `Y_i`, `B_i`, `F_i`
@@ -1017,7 +1097,7 @@ fn forward_step<S: Scalar>(
 /// support (and, for [`Matrices::All`], the rows of its ancestors' dofs in
 /// its own columns), over the own dofs; then the sums added to its parent's.
 fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, matrices: Matrices) {
-    let all = matrices == Matrices::All;
+    let all = matrices.derivatives();
     let tree = model.topology();
     let nv = tree.own_to_v().len();
     let w = &mut data.derivatives;
@@ -1062,6 +1142,8 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, matrice
             w.bias[parent] += bi;
         }
         w.f[parent] += fi;
+        let hi = w.momentum[i];
+        w.momentum[parent] += hi;
     }
 }
 
@@ -1069,7 +1151,7 @@ fn backward_step<S: Scalar>(model: &Model, data: &mut Data<S>, i: usize, matrice
 /// (reduced by `G` on a mimic model, see [`crate::model::mimic`]), then the
 /// armature added: `M += diag(armature)`, `τ += armature ∘ a` (`a: [nv]`).
 fn to_model_dofs<S: Scalar>(model: &Model, data: &mut Data<S>, a: &[S], matrices: Matrices) {
-    let all = matrices == Matrices::All;
+    let all = matrices.derivatives();
     let w = &mut data.derivatives;
     if model.has_mimic() {
         if all {

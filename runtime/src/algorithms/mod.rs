@@ -21,6 +21,7 @@ mod regressor;
 mod rnea;
 mod step;
 mod tangent;
+pub use tangent::dual_oracle;
 
 pub use aba::{aba, aba_fext};
 pub use acceleration::{

@@ -132,3 +132,256 @@ pub(crate) fn row_range<S: Copy>(
 ) -> Vec<S> {
     block[rows.start * cols..rows.end * cols].to_vec()
 }
+
+/// The derivatives of the frame, contact, impulse and centroidal functions by
+/// forward-mode dual numbers through the functions themselves: the test
+/// oracles of their analytical passes (same signatures and results; `nv`
+/// dual directions, each paying the forward work again, so slow).
+pub mod dual_oracle {
+    use super::{row_range, tangent_jacobian, Arg};
+    use crate::algorithms::centroidal::{centroidal_momentum, CentroidalDerivatives};
+    use crate::algorithms::contact::{
+        contact_acceleration, contact_dynamics, contact_inverse_dynamics, contact_jacobian,
+        contact_rows, Kkt,
+    };
+    use crate::algorithms::contact_derivatives::{
+        impulse_dynamics, ContactDynamicsDerivatives, ImpulseDynamicsDerivatives,
+    };
+    use crate::algorithms::derivatives::Rows;
+    use crate::algorithms::{
+        centroidal_momentum_rate, crba, frame_acceleration, frame_velocity, ReferenceFrame,
+    };
+    use crate::error::InputError;
+    use crate::{Contact, Data, Dual, Model, Scalar};
+
+    fn lift<S: Scalar, const N: usize>(x: &[S]) -> Vec<Dual<N, S>> {
+        x.iter().map(|&x| Dual::new(x)).collect()
+    }
+
+    /// [`crate::frame_velocity_derivatives`] by dual numbers.
+    ///
+    /// # Errors
+    /// As [`crate::frame_velocity`].
+    pub fn frame_velocity_derivatives<S: Scalar>(
+        model: &Model,
+        data: &mut Data<S>,
+        q: &[S],
+        v: &[S],
+        frame: usize,
+        reference: ReferenceFrame,
+    ) -> Result<(Vec<S>, Vec<S>), InputError> {
+        let args = [Arg::Configuration(q), Arg::Vector(v)];
+        let (_, mut d) = tangent_jacobian(model, data, &args, |data, x| {
+            Ok(frame_velocity(model, data, &x[0], &x[1], frame, reference)?
+                .to_array()
+                .to_vec())
+        })?;
+        let dv_dv = d.pop().expect("two blocks");
+        Ok((d.pop().expect("two blocks"), dv_dv))
+    }
+
+    /// [`crate::frame_acceleration_derivatives`] by dual numbers.
+    ///
+    /// # Errors
+    /// As [`crate::frame_acceleration`].
+    pub fn frame_acceleration_derivatives<S: Scalar>(
+        model: &Model,
+        data: &mut Data<S>,
+        q: &[S],
+        v: &[S],
+        a: &[S],
+        frame: usize,
+        reference: ReferenceFrame,
+    ) -> Result<(Vec<S>, Vec<S>, Vec<S>), InputError> {
+        let args = [Arg::Configuration(q), Arg::Vector(v), Arg::Vector(a)];
+        let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
+            Ok(
+                frame_acceleration(model, data, &x[0], &x[1], &x[2], frame, reference)?
+                    .to_array()
+                    .to_vec(),
+            )
+        })?;
+        let [dq, dv, da]: [Vec<S>; 3] = d.try_into().expect("three blocks");
+        Ok((dq, dv, da))
+    }
+
+    /// [`crate::contact_drift_derivatives`] by dual numbers.
+    ///
+    /// # Errors
+    /// As [`crate::contact_drift`].
+    pub fn contact_drift_derivatives<S: Scalar>(
+        model: &Model,
+        data: &mut Data<S>,
+        q: &[S],
+        v: &[S],
+        contacts: &[Contact],
+    ) -> Result<(Vec<S>, Vec<S>), InputError> {
+        crate::contact_drift(model, data, q, v, contacts)?;
+        let args = [Arg::Configuration(q), Arg::Vector(v)];
+        let (_, mut d) = tangent_jacobian(model, data, &args, |data, x| {
+            Ok(contact_acceleration(
+                model, data, &x[0], &x[1], None, contacts,
+            ))
+        })?;
+        let dv = d.pop().expect("two blocks");
+        Ok((d.pop().expect("two blocks"), dv))
+    }
+
+    /// [`crate::contact_inverse_dynamics_derivatives`] by dual numbers.
+    ///
+    /// # Errors
+    /// As [`crate::contact_inverse_dynamics`].
+    #[allow(clippy::type_complexity)]
+    pub fn contact_inverse_dynamics_derivatives<S: Scalar>(
+        model: &Model,
+        data: &mut Data<S>,
+        q: &[S],
+        v: &[S],
+        ddq: &[S],
+        lambda: &[S],
+        contacts: &[Contact],
+    ) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
+        contact_inverse_dynamics(model, data, q, v, ddq, lambda, contacts)?;
+        let args = [
+            Arg::Configuration(q),
+            Arg::Vector(v),
+            Arg::Vector(ddq),
+            Arg::Vector(lambda),
+        ];
+        let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
+            contact_inverse_dynamics(model, data, &x[0], &x[1], &x[2], &x[3], contacts)
+        })?;
+        let [dq, dv, da, dl]: [Vec<S>; 4] = d.try_into().expect("four blocks");
+        Ok((dq, dv, da, dl))
+    }
+
+    /// [`crate::contact_dynamics_derivatives`] by dual numbers through the
+    /// residual, then the implicit function theorem.
+    ///
+    /// # Errors
+    /// As [`crate::contact_dynamics`].
+    pub fn contact_dynamics_derivatives<S: Scalar>(
+        model: &Model,
+        data: &mut Data<S>,
+        q: &[S],
+        v: &[S],
+        tau: &[S],
+        contacts: &[Contact],
+        damping: S,
+    ) -> Result<ContactDynamicsDerivatives<S>, InputError> {
+        let (ddq, lambda) = contact_dynamics(model, data, q, v, tau, contacts, damping)?;
+        let nv = model.nv;
+        let args = [Arg::Configuration(q), Arg::Vector(v)];
+        let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
+            let (a, l) = (lift(&ddq), lift(&lambda));
+            let mut f = contact_inverse_dynamics(model, data, &x[0], &x[1], &a, &l, contacts)?;
+            f.extend(contact_acceleration(
+                model,
+                data,
+                &x[0],
+                &x[1],
+                Some(&a),
+                contacts,
+            ));
+            Ok(f)
+        })?;
+        let jc = contact_jacobian(model, data, q, contacts)?;
+        let kkt = Kkt::factor(model, data, q, jc, damping)?;
+        let minus = |d: &[S]| d.iter().map(|&x| -x).collect::<Vec<S>>();
+        let (ddq_dq, dlambda_dq) = kkt.solve(model, data, &minus(&d[0]), nv, Rows::All);
+        let (ddq_dv, dlambda_dv) = kkt.solve(model, data, &minus(&d[1]), nv, Rows::All);
+        let nc = contact_rows(contacts);
+        let mut identity = vec![S::zero(); (nv + nc) * nv];
+        for k in 0..nv {
+            identity[k * nv + k] = S::one();
+        }
+        let (ddq_dtau, dlambda_dtau) = kkt.solve(model, data, &identity, nv, Rows::All);
+        Ok(ContactDynamicsDerivatives {
+            ddq_dq,
+            ddq_dv,
+            ddq_dtau,
+            dlambda_dq,
+            dlambda_dv,
+            dlambda_dtau,
+        })
+    }
+
+    /// [`crate::impulse_dynamics_derivatives`] by dual numbers through the
+    /// residual, then the implicit function theorem.
+    ///
+    /// # Errors
+    /// As [`crate::impulse_dynamics`].
+    pub fn impulse_dynamics_derivatives<S: Scalar>(
+        model: &Model,
+        data: &mut Data<S>,
+        q: &[S],
+        v: &[S],
+        contacts: &[Contact],
+        restitution: S,
+        damping: S,
+    ) -> Result<ImpulseDynamicsDerivatives<S>, InputError> {
+        let (v_plus, impulse) =
+            impulse_dynamics(model, data, q, v, contacts, restitution, damping)?;
+        let (nv, nc) = (model.nv, contact_rows(contacts));
+        let args = [Arg::Configuration(q), Arg::Vector(v)];
+        let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
+            let (q, v) = (&x[0], &x[1]);
+            let (v_plus, impulse) = (lift(&v_plus), lift(&impulse));
+            let (e, mu) = (Dual::new(restitution), Dual::new(damping));
+            let jc = contact_jacobian(model, data, q, contacts)?;
+            let m = crba(model, data, q)?;
+            let mut f: Vec<_> = (0..nv)
+                .map(|i| {
+                    let mv = (0..nv).fold(Dual::new(S::zero()), |s, k| {
+                        s + m[i * nv + k] * (v_plus[k] - v[k])
+                    });
+                    (0..nc).fold(mv, |s, r| s - jc[r * nv + i] * impulse[r])
+                })
+                .collect();
+            f.extend((0..nc).map(|r| {
+                (0..nv).fold(mu * impulse[r], |s, k| {
+                    s + jc[r * nv + k] * (v_plus[k] + e * v[k])
+                })
+            }));
+            Ok(f)
+        })?;
+        let jc = contact_jacobian(model, data, q, contacts)?;
+        let kkt = Kkt::factor(model, data, q, jc, damping)?;
+        let minus = |d: &[S]| d.iter().map(|&x| -x).collect::<Vec<S>>();
+        let (dvplus_dq, dimpulse_dq) = kkt.solve(model, data, &minus(&d[0]), nv, Rows::All);
+        let (dvplus_dv, dimpulse_dv) = kkt.solve(model, data, &minus(&d[1]), nv, Rows::All);
+        Ok(ImpulseDynamicsDerivatives {
+            dvplus_dq,
+            dvplus_dv,
+            dimpulse_dq,
+            dimpulse_dv,
+        })
+    }
+
+    /// [`crate::centroidal_dynamics_derivatives`] by dual numbers.
+    ///
+    /// # Errors
+    /// As [`crate::centroidal_momentum_rate`].
+    pub fn centroidal_dynamics_derivatives<S: Scalar>(
+        model: &Model,
+        data: &mut Data<S>,
+        q: &[S],
+        v: &[S],
+        a: &[S],
+    ) -> Result<CentroidalDerivatives<S>, InputError> {
+        centroidal_momentum_rate(model, data, q, v, a)?;
+        let args = [Arg::Configuration(q), Arg::Vector(v), Arg::Vector(a)];
+        let (_, d) = tangent_jacobian(model, data, &args, |data, x| {
+            let hg = centroidal_momentum(model, data, &x[0], &x[1]);
+            let dhg = centroidal_momentum_rate(model, data, &x[0], &x[1], &x[2])?;
+            Ok([hg.to_array(), dhg.to_array()].concat())
+        })?;
+        let nv = model.nv;
+        Ok(CentroidalDerivatives {
+            dh_dq: row_range(&d[0], nv, 0..6),
+            dhdot_dq: row_range(&d[0], nv, 6..12),
+            dhdot_dv: row_range(&d[1], nv, 6..12),
+            dhdot_da: row_range(&d[2], nv, 6..12),
+        })
+    }
+}
