@@ -22,7 +22,8 @@ use rbdgen_runtime::{
 const TOL: f64 = 1e-9;
 
 /// Two arms hanging from the universe (two trees, each root a revolute joint
-/// with gravity turning in its axes), with a point at each tip.
+/// with gravity turning in its axes), four dofs each, with a point at each
+/// tip.
 const TWO_TREES: &str = r#"<robot name="two_trees">
   <link name="world"/>
   <link name="a1"><inertial><origin xyz="0.1 0 0.2"/><mass value="1.2"/><inertia ixx="0.02" ixy="0.001" ixz="0" iyy="0.03" iyz="0" izz="0.01"/></inertial></link>
@@ -33,6 +34,14 @@ const TWO_TREES: &str = r#"<robot name="two_trees">
   <joint name="ja2" type="revolute"><parent link="a1"/><child link="a2"/><origin xyz="0.1 0 0.4"/><axis xyz="1 0 0"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint>
   <joint name="jb1" type="revolute"><parent link="world"/><child link="b1"/><origin xyz="0 -0.3 0.5" rpy="0 0.3 0.1"/><axis xyz="0 0 1"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint>
   <joint name="jb2" type="prismatic"><parent link="b1"/><child link="b2"/><origin xyz="0 0 0.3"/><axis xyz="0.6 0 0.8"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint>
+  <link name="a3"><inertial><origin xyz="0.05 0 0.1"/><mass value="0.5"/><inertia ixx="0.004" ixy="0" ixz="0" iyy="0.005" iyz="0.0005" izz="0.003"/></inertial></link>
+  <link name="b3"><inertial><origin xyz="0 0.03 0.1"/><mass value="0.4"/><inertia ixx="0.003" ixy="0.0002" ixz="0" iyy="0.003" iyz="0" izz="0.002"/></inertial></link>
+  <joint name="ja3" type="revolute"><parent link="a2"/><child link="a3"/><origin xyz="0 0.1 0.3" rpy="0 0.2 0"/><axis xyz="0 0 1"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint>
+  <joint name="jb3" type="revolute"><parent link="b2"/><child link="b3"/><origin xyz="0.1 0 0.2"/><axis xyz="0 1 0"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint>
+  <link name="a4"><inertial><origin xyz="0 0 0.08"/><mass value="0.3"/><inertia ixx="0.002" ixy="0" ixz="0.0001" iyy="0.002" iyz="0" izz="0.001"/></inertial></link>
+  <link name="b4"><inertial><origin xyz="0.02 0 0.06"/><mass value="0.3"/><inertia ixx="0.002" ixy="0" ixz="0" iyy="0.0025" iyz="0" izz="0.001"/></inertial></link>
+  <joint name="ja4" type="revolute"><parent link="a3"/><child link="a4"/><origin xyz="0.1 0 0.2" rpy="0.3 0 0"/><axis xyz="1 0 0"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint>
+  <joint name="jb4" type="revolute"><parent link="b3"/><child link="b4"/><origin xyz="0 0.1 0.15"/><axis xyz="0 0.6 0.8"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint>
 </robot>"#;
 
 fn with_contacts(mut model: Model, set: &[(&str, ContactKind)]) -> Model {
@@ -79,7 +88,7 @@ fn models() -> Vec<(&'static str, Model)> {
             "two trees",
             with_contacts(
                 Model::from_urdf_str(TWO_TREES, false).unwrap(),
-                &[("a2", Point), ("b2", Frame6d)],
+                &[("a4", Point), ("b4", Point)],
             ),
         ),
         (

@@ -15,7 +15,7 @@ use super::crba::crba;
 use super::derivatives::{solve_mass, Rows, Sign};
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
 use super::kinematics::placement;
-use super::minverse::factor_mass_matrix;
+use super::minverse::{factor_mass_matrix, inverse_from_factors};
 use super::{
     check_data, check_index, check_len, check_q, check_v, forward_kinematics, nonlinear_effects,
     rnea,
@@ -164,29 +164,104 @@ pub fn contact_dynamics<S: Scalar>(
     contacts: &[Contact],
     damping: S,
 ) -> Result<(Vec<S>, Vec<S>), InputError> {
+    let (ddq, lambda, _) = contact_forward(model, data, q, v, tau, contacts, None, damping)?;
+    Ok((ddq, lambda))
+}
+
+/// [`contact_dynamics`] with a run-time contact mask: `active: [nc]`, one
+/// weight per contact row, 1 where the row's contact is in contact and 0
+/// where it is not (the same for every row of a contact). An inactive row
+/// gets `λ = 0` and leaves `v̇` as without it: the result equals
+/// [`contact_dynamics`] on the active contacts alone (to rounding: the
+/// masked rows add exact zeros), so one function serves every gait mode of
+/// an MPC horizon. Branch-free: the rows of `J_c` and `γ` are scaled by
+/// their weight and `Λ` gets `1 - active` on its diagonal. Values other
+/// than 0 and 1 have no physical meaning.
+///
+/// # Errors
+/// As [`contact_dynamics`], and [`InputError::Length`] when `active` does
+/// not have length `nc`.
+#[allow(clippy::too_many_arguments)]
+pub fn contact_dynamics_masked<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    contacts: &[Contact],
+    active: &[S],
+    damping: S,
+) -> Result<(Vec<S>, Vec<S>), InputError> {
+    let (ddq, lambda, _) =
+        contact_forward(model, data, q, v, tau, contacts, Some(active), damping)?;
+    Ok((ddq, lambda))
+}
+
+/// [`contact_dynamics`] (masked by `active` when given) and the factors of
+/// its KKT matrix, the factors of `M` in `data.ltdl`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn contact_forward<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    contacts: &[Contact],
+    active: Option<&[S]>,
+    damping: S,
+) -> Result<(Vec<S>, Vec<S>, Kkt<S>), InputError> {
     check_data(model, data)?;
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
     check_v(model, "tau", tau.len())?;
     check_contacts(model, contacts)?;
+    check_active(contacts, active)?;
     let jc = contact_jacobian(model, data, q, contacts)?;
     let gamma = contact_drift(model, data, q, v, contacts)?;
     let h = nonlinear_effects(model, data, q, v)?.to_vec();
-    let kkt = Kkt::factor(model, data, q, jc, damping)?;
+    crba(model, data, q)?;
+    let kkt = Kkt::factor_mass(model, data, jc, damping, active);
     let rhs: Vec<S> = tau
         .iter()
         .zip(&h)
         .map(|(&t, &h)| t - h)
-        .chain(gamma.iter().map(|&g| -g))
+        .chain(masked(&gamma, active).iter().map(|&g| -g))
         .collect();
-    Ok(kkt.solve(model, data, &rhs, 1, Rows::All))
+    let (ddq, lambda) = kkt.solve(model, data, &rhs, 1, Rows::All);
+    Ok((ddq, lambda, kkt))
+}
+
+/// `Ok` when the mask `active`, if any, has one weight per row of `contacts`.
+pub(crate) fn check_active<S>(
+    contacts: &[Contact],
+    active: Option<&[S]>,
+) -> Result<(), InputError> {
+    match active {
+        Some(a) => check_len("active", a.len(), contact_rows(contacts)),
+        None => Ok(()),
+    }
+}
+
+/// The rows of `x: [nc x cols]` row-major scaled by their weights in
+/// `active` (`x` itself without a mask).
+pub(crate) fn masked<S: Scalar>(x: &[S], active: Option<&[S]>) -> Vec<S> {
+    match active {
+        None => x.to_vec(),
+        Some(a) => {
+            let cols = x.len() / a.len().max(1);
+            (x.iter().enumerate())
+                .map(|(k, &x)| a[k / cols] * x)
+                .collect()
+        }
+    }
 }
 
 /// The factors of the contact KKT matrix
 /// `K = [[M, -J_cᵀ], [J_c, μ I]]` (the Jacobian of the residual
 /// `(M v̇ + h - τ - J_cᵀ λ, J_c v̇ + γ + μ λ)` with respect to `(v̇, λ)`):
 /// `M`'s tree-sparse factors in `data.ltdl`, `X = M⁻¹ J_cᵀ` and the
-/// `L D Lᵀ` of `Λ = J_c X + μ I`.
+/// `L D Lᵀ` of `Λ = J_c X + μ I`. With a mask `a`, `J_c` is `diag(a) J_c`
+/// and `Λ` gains `diag(1 - a)`.
 pub(crate) struct Kkt<S> {
     jc: Vec<S>,
     x: Vec<S>,
@@ -205,20 +280,32 @@ impl<S: Scalar> Kkt<S> {
         damping: S,
     ) -> Result<Self, InputError> {
         crba(model, data, q)?;
-        Ok(Self::factor_mass(model, data, jc, damping))
+        Ok(Self::factor_mass(model, data, jc, damping, None))
     }
 
-    /// [`Kkt::factor`] with `M` already in `data.mass_matrix`.
-    pub(crate) fn factor_mass(model: &Model, data: &mut Data<S>, jc: Vec<S>, damping: S) -> Self {
+    /// [`Kkt::factor`] with `M` already in `data.mass_matrix`, masked by
+    /// `active` when given ([`contact_dynamics_masked`]).
+    pub(crate) fn factor_mass(
+        model: &Model,
+        data: &mut Data<S>,
+        jc: Vec<S>,
+        damping: S,
+        active: Option<&[S]>,
+    ) -> Self {
         let nv = model.nv;
         let nc = jc.len() / nv;
+        let jc = masked(&jc, active);
         factor_mass_matrix(model, data);
         let jt: Vec<S> = (0..nv * nc).map(|k| jc[(k % nc) * nv + k / nc]).collect();
         let x = solve_mass(model, data, &jt, nc, Rows::All, Sign::Plus);
         let mut lambda_op = vec![S::zero(); nc * nc];
         for r in 0..nc {
             for c in 0..=r {
-                let mut s = if r == c { damping } else { S::zero() };
+                let mut s = match (r == c, active) {
+                    (false, _) => S::zero(),
+                    (true, None) => damping,
+                    (true, Some(a)) => damping + (S::one() - a[r]),
+                };
                 for k in 0..nv {
                     s = s + jc[r * nv + k] * x[k * nc + c];
                 }
@@ -231,6 +318,54 @@ impl<S: Scalar> Kkt<S> {
             jc,
             x,
             lambda_ldl: lambda_op,
+            nc,
+        }
+    }
+
+    /// `J_c` as factored (masked rows scaled), `[nc x nv]` row-major.
+    pub(crate) fn jacobian(&self) -> &[S] {
+        &self.jc
+    }
+
+    /// `K⁻¹` as its blocks ([`KktInverse`]); `data.ltdl` must hold the
+    /// factors of [`Kkt::factor`].
+    pub(crate) fn inverse(&self, model: &Model, data: &mut Data<S>) -> KktInverse<S> {
+        let (nv, nc) = (model.nv, self.nc);
+        let minv = inverse_from_factors(model, data);
+        // Λ⁻¹ by its factors, column by column.
+        let mut lambda_inv = vec![S::zero(); nc * nc];
+        let mut column = vec![S::zero(); nc];
+        for j in 0..nc {
+            column.fill(S::zero());
+            column[j] = S::one();
+            solve_factored(&self.lambda_ldl, &mut column, nc);
+            for (i, &x) in column.iter().enumerate() {
+                lambda_inv[i * nc + j] = x;
+            }
+        }
+        // Q = X Λ⁻¹, then P = M⁻¹ - X Qᵀ (symmetric).
+        let mut q = vec![S::zero(); nv * nc];
+        for i in 0..nv {
+            for j in 0..nc {
+                q[i * nc + j] = (0..nc).fold(S::zero(), |s, k| {
+                    s + self.x[i * nc + k] * lambda_inv[k * nc + j]
+                });
+            }
+        }
+        let mut p = vec![S::zero(); nv * nv];
+        for i in 0..nv {
+            for j in 0..=i {
+                let x = (0..nc).fold(minv[i * nv + j], |s, k| {
+                    s - self.x[i * nc + k] * q[j * nc + k]
+                });
+                p[i * nv + j] = x;
+                p[j * nv + i] = x;
+            }
+        }
+        KktInverse {
+            p,
+            q,
+            lambda_inv,
             nc,
         }
     }
@@ -268,6 +403,42 @@ impl<S: Scalar> Kkt<S> {
                 y[k * cols + j] = (0..nc).fold(y[k * cols + j], |s, c| {
                     s + self.x[k * nc + c] * z[c * cols + j]
                 });
+            }
+        }
+        (y, z)
+    }
+}
+
+/// `K⁻¹ = [[P, Q], [-Qᵀ, Λ⁻¹]]` of a [`Kkt`]: `P = M⁻¹ - X Λ⁻¹ Xᵀ`
+/// (`[nv x nv]`, symmetric: `∂v̇/∂τ`), `Q = X Λ⁻¹` (`[nv x nc]`) and `Λ⁻¹`
+/// (`[nc x nc]`), all row-major. Dense: applied to the many columns of the
+/// derivatives, a product with these costs less than the solves through the
+/// factors (the tree-sparse solve of `M` and the dense ones of `X` and `Λ`).
+pub(crate) struct KktInverse<S> {
+    pub(crate) p: Vec<S>,
+    pub(crate) q: Vec<S>,
+    pub(crate) lambda_inv: Vec<S>,
+    nc: usize,
+}
+
+impl<S: Scalar> KktInverse<S> {
+    /// `(y, z) = -K⁻¹ d` for `d: [(nv + nc) x cols]` row-major:
+    /// `y = -(P d₁ + Q d₂)` (`[nv x cols]`), `z = Qᵀ d₁ - Λ⁻¹ d₂` (`[nc x cols]`).
+    pub(crate) fn implicit(&self, nv: usize, d: &[S], cols: usize) -> (Vec<S>, Vec<S>) {
+        let nc = self.nc;
+        let (d1, d2) = d.split_at(nv * cols);
+        let mut y = vec![S::zero(); nv * cols];
+        let mut z = vec![S::zero(); nc * cols];
+        for j in 0..cols {
+            for i in 0..nv {
+                let s = (0..nv).fold(S::zero(), |s, k| s + self.p[i * nv + k] * d1[k * cols + j]);
+                let s = (0..nc).fold(s, |s, k| s + self.q[i * nc + k] * d2[k * cols + j]);
+                y[i * cols + j] = -s;
+            }
+            for i in 0..nc {
+                let s = (0..nv).fold(S::zero(), |s, k| s + self.q[k * nc + i] * d1[k * cols + j]);
+                let s = (0..nc).fold(s, |s, k| s - self.lambda_inv[i * nc + k] * d2[k * cols + j]);
+                z[i * cols + j] = s;
             }
         }
         (y, z)

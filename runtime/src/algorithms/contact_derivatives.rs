@@ -9,7 +9,10 @@
 //! ([`super::frame_derivatives`]); `K⁻¹` goes through the tree-sparse factors
 //! of `M` and `L D Lᵀ` of `Λ` (no dense inverse).
 
-use super::contact::{check_contacts, contact_dynamics, contact_jacobian, contact_rows, Kkt};
+use super::contact::{
+    check_active, check_contacts, contact_forward, contact_jacobian, contact_rows, masked, Kkt,
+};
+use super::crba::crba;
 use super::derivatives::{run, External, Matrices, Rows};
 use super::frame_derivatives::frame_columns;
 use super::{check_data, check_len, check_q, check_v, ReferenceFrame};
@@ -21,6 +24,11 @@ use crate::{Contact, ContactKind, Data, Model, Scalar};
 /// (tangent space), `v` and `τ`. Row-major; `nc =` [`contact_rows`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactDynamicsDerivatives<S = f64> {
+    /// `v̇` of [`contact_dynamics`](super::contact_dynamics), `[nv]`: the point
+    /// the derivatives are taken at.
+    pub ddq: Vec<S>,
+    /// `λ` there, `[nc]`.
+    pub lambda: Vec<S>,
     /// `∂v̇/∂q`, `[nv x nv]`.
     pub ddq_dq: Vec<S>,
     /// `∂v̇/∂v`, `[nv x nv]`.
@@ -49,19 +57,6 @@ pub struct ImpulseDynamicsDerivatives<S = f64> {
     pub dimpulse_dq: Vec<S>,
     /// `∂Λ/∂v`, `[nc x nv]`.
     pub dimpulse_dv: Vec<S>,
-}
-
-/// `-K⁻¹ d` for the stacked residual derivatives `d: [(nv + nc) x cols]`:
-/// the derivative blocks `(of v̇ or v⁺: [nv x cols], of λ or Λ: [nc x cols])`.
-fn implicit<S: Scalar>(
-    model: &Model,
-    data: &Data<S>,
-    kkt: &Kkt<S>,
-    d: &[S],
-    cols: usize,
-) -> (Vec<S>, Vec<S>) {
-    let minus: Vec<S> = d.iter().map(|&x| -x).collect();
-    kkt.solve(model, data, &minus, cols, Rows::All)
 }
 
 /// The residual `(τ-rows, contact rows)` derivatives and `J_c` left by
@@ -300,9 +295,46 @@ pub fn contact_dynamics_derivatives<S: Scalar>(
     contacts: &[Contact],
     damping: S,
 ) -> Result<ContactDynamicsDerivatives<S>, InputError> {
-    let (ddq, lambda) = contact_dynamics(model, data, q, v, tau, contacts, damping)?;
-    let (nv, nc) = (model.nv, contact_rows(contacts));
-    let r = residual_derivatives(
+    contact_derivatives(model, data, q, v, tau, contacts, None, damping)
+}
+
+/// [`contact_dynamics_derivatives`] of [`contact_dynamics_masked`](super::contact_dynamics_masked):
+/// with the run-time contact mask `active: [nc]` (1 for a row of a contact
+/// in contact, 0 otherwise), equal to [`contact_dynamics_derivatives`] on
+/// the active contacts alone, the inactive rows of `λ`'s derivatives zero.
+///
+/// # Errors
+/// As [`contact_dynamics_derivatives`], and [`InputError::Length`] when
+/// `active` does not have length `nc`.
+#[allow(clippy::too_many_arguments)]
+pub fn contact_dynamics_derivatives_masked<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    contacts: &[Contact],
+    active: &[S],
+    damping: S,
+) -> Result<ContactDynamicsDerivatives<S>, InputError> {
+    contact_derivatives(model, data, q, v, tau, contacts, Some(active), damping)
+}
+
+/// [`contact_dynamics_derivatives`], masked by `active` when given.
+#[allow(clippy::too_many_arguments)]
+fn contact_derivatives<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    tau: &[S],
+    contacts: &[Contact],
+    active: Option<&[S]>,
+    damping: S,
+) -> Result<ContactDynamicsDerivatives<S>, InputError> {
+    let (ddq, lambda, kkt) = contact_forward(model, data, q, v, tau, contacts, active, damping)?;
+    let nv = model.nv;
+    let mut r = residual_derivatives(
         model,
         data,
         q,
@@ -313,23 +345,35 @@ pub fn contact_dynamics_derivatives<S: Scalar>(
         Matrices::All,
         ContactRows::Acceleration,
     );
-    let kkt = Kkt::factor_mass(model, data, r.jc, damping);
-    let (ddq_dq, dlambda_dq) = implicit(model, data, &kkt, &r.dq, nv);
-    let (ddq_dv, dlambda_dv) = implicit(model, data, &kkt, &r.dv, nv);
-    // ∂F/∂τ = [-I; 0].
-    let mut identity = vec![S::zero(); (nv + nc) * nv];
-    for k in 0..nv {
-        identity[k * nv + k] = S::one();
-    }
-    let (ddq_dtau, dlambda_dtau) = kkt.solve(model, data, &identity, nv, Rows::Branch);
+    mask_contact_rows(nv, &mut r, active);
+    let inverse = kkt.inverse(model, data);
+    let (ddq_dq, dlambda_dq) = inverse.implicit(nv, &r.dq, nv);
+    let (ddq_dv, dlambda_dv) = inverse.implicit(nv, &r.dv, nv);
+    // ∂F/∂τ = [-I; 0]: -K⁻¹ [-I; 0] = [P; -Qᵀ].
+    let nc = contact_rows(contacts);
+    let dlambda_dtau = (0..nc * nv)
+        .map(|k| -inverse.q[(k % nv) * nc + k / nv])
+        .collect();
     Ok(ContactDynamicsDerivatives {
+        ddq,
+        lambda,
         ddq_dq,
         ddq_dv,
-        ddq_dtau,
+        ddq_dtau: inverse.p,
         dlambda_dq,
         dlambda_dv,
         dlambda_dtau,
     })
+}
+
+/// The contact rows of `r`'s derivatives scaled by their weights in `active`.
+fn mask_contact_rows<S: Scalar>(nv: usize, r: &mut Residual<S>, active: Option<&[S]>) {
+    if let Some(a) = active {
+        for d in [&mut r.dq, &mut r.dv] {
+            let rows = masked(&d[nv * nv..], Some(a));
+            d[nv * nv..].copy_from_slice(&rows);
+        }
+    }
 }
 
 /// A rigid impact at the contact set (Pinocchio's `impulseDynamics(model,
@@ -365,16 +409,68 @@ pub fn impulse_dynamics<S: Scalar>(
     restitution: S,
     damping: S,
 ) -> Result<(Vec<S>, Vec<S>), InputError> {
+    let (v_plus, impulse, _) =
+        impulse_forward(model, data, q, v, contacts, None, restitution, damping)?;
+    Ok((v_plus, impulse))
+}
+
+/// [`impulse_dynamics`] with a run-time contact mask `active: [nc]` (1 for
+/// a row of a contact that lands, 0 otherwise; see
+/// [`contact_dynamics_masked`](super::contact_dynamics_masked)): equal to
+/// [`impulse_dynamics`] on the active contacts alone, the inactive rows of
+/// the impulse zero.
+///
+/// # Errors
+/// As [`impulse_dynamics`], and [`InputError::Length`] when `active` does
+/// not have length `nc`.
+#[allow(clippy::too_many_arguments)]
+pub fn impulse_dynamics_masked<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    contacts: &[Contact],
+    active: &[S],
+    restitution: S,
+    damping: S,
+) -> Result<(Vec<S>, Vec<S>), InputError> {
+    let (v_plus, impulse, _) = impulse_forward(
+        model,
+        data,
+        q,
+        v,
+        contacts,
+        Some(active),
+        restitution,
+        damping,
+    )?;
+    Ok((v_plus, impulse))
+}
+
+/// [`impulse_dynamics`] (masked by `active` when given) and the factors of
+/// its KKT matrix, those of `M` in `data.ltdl`.
+#[allow(clippy::too_many_arguments)]
+fn impulse_forward<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    contacts: &[Contact],
+    active: Option<&[S]>,
+    restitution: S,
+    damping: S,
+) -> Result<(Vec<S>, Vec<S>, Kkt<S>), InputError> {
     check_data(model, data)?;
     check_q(model, q.len())?;
     check_v(model, "v", v.len())?;
+    check_active(contacts, active)?;
     let jc = contact_jacobian(model, data, q, contacts)?;
     let nv = model.nv;
-    let jv: Vec<S> = jc
-        .chunks(nv)
+    crba(model, data, q)?;
+    let kkt = Kkt::factor_mass(model, data, jc, damping, active);
+    let jv: Vec<S> = (kkt.jacobian().chunks(nv))
         .map(|row| row.iter().zip(v).fold(S::zero(), |s, (&j, &v)| s + j * v))
         .collect();
-    let kkt = Kkt::factor(model, data, q, jc, damping)?;
     // K [v⁺ - v; Λ] = [0; -(1 + e) J v].
     let scale = -(S::one() + restitution);
     let rhs: Vec<S> = core::iter::repeat_n(S::zero(), nv)
@@ -382,7 +478,7 @@ pub fn impulse_dynamics<S: Scalar>(
         .collect();
     let (jump, impulse) = kkt.solve(model, data, &rhs, 1, Rows::All);
     let v_plus = v.iter().zip(&jump).map(|(&v, &j)| v + j).collect();
-    Ok((v_plus, impulse))
+    Ok((v_plus, impulse, kkt))
 }
 
 /// The derivatives of [`impulse_dynamics`] (Pinocchio's
@@ -402,12 +498,59 @@ pub fn impulse_dynamics_derivatives<S: Scalar>(
     restitution: S,
     damping: S,
 ) -> Result<ImpulseDynamicsDerivatives<S>, InputError> {
-    let (v_plus, impulse) = impulse_dynamics(model, data, q, v, contacts, restitution, damping)?;
+    impulse_derivatives(model, data, q, v, contacts, None, restitution, damping)
+}
+
+/// [`impulse_dynamics_derivatives`] of [`impulse_dynamics_masked`]: equal
+/// to [`impulse_dynamics_derivatives`] on the active contacts alone, the
+/// inactive rows of the impulse's derivatives zero.
+///
+/// # Errors
+/// As [`impulse_dynamics_masked`].
+#[allow(clippy::too_many_arguments)]
+pub fn impulse_dynamics_derivatives_masked<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    contacts: &[Contact],
+    active: &[S],
+    restitution: S,
+    damping: S,
+) -> Result<ImpulseDynamicsDerivatives<S>, InputError> {
+    impulse_derivatives(
+        model,
+        data,
+        q,
+        v,
+        contacts,
+        Some(active),
+        restitution,
+        damping,
+    )
+}
+
+/// [`impulse_dynamics_derivatives`], masked by `active` when given: the
+/// `τ` rows `M(q) Δv - J_cᵀ Λ` from a pass of the RNEA derivatives at zero
+/// velocity without gravity (`a = Δv`, the impulse as external forces), the
+/// contact rows `J_c(q) (v⁺ + e v)` from a kinematic pass at that velocity,
+/// `∂F/∂v = [-M; e J_c]`, then `-K⁻¹` of them.
+#[allow(clippy::too_many_arguments)]
+fn impulse_derivatives<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    contacts: &[Contact],
+    active: Option<&[S]>,
+    restitution: S,
+    damping: S,
+) -> Result<ImpulseDynamicsDerivatives<S>, InputError> {
+    let (v_plus, impulse, kkt) =
+        impulse_forward(model, data, q, v, contacts, active, restitution, damping)?;
     let (nv, nc) = (model.nv, contact_rows(contacts));
-    check_len("impulse", impulse.len(), nc)?;
     let jump: Vec<S> = v_plus.iter().zip(v).map(|(&p, &v)| p - v).collect();
     let zeros = vec![S::zero(); nv];
-    // The τ rows: `M(q) Δv - J_cᵀ Λ`, the RNEA at zero velocity without gravity.
     let mass = residual_derivatives(
         model,
         data,
@@ -419,14 +562,15 @@ pub fn impulse_dynamics_derivatives<S: Scalar>(
         Matrices::NoGravity,
         ContactRows::Velocity,
     );
-    let m = data.mass_matrix.clone();
-    // The contact rows: `J_c(q) (v⁺ + e v)`.
+    let dv: Vec<S> = (data.mass_matrix.iter().map(|&x| -x))
+        .chain(kkt.jacobian().iter().map(|&x| restitution * x))
+        .collect();
     let w: Vec<S> = v_plus
         .iter()
         .zip(v)
         .map(|(&p, &v)| p + restitution * v)
         .collect();
-    let velocity = residual_derivatives(
+    let mut velocity = residual_derivatives(
         model,
         data,
         q,
@@ -437,18 +581,12 @@ pub fn impulse_dynamics_derivatives<S: Scalar>(
         Matrices::Kinematics,
         ContactRows::Velocity,
     );
+    mask_contact_rows(nv, &mut velocity, active);
     let mut dq = mass.dq;
     dq[nv * nv..].copy_from_slice(&velocity.dq[nv * nv..]);
-    // ∂F/∂v = [-M; e J_c].
-    let dv: Vec<S> = m
-        .iter()
-        .map(|&x| -x)
-        .chain(mass.jc.iter().map(|&x| restitution * x))
-        .collect();
-    data.mass_matrix.copy_from_slice(&m);
-    let kkt = Kkt::factor_mass(model, data, mass.jc, damping);
-    let (dvplus_dq, dimpulse_dq) = implicit(model, data, &kkt, &dq, nv);
-    let (dvplus_dv, dimpulse_dv) = implicit(model, data, &kkt, &dv, nv);
+    let inverse = kkt.inverse(model, data);
+    let (dvplus_dq, dimpulse_dq) = inverse.implicit(nv, &dq, nv);
+    let (dvplus_dv, dimpulse_dv) = inverse.implicit(nv, &dv, nv);
     Ok(ImpulseDynamicsDerivatives {
         dvplus_dq,
         dvplus_dv,

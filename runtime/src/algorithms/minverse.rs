@@ -38,8 +38,14 @@ pub fn minverse<'d, S: Scalar>(
 /// `M⁻¹` of the `M` in `data.mass_matrix`, as [`minverse`] computes it after CRBA;
 /// written to `data.minv` (and the factors to `data.ltdl`).
 pub(crate) fn invert_mass_matrix<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>) -> &'d [S] {
-    let nv = model.nv;
     factor_mass_matrix(model, data);
+    inverse_from_factors(model, data)
+}
+
+/// `M⁻¹` from the factors in `data.ltdl` ([`factor_mass_matrix`]), written to
+/// `data.minv`.
+pub(crate) fn inverse_from_factors<'d, S: Scalar>(model: &Model, data: &'d mut Data<S>) -> &'d [S] {
+    let nv = model.nv;
     let tree = model.topology();
     let parent = tree.dof_parents();
     let h = &data.ltdl;

@@ -33,12 +33,13 @@ pub use centroidal::{
     jacobian_center_of_mass, CentroidalDerivatives,
 };
 pub use contact::{
-    center_of_pressure, contact_drift, contact_dynamics, contact_inverse_dynamics,
-    contact_jacobian, contact_rows,
+    center_of_pressure, contact_drift, contact_dynamics, contact_dynamics_masked,
+    contact_inverse_dynamics, contact_jacobian, contact_rows,
 };
 pub use contact_derivatives::{
-    contact_drift_derivatives, contact_dynamics_derivatives, contact_inverse_dynamics_derivatives,
-    impulse_dynamics, impulse_dynamics_derivatives, ContactDynamicsDerivatives,
+    contact_drift_derivatives, contact_dynamics_derivatives, contact_dynamics_derivatives_masked,
+    contact_inverse_dynamics_derivatives, impulse_dynamics, impulse_dynamics_derivatives,
+    impulse_dynamics_derivatives_masked, impulse_dynamics_masked, ContactDynamicsDerivatives,
     ImpulseDynamicsDerivatives,
 };
 pub use crba::crba;
@@ -60,7 +61,8 @@ pub use pose_error::pose_error;
 pub use regressor::{joint_torque_regressor, link_parameters, set_link_parameters};
 pub use rnea::{rnea, rnea_fext};
 pub use step::{
-    actuated_dofs, contact_step_linearization, step, step_jacobians, step_linearization,
+    actuated_dofs, contact_step_linearization, contact_step_linearization_masked, step,
+    step_jacobians, step_linearization,
 };
 
 use crate::error::InputError;

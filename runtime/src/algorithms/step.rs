@@ -1,9 +1,11 @@
 //! One step of semi-implicit Euler and its linearization in the tangent space.
 
-use super::contact_derivatives::contact_dynamics_derivatives;
+use super::contact_derivatives::{
+    contact_dynamics_derivatives, contact_dynamics_derivatives_masked,
+};
 use super::derivatives::aba_derivatives_at;
 use super::lie_group::{d_integrate, integrate};
-use super::{aba, check_len, check_q, check_state, check_v, contact_dynamics, ArgumentPosition};
+use super::{aba, check_len, check_q, check_state, check_v, ArgumentPosition};
 use crate::error::InputError;
 use crate::{Contact, Data, JointKind, Model, Scalar};
 
@@ -206,12 +208,56 @@ pub fn contact_step_linearization<S: Scalar>(
     contacts: &[Contact],
     damping: S,
 ) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
+    contact_step(model, data, q, v, u, h, contacts, None, damping)
+}
+
+/// [`contact_step_linearization`] with the run-time contact mask `active:
+/// [nc]` of [`contact_dynamics_masked`](super::contact_dynamics_masked) (1
+/// for a row of a contact in contact, 0 otherwise): equal to
+/// [`contact_step_linearization`] on the active contacts alone, so one
+/// function serves every knot of a horizon that crosses gait modes.
+///
+/// # Errors
+/// As [`contact_step_linearization`], and [`InputError::Length`] when
+/// `active` does not have length `nc`.
+#[allow(clippy::too_many_arguments)]
+pub fn contact_step_linearization_masked<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    u: &[S],
+    h: S,
+    contacts: &[Contact],
+    active: &[S],
+    damping: S,
+) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
+    contact_step(model, data, q, v, u, h, contacts, Some(active), damping)
+}
+
+/// [`contact_step_linearization`], masked by `active` when given.
+#[allow(clippy::too_many_arguments)]
+fn contact_step<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    u: &[S],
+    h: S,
+    contacts: &[Contact],
+    active: Option<&[S]>,
+    damping: S,
+) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
     check_state(model, data, q, v)?;
     check_len("u", u.len(), actuated_dofs(model).len())?;
     let tau = actuate(model, u);
-    let (a, _) = contact_dynamics(model, data, q, v, &tau, contacts, damping)?;
-    let d = contact_dynamics_derivatives(model, data, q, v, &tau, contacts, damping)?;
-    let (q_next, v_next) = euler(model, q, v, &a, h)?;
+    let d = match active {
+        None => contact_dynamics_derivatives(model, data, q, v, &tau, contacts, damping)?,
+        Some(a) => {
+            contact_dynamics_derivatives_masked(model, data, q, v, &tau, contacts, a, damping)?
+        }
+    };
+    let (q_next, v_next) = euler(model, q, v, &d.ddq, h)?;
     let (a, b) = step_jacobians(model, q, &v_next, h, &d.ddq_dq, &d.ddq_dv, &d.ddq_dtau)?;
     Ok((q_next, v_next, a, b))
 }

@@ -297,6 +297,8 @@ pub mod dual_oracle {
         }
         let (ddq_dtau, dlambda_dtau) = kkt.solve(model, data, &identity, nv, Rows::All);
         Ok(ContactDynamicsDerivatives {
+            ddq,
+            lambda,
             ddq_dq,
             ddq_dv,
             ddq_dtau,
