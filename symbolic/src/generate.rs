@@ -902,7 +902,7 @@ fn emit_traced(
 /// when that writes at least a tenth fewer statements, and at least
 /// [`MIN_SAVED`] fewer, in one block of at most [`PACKED_LEN`].
 pub(crate) fn limbs_side_by_side(model: &Model, traced: &Traced, args: &[Dim]) -> Option<Packing> {
-    let packing = limbs::pack(model, &traced.graph, &traced.outputs, args)?;
+    let packing = limbs::pack(model, &traced.graph, &traced.outputs, args, PACKED_LEN)?;
     let (ops, items) = packing.counts();
     let saved = ops - items;
     (items <= PACKED_LEN && 10 * saved >= ops && saved >= MIN_SAVED).then_some(packing)

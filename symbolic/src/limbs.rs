@@ -256,7 +256,8 @@ fn aligned_children(
 }
 
 /// The limbs of `model` side by side in the graph of a function with
-/// arguments `args`, or `None` when the model has no limbs of one shape.
+/// arguments `args`, or `None` when the model has no limbs of one shape or
+/// the packed program has more than `max_items` items.
 ///
 /// From the packs of the limbs' inputs, a node joins a pack with its
 /// counterparts in the other lanes: the user of each lane's value that has
@@ -268,7 +269,13 @@ fn aligned_children(
 /// velocities, each the body's under another constant placement). Last, the
 /// items are ordered so that every operand comes first; a pack that some
 /// lane's value needs through a chain outside packs (a cycle) is undone.
-pub fn pack(model: &Model, graph: &Graph, outputs: &[NodeId], args: &[Dim]) -> Option<Packing> {
+pub fn pack(
+    model: &Model,
+    graph: &Graph,
+    outputs: &[NodeId],
+    args: &[Dim],
+    max_items: usize,
+) -> Option<Packing> {
     let seeds = seeds(model, args);
     if seeds.is_empty() {
         return None;
@@ -309,11 +316,12 @@ pub fn pack(model: &Model, graph: &Graph, outputs: &[NodeId], args: &[Dim]) -> O
     // Up: the users of packed values.
     while let Some(p) = work.pop() {
         let pack = packs[p].clone();
+        let like = Like::new(graph, &users, &pack);
         for &u0 in &users[pack[0].0 as usize] {
             if lane_of[u0.0 as usize].is_some() || !packable(&nodes[u0.0 as usize]) {
                 continue;
             }
-            let Some(lanes) = counterparts(graph, &users, &packs, &lane_of, &pack, u0) else {
+            let Some(lanes) = counterparts(graph, &like, &packs, &lane_of, &pack, u0) else {
                 continue;
             };
             add_pack(&mut packs, &mut lane_of, lanes);
@@ -335,7 +343,7 @@ pub fn pack(model: &Model, graph: &Graph, outputs: &[NodeId], args: &[Dim]) -> O
             }
         }
     }
-    let order = order(graph, &live, &mut packs, &mut lane_of);
+    let order = order(graph, &live, &mut packs, &mut lane_of, max_items)?;
     Some(Packing {
         packs,
         order,
@@ -394,7 +402,7 @@ fn kind(node: &Node) -> u8 {
 /// value, first), when every lane has one and their operands line up.
 fn counterparts(
     graph: &Graph,
-    users: &[Vec<NodeId>],
+    like: &Like,
     packs: &[Vec<NodeId>],
     lane_of: &[Option<(usize, usize)>],
     pack: &[NodeId],
@@ -402,17 +410,12 @@ fn counterparts(
 ) -> Option<Vec<NodeId>> {
     let n0 = graph.node(u0);
     let s0 = signature(graph, &n0, pack[0]);
-    let like = |anchor: NodeId| -> Vec<NodeId> {
-        let same = users[anchor.0 as usize].iter().copied();
-        same.filter(|&u| signature(graph, &graph.node(u), anchor) == s0)
-            .collect()
-    };
-    let firsts = like(pack[0]);
-    let rank = firsts.iter().position(|&u| u == u0)?;
+    let firsts = like.users(0, &s0);
+    let rank = *like.rank.get(&u0)?;
     let c0: Vec<NodeId> = n0.children().collect();
     let mut lanes = vec![u0];
     for (lane, &anchor) in pack.iter().enumerate().skip(1) {
-        let others = like(anchor);
+        let others = like.users(lane, &s0);
         if others.len() != firsts.len() {
             return None;
         }
@@ -438,6 +441,40 @@ fn counterparts(
         lanes.push(u);
     }
     Some(lanes)
+}
+
+/// The users of each lane's value in a pack, grouped by their
+/// [`signature`] with that value as the anchor, in id order; and the rank
+/// of each user of lane 0's value in its group. Built once per pack, so
+/// that [`counterparts`] of each user reads them instead of scanning every
+/// user again (a value with thousands of users made that quadratic).
+struct Like {
+    groups: Vec<HashMap<Vec<u8>, Vec<NodeId>>>,
+    rank: HashMap<NodeId, usize>,
+}
+
+impl Like {
+    fn new(graph: &Graph, users: &[Vec<NodeId>], pack: &[NodeId]) -> Self {
+        let groups: Vec<HashMap<Vec<u8>, Vec<NodeId>>> = (pack.iter())
+            .map(|&anchor| {
+                let mut g: HashMap<Vec<u8>, Vec<NodeId>> = HashMap::new();
+                for &u in &users[anchor.0 as usize] {
+                    let s = signature(graph, &graph.node(u), anchor);
+                    g.entry(s).or_default().push(u);
+                }
+                g
+            })
+            .collect();
+        let rank = (groups[0].values())
+            .flat_map(|same| same.iter().enumerate().map(|(k, &u)| (u, k)))
+            .collect();
+        Self { groups, rank }
+    }
+
+    /// The users of lane `lane`'s value with signature `s`.
+    fn users(&self, lane: usize, s: &[u8]) -> &[NodeId] {
+        self.groups[lane].get(s).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// Plans packs for `tuple` (one node per lane, outside packs) and, where
@@ -492,13 +529,14 @@ fn plan_down(
 
 /// The live operations as items, operands first, ties broken by the
 /// smallest node id (the trace's order); packs in a cycle are undone, the
-/// first blocked one at a time.
+/// first blocked one at a time. `None` once more than `max_items` items.
 fn order(
     graph: &Graph,
     live: &[bool],
     packs: &mut [Vec<NodeId>],
     lane_of: &mut [Option<(usize, usize)>],
-) -> Vec<Item> {
+    max_items: usize,
+) -> Option<Vec<Item>> {
     let nodes = graph.nodes();
     let leaf = |i: usize| matches!(nodes[i], Node::Const(_) | Node::Input(_));
     loop {
@@ -511,6 +549,11 @@ fn order(
             if held && !leaf(pack[0].0 as usize) {
                 items.push(Item::Pack(k));
             }
+        }
+        // Each undone pack adds items: past `max_items` the packing is
+        // refused whatever follows, so stop.
+        if items.len() > max_items {
+            return None;
         }
         let index: HashMap<Item, usize> = items.iter().enumerate().map(|(k, &i)| (i, k)).collect();
         let item_of = |x: NodeId| -> Option<usize> {
@@ -568,7 +611,7 @@ fn order(
                 }
             }
             if order.len() == items.len() {
-                return order;
+                return Some(order);
             }
             undo = (0..items.len())
                 .filter(|&k| waiting[k] > 0 && matches!(items[k], Item::Pack(_)))

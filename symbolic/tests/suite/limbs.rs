@@ -123,7 +123,7 @@ fn packed_programs_compute_the_graphs_values() {
         let model = load(path);
         let (traced, args) = trace_function(&model, function);
         let (graph, outputs) = (&traced.graph, &traced.outputs);
-        let packing = limbs::pack(&model, graph, outputs, &args).expect("limbs");
+        let packing = limbs::pack(&model, graph, outputs, &args, usize::MAX).expect("limbs");
         // Every live operation once.
         let ops = graph.op_counts(outputs).total();
         let (scalar_ops, items) = packing.counts();
