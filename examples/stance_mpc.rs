@@ -128,7 +128,7 @@ rbdgen::robot_dynamics!(
     contacts = [FL_foot: point, FR_foot: point, RL_foot: point, RR_foot: point],
     lanes = 4,
     threads,
-    functions = [contact_step_linearization, contact_dynamics]
+    functions = [contact_step_linearization_masked, contact_dynamics_masked]
 );
 
 use go2_z1::{lanes, NC, NQ, NU, NV};
@@ -137,6 +137,9 @@ use go2_z1::{lanes, NC, NQ, NU, NV};
 pub const H: f64 = 0.01;
 /// Contact damping `μ` (see the header: full-rank contacts, none needed).
 pub const DAMPING: f64 = 0.0;
+/// The run-time contact mask of every knot: all four feet down (a gait
+/// would put 0 on the rows of a swinging foot, knot by knot).
+pub const STANCE: [f64; NC] = [1.0; NC];
 /// Knots of the MPC's horizon.
 pub const KNOTS: usize = 20;
 /// Angular frequency of the arm's swing (rad/s): a 2 s period.
@@ -250,26 +253,26 @@ pub struct Comparison {
 /// Linearizes the horizon at `t0 = 0.5 s` `repeat` times each way.
 pub fn compare(repeat: usize, u_static: &[f64; NU]) -> Comparison {
     let (q, v, u) = horizon(0.5, u_static);
-    let (h, damping) = ([H; KNOTS], [DAMPING; KNOTS]);
+    let (h, active, damping) = ([H; KNOTS], [STANCE; KNOTS], [DAMPING; KNOTS]);
     let mut scalar = vec![zero_linearization(); KNOTS];
     let mut batch = scalar.clone();
     let mut threads = scalar.clone();
     let start = Instant::now();
     for _ in 0..repeat {
         for k in 0..KNOTS {
-            scalar[k] = go2_z1::contact_step_linearization(&q[k], &v[k], &u[k], H, DAMPING);
+            scalar[k] = go2_z1::contact_step_linearization_masked(&q[k], &v[k], &u[k], H, &STANCE, DAMPING);
         }
     }
     let t_scalar = start.elapsed().as_secs_f64();
     let start = Instant::now();
     for _ in 0..repeat {
-        lanes::contact_step_linearization_batch(&q, &v, &u, &h, &damping, &mut batch)
+        lanes::contact_step_linearization_masked_batch(&q, &v, &u, &h, &active, &damping, &mut batch)
             .expect("equal lengths");
     }
     let t_batch = start.elapsed().as_secs_f64();
     let start = Instant::now();
     for _ in 0..repeat {
-        lanes::contact_step_linearization_batch_par(&q, &v, &u, &h, &damping, &mut threads)
+        lanes::contact_step_linearization_masked_batch_par(&q, &v, &u, &h, &active, &damping, &mut threads)
             .expect("equal lengths");
     }
     let t_threads = start.elapsed().as_secs_f64();
@@ -310,10 +313,10 @@ pub struct FdCheck {
 pub fn fd_check(model: &Model, u_static: &[f64; NU], knot: usize, eps: f64) -> FdCheck {
     let (qs, vs, us) = horizon(0.5, u_static);
     let (q, v, u) = (qs[knot], vs[knot], us[knot]);
-    let (q_next, v_next, a, b) = go2_z1::contact_step_linearization(&q, &v, &u, H, DAMPING);
+    let (q_next, v_next, a, b) = go2_z1::contact_step_linearization_masked(&q, &v, &u, H, &STANCE, DAMPING);
     // The step's output as a tangent vector at the nominal (q⁺, v⁺).
     let out = |q: &[f64; NQ], v: &[f64; NV], u: &[f64; NU]| -> Vec<f64> {
-        let (qn, vn, _, _) = go2_z1::contact_step_linearization(q, v, u, H, DAMPING);
+        let (qn, vn, _, _) = go2_z1::contact_step_linearization_masked(q, v, u, H, &STANCE, DAMPING);
         let dq = runtime::difference(model, &q_next, &qn).expect("valid q");
         let dv = vn.iter().zip(&v_next).map(|(x, y)| x - y);
         dq.into_iter().chain(dv).collect()
@@ -510,9 +513,9 @@ pub fn run(model: &Model, u_static: &[f64; NU], steps: usize, knots: usize) -> R
     let mut xs: Vec<([f64; NQ], [f64; NV])> =
         (0..=knots).map(|k| reference(k as f64 * H)).collect();
     let mut us: Vec<[f64; NU]> = vec![*u_static; knots];
-    let (hs, damping) = (vec![H; knots], vec![DAMPING; knots]);
+    let (hs, active, damping) = (vec![H; knots], vec![STANCE; knots], vec![DAMPING; knots]);
     let mut lin = vec![zero_linearization(); knots];
-    let static_lambda = go2_z1::contact_dynamics(&q0, &v0, &torques(u_static), DAMPING).1;
+    let static_lambda = go2_z1::contact_dynamics_masked(&q0, &v0, &torques(u_static), &STANCE, DAMPING).1;
     let mut out = Run {
         trace: Vec::with_capacity(steps),
         max_base_drift: 0.0,
@@ -531,7 +534,7 @@ pub fn run(model: &Model, u_static: &[f64; NU], steps: usize, knots: usize) -> R
         xs[0] = (q, v);
         let start = Instant::now();
         let (qk, vk): (Vec<[f64; NQ]>, Vec<[f64; NV]>) = xs[..knots].iter().copied().unzip();
-        lanes::contact_step_linearization_batch_par(&qk, &vk, &us, &hs, &damping, &mut lin)
+        lanes::contact_step_linearization_masked_batch_par(&qk, &vk, &us, &hs, &active, &damping, &mut lin)
             .expect("equal lengths");
         t_lin += start.elapsed().as_secs_f64();
         let start = Instant::now();
@@ -569,8 +572,8 @@ pub fn run(model: &Model, u_static: &[f64; NU], steps: usize, knots: usize) -> R
         t_lqr += start.elapsed().as_secs_f64();
         let u: [f64; NU] = next_us[0];
         // The plant: the stance step itself, and the contact forces at its start.
-        let (_, lambda) = go2_z1::contact_dynamics(&q, &v, &torques(&u), DAMPING);
-        let (q_next, v_next, _, _) = go2_z1::contact_step_linearization(&q, &v, &u, H, DAMPING);
+        let (_, lambda) = go2_z1::contact_dynamics_masked(&q, &v, &torques(&u), &STANCE, DAMPING);
+        let (q_next, v_next, _, _) = go2_z1::contact_step_linearization_masked(&q, &v, &u, H, &STANCE, DAMPING);
         (q, v) = (q_next, v_next);
         // Shift the guess by one knot; its last knot repeats.
         xs = next_xs[1..].to_vec();

@@ -3,7 +3,8 @@
 //! drift, contact and impulse dynamics and their derivatives, contact inverse
 //! dynamics, centroidal dynamics, the stance step), against the runtime's
 //! functions of the same names on random states (1e-10 relative): Go2+Z1 on
-//! its four feet, and Z1 holding its gripper (6-D contact) with 4 lanes.
+//! its four feet, and Z1 holding its gripper (6-D contact) with 4 lanes, with
+//! the run-time contact mask on and off.
 //!
 //! Not checked by clippy (`cfg(clippy)` empties the crate): its two modules
 //! are 21 MB of generated code, the slowest unit of CI's clippy step (101 s
@@ -19,9 +20,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rbdgen::runtime::{
     centroidal_dynamics_derivatives, contact_drift_derivatives, contact_dynamics_derivatives,
+    contact_dynamics_derivatives_masked, contact_dynamics_masked,
     contact_inverse_dynamics_derivatives, contact_step_linearization,
-    frame_acceleration_derivatives, frame_velocity_derivatives, impulse_dynamics,
-    impulse_dynamics_derivatives, ContactKind, Data, FrameKind, Model, ReferenceFrame,
+    contact_step_linearization_masked, frame_acceleration_derivatives, frame_velocity_derivatives,
+    impulse_dynamics, impulse_dynamics_derivatives, impulse_dynamics_derivatives_masked,
+    impulse_dynamics_masked, ContactKind, Data, FrameKind, Model, ReferenceFrame,
 };
 
 rbdgen::robot_dynamics!(
@@ -44,7 +47,11 @@ rbdgen::robot_dynamics!(
     "models/z1.urdf",
     contacts = [gripperMover: 6d],
     lanes = 4,
-    functions = [contact_dynamics_derivatives, impulse_dynamics_derivatives, contact_step_linearization]
+    functions = [
+        contact_dynamics_derivatives, impulse_dynamics_derivatives, contact_step_linearization,
+        contact_dynamics_masked, contact_dynamics_derivatives_masked, impulse_dynamics_masked,
+        impulse_dynamics_derivatives_masked, contact_step_linearization_masked,
+    ]
 );
 
 const TOL: f64 = 1e-10;
@@ -206,5 +213,71 @@ fn z1_lanes_against_the_runtime() {
         ) = &out[k];
         assert_close("lanes A", o.2.as_flattened(), &w.2, TOL);
         assert_close("lanes B", o.3.as_flattened(), &w.3, TOL);
+    }
+}
+
+/// The masked functions (the run-time contact mask, gripper held and let
+/// go) against the runtime's.
+#[test]
+fn z1_masked_against_the_runtime() {
+    let mut model = common::load_model("models/z1.urdf", false);
+    model
+        .set_contacts(&[("gripperMover", ContactKind::Frame6d)])
+        .unwrap();
+    let c = &model.contacts;
+    let mut data = Data::new(&model);
+    let mut rng = ChaCha8Rng::seed_from_u64(28);
+    let q = random_q(&model, &mut rng);
+    let v = random_vec(z1::NV, 1.0, &mut rng);
+    let tau = random_vec(z1::NV, 3.0, &mut rng);
+    let u = random_vec(z1::NU, 3.0, &mut rng);
+    let qa: &[f64; z1::NQ] = q.as_slice().try_into().unwrap();
+    let va: &[f64; z1::NV] = v.as_slice().try_into().unwrap();
+    let ta: &[f64; z1::NV] = tau.as_slice().try_into().unwrap();
+    let ua: &[f64; z1::NU] = u.as_slice().try_into().unwrap();
+    for on in [0.0, 1.0] {
+        let active = [on; z1::NC];
+        let tag = |w: &str| format!("active {on}: {w}");
+        let (a, l) = z1::contact_dynamics_masked(qa, va, ta, &active, 1e-9);
+        let w = contact_dynamics_masked(&model, &mut data, &q, &v, &tau, c, &active, 1e-9).unwrap();
+        assert_close(&tag("ddq"), &a, &w.0, TOL);
+        assert_close(&tag("lambda"), &l, &w.1, TOL);
+        let ours = z1::contact_dynamics_derivatives_masked(qa, va, ta, &active, 1e-9);
+        let w =
+            contact_dynamics_derivatives_masked(&model, &mut data, &q, &v, &tau, c, &active, 1e-9)
+                .unwrap();
+        assert_close(&tag("ddq_dq"), ours.0.as_flattened(), &w.ddq_dq, TOL);
+        assert_close(&tag("ddq_dtau"), ours.2.as_flattened(), &w.ddq_dtau, TOL);
+        assert_close(
+            &tag("dlambda_dv"),
+            ours.4.as_flattened(),
+            &w.dlambda_dv,
+            TOL,
+        );
+        let (vp, p) = z1::impulse_dynamics_masked(qa, va, &active, 0.2, 1e-9);
+        let w = impulse_dynamics_masked(&model, &mut data, &q, &v, c, &active, 0.2, 1e-9).unwrap();
+        assert_close(&tag("v+"), &vp, &w.0, TOL);
+        assert_close(&tag("impulse"), &p, &w.1, TOL);
+        let ours = z1::impulse_dynamics_derivatives_masked(qa, va, &active, 0.2, 1e-9);
+        let w =
+            impulse_dynamics_derivatives_masked(&model, &mut data, &q, &v, c, &active, 0.2, 1e-9)
+                .unwrap();
+        assert_close(&tag("dvplus_dq"), ours.0.as_flattened(), &w.dvplus_dq, TOL);
+        assert_close(
+            &tag("dimpulse_dv"),
+            ours.3.as_flattened(),
+            &w.dimpulse_dv,
+            TOL,
+        );
+        let (qn, vn, am, bm) =
+            z1::contact_step_linearization_masked(qa, va, ua, 0.01, &active, 1e-9);
+        let w = contact_step_linearization_masked(
+            &model, &mut data, &q, &v, &u, 0.01, c, &active, 1e-9,
+        )
+        .unwrap();
+        assert_close(&tag("q+"), &qn, &w.0, TOL);
+        assert_close(&tag("v+"), &vn, &w.1, TOL);
+        assert_close(&tag("A"), am.as_flattened(), &w.2, TOL);
+        assert_close(&tag("B"), bm.as_flattened(), &w.3, TOL);
     }
 }

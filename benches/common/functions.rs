@@ -25,7 +25,9 @@ macro_rules! every_function {
             frame_acceleration_derivatives_local_world_aligned, centroidal_dynamics_derivatives,
             contact_drift_derivatives, contact_dynamics_derivatives,
             contact_inverse_dynamics_derivatives, impulse_dynamics, impulse_dynamics_derivatives,
-            contact_step_linearization,
+            contact_step_linearization, contact_dynamics_masked,
+            contact_dynamics_derivatives_masked, impulse_dynamics_masked,
+            impulse_dynamics_derivatives_masked, contact_step_linearization_masked,
         ])
     };
 }
@@ -65,7 +67,9 @@ macro_rules! mpc_functions {
             frame_acceleration_derivatives_local_world_aligned, centroidal_dynamics_derivatives,
             contact_drift_derivatives, contact_dynamics_derivatives,
             contact_inverse_dynamics_derivatives, impulse_dynamics, impulse_dynamics_derivatives,
-            contact_step_linearization,
+            contact_step_linearization, contact_dynamics_masked,
+            contact_dynamics_derivatives_masked, impulse_dynamics_masked,
+            impulse_dynamics_derivatives_masked, contact_step_linearization_masked,
         ])
     };
 }

@@ -60,6 +60,8 @@ impl State {
             "fext" => self.fext.clone(),
             "target" => self.target.clone(),
             "lambda" => self.lambda.clone(),
+            // Every contact in contact: the masked functions' stance.
+            "active" => vec![1.0; self.lambda.len()],
             "h" => vec![STEP],
             "damping" | "height" | "restitution" => vec![0.0],
             other => panic!("the bench has no value for an argument `{other}`"),

@@ -359,6 +359,26 @@ pub const OUTSIDE_FORMAT: &[(Function, &str)] = &[
         Function::ContactStepLinearization,
         "its inputs `u` and `h` are no inputs of a state",
     ),
+    (
+        Function::ContactDynamicsMasked,
+        "its input `active` is no input of a state",
+    ),
+    (
+        Function::ContactDynamicsDerivativesMasked,
+        "its input `active` is no input of a state",
+    ),
+    (
+        Function::ImpulseDynamicsMasked,
+        "its input `active` is no input of a state",
+    ),
+    (
+        Function::ImpulseDynamicsDerivativesMasked,
+        "its input `active` is no input of a state",
+    ),
+    (
+        Function::ContactStepLinearizationMasked,
+        "its inputs `u`, `h` and `active` are no inputs of a state",
+    ),
 ];
 
 /// The key of the joint placements, a key of the reference files beside the

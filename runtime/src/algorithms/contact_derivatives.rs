@@ -534,7 +534,7 @@ pub fn impulse_dynamics_derivatives_masked<S: Scalar>(
 /// `τ` rows `M(q) Δv - J_cᵀ Λ` from a pass of the RNEA derivatives at zero
 /// velocity without gravity (`a = Δv`, the impulse as external forces), the
 /// contact rows `J_c(q) (v⁺ + e v)` from a kinematic pass at that velocity,
-/// `∂F/∂v = [-M; e J_c]`, then `-K⁻¹` of them.
+/// then `-K⁻¹` of them; the `v` columns in closed form.
 #[allow(clippy::too_many_arguments)]
 fn impulse_derivatives<S: Scalar>(
     model: &Model,
@@ -562,9 +562,6 @@ fn impulse_derivatives<S: Scalar>(
         Matrices::NoGravity,
         ContactRows::Velocity,
     );
-    let dv: Vec<S> = (data.mass_matrix.iter().map(|&x| -x))
-        .chain(kkt.jacobian().iter().map(|&x| restitution * x))
-        .collect();
     let w: Vec<S> = v_plus
         .iter()
         .zip(v)
@@ -586,7 +583,25 @@ fn impulse_derivatives<S: Scalar>(
     dq[nv * nv..].copy_from_slice(&velocity.dq[nv * nv..]);
     let inverse = kkt.inverse(model, data);
     let (dvplus_dq, dimpulse_dq) = inverse.implicit(nv, &dq, nv);
-    let (dvplus_dv, dimpulse_dv) = inverse.implicit(nv, &dv, nv);
+    // ∂F/∂v = [-M; e J_c]: `-K⁻¹` of it is `(P M - e Q J_c, -Qᵀ M - e Λ⁻¹ J_c)`,
+    // and `Xᵀ M = J_c` makes it `(I - (1 + e) Q J_c, -(1 + e) Λ⁻¹ J_c)`.
+    let scale = S::one() + restitution;
+    let jc = kkt.jacobian();
+    let product = |a: &[S], rows: usize| -> Vec<S> {
+        let mut out = vec![S::zero(); rows * nv];
+        for i in 0..rows {
+            for j in 0..nv {
+                let s = (0..nc).fold(S::zero(), |s, k| s + a[i * nc + k] * jc[k * nv + j]);
+                out[i * nv + j] = -(scale * s);
+            }
+        }
+        out
+    };
+    let mut dvplus_dv = product(&inverse.q, nv);
+    for i in 0..nv {
+        dvplus_dv[i * nv + i] = dvplus_dv[i * nv + i] + S::one();
+    }
+    let dimpulse_dv = product(&inverse.lambda_inv, nc);
     Ok(ImpulseDynamicsDerivatives {
         dvplus_dq,
         dvplus_dv,

@@ -19,14 +19,16 @@ use rbdgen_runtime::{
     actuated_dofs, ccrba, center_of_mass, center_of_pressure, centroidal_dynamics_derivatives,
     centroidal_momentum_rate, compute_joint_jacobians, compute_joint_jacobians_time_variation,
     contact_drift, contact_drift_derivatives, contact_dynamics, contact_dynamics_derivatives,
-    contact_inverse_dynamics, contact_inverse_dynamics_derivatives, contact_jacobian, contact_rows,
-    contact_step_linearization, crba, d_difference, d_integrate, dccrba, derivative_column_len,
-    difference, forward_kinematics, frame_acceleration_derivatives, frame_acceleration_drift,
-    frame_jacobian, frame_jacobian_time_variation, frame_placement, frame_velocity_derivatives,
-    generalized_gravity, impulse_dynamics, impulse_dynamics_derivatives, integrate,
-    jacobian_center_of_mass, joint_torque_regressor, kinetic_energy, mass_factor_pattern,
-    mass_factors, minverse, nonlinear_effects, pose_error, potential_energy, rnea,
-    rnea_derivative_column, rnea_derivatives, rnea_derivatives_fext, rnea_derivatives_stage,
+    contact_dynamics_derivatives_masked, contact_dynamics_masked, contact_inverse_dynamics,
+    contact_inverse_dynamics_derivatives, contact_jacobian, contact_rows,
+    contact_step_linearization, contact_step_linearization_masked, crba, d_difference, d_integrate,
+    dccrba, derivative_column_len, difference, forward_kinematics, frame_acceleration_derivatives,
+    frame_acceleration_drift, frame_jacobian, frame_jacobian_time_variation, frame_placement,
+    frame_velocity_derivatives, generalized_gravity, impulse_dynamics,
+    impulse_dynamics_derivatives, impulse_dynamics_derivatives_masked, impulse_dynamics_masked,
+    integrate, jacobian_center_of_mass, joint_torque_regressor, kinetic_energy,
+    mass_factor_pattern, mass_factors, minverse, nonlinear_effects, pose_error, potential_energy,
+    rnea, rnea_derivative_column, rnea_derivatives, rnea_derivatives_fext, rnea_derivatives_stage,
     rnea_fext, set_link_parameters, solve_mass_column, step_linearization, ArgumentPosition, Data,
     Force, InputError, Matrix3, Model, ReferenceFrame, Scalar, Transform, Vector3,
 };
@@ -140,11 +142,21 @@ pub enum Function {
     ImpulseDynamicsDerivatives,
     /// `contact_step_linearization(q, v, u, h, damping) -> (q⁺, v⁺, A, B)`.
     ContactStepLinearization,
+    /// `contact_dynamics_masked(q, v, tau, active, damping) -> (a, λ)`.
+    ContactDynamicsMasked,
+    /// `contact_dynamics_derivatives_masked(q, v, tau, active, damping) -> (ddq_dq, ..)`.
+    ContactDynamicsDerivativesMasked,
+    /// `impulse_dynamics_masked(q, v, active, restitution, damping) -> (v⁺, impulse)`.
+    ImpulseDynamicsMasked,
+    /// `impulse_dynamics_derivatives_masked(q, v, active, restitution, damping) -> (dvplus_dq, ..)`.
+    ImpulseDynamicsDerivativesMasked,
+    /// `contact_step_linearization_masked(q, v, u, h, active, damping) -> (q⁺, v⁺, A, B)`.
+    ContactStepLinearizationMasked,
 }
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 53] = [
+    pub const ALL: [Function; 58] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
@@ -198,6 +210,11 @@ impl Function {
         Function::ImpulseDynamics,
         Function::ImpulseDynamicsDerivatives,
         Function::ContactStepLinearization,
+        Function::ContactDynamicsMasked,
+        Function::ContactDynamicsDerivativesMasked,
+        Function::ImpulseDynamicsMasked,
+        Function::ImpulseDynamicsDerivativesMasked,
+        Function::ContactStepLinearizationMasked,
     ];
 
     /// The generated function's name, as the runtime's.
@@ -274,6 +291,11 @@ impl Function {
                 | Function::ImpulseDynamics
                 | Function::ImpulseDynamicsDerivatives
                 | Function::ContactStepLinearization
+                | Function::ContactDynamicsMasked
+                | Function::ContactDynamicsDerivativesMasked
+                | Function::ImpulseDynamicsMasked
+                | Function::ImpulseDynamicsDerivativesMasked
+                | Function::ContactStepLinearizationMasked
         )
     }
 
@@ -524,6 +546,32 @@ pub struct Spec<S> {
     /// `Expr`: the trace).
     pub evaluate: EvaluateFn<S>,
 }
+
+/// The output of the contact dynamics derivatives: three `[NV x NV]`, three `[NC x NV]`.
+const CONTACT_DERIVATIVES: Output = Output::Tuple(&[
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Contacts, Dim::Nv),
+    Output::Matrix(Dim::Contacts, Dim::Nv),
+    Output::Matrix(Dim::Contacts, Dim::Nv),
+]);
+
+/// The output of the impulse derivatives: two `[NV x NV]`, two `[NC x NV]`.
+const IMPULSE_DERIVATIVES: Output = Output::Tuple(&[
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Nv, Dim::Nv),
+    Output::Matrix(Dim::Contacts, Dim::Nv),
+    Output::Matrix(Dim::Contacts, Dim::Nv),
+]);
+
+/// The output of a step's linearization: `(q⁺: [NQ], v⁺: [NV], A: [2NV x 2NV], B: [2NV x NU])`.
+const STEP: Output = Output::Tuple(&[
+    Output::Vector(Dim::Nq),
+    Output::Vector(Dim::Nv),
+    Output::Matrix(Dim::TwoNv, Dim::TwoNv),
+    Output::Matrix(Dim::TwoNv, Dim::Nu),
+]);
 
 /// One column of a looped block: `(model, chain, factors, w) -> [NV]`, the
 /// same code for every column of the chain of dofs `chain` (an index into
@@ -1458,8 +1506,8 @@ impl Function {
                 doc: &[
                     "The derivatives `(dv_dq, dv_dv)` of a link frame's spatial velocity in its own axes",
                     "(`getFrameVelocity(.., LOCAL)`; Pinocchio's `computeForwardKinematicsDerivatives` +",
-                    "`getFrameVelocityDerivatives(.., LOCAL)`), `dv_dq` in the tangent space, by dual numbers",
-                    "through the runtime's `frame_velocity`. `dv_dv` is `frame_jacobian_local`.",
+                    "`getFrameVelocityDerivatives(.., LOCAL)`), `dv_dq` in the tangent space, analytically from",
+                    "one forward pass of the kinematic derivatives. `dv_dv` is `frame_jacobian_local`.",
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns two `[6 x NV]`, rows `[linear; angular]`.",
                 ],
@@ -1541,8 +1589,9 @@ impl Function {
                 doc: &[
                     "The derivatives of the centroidal momentum `hg(q, v)` (`ccrba`) and of its rate",
                     "`ḣg(q, v, a)` (`centroidal_momentum_rate`): `(dh_dq, dhdot_dq, dhdot_dv, dhdot_da)`",
-                    "(Pinocchio's `computeCentroidalDynamicsDerivatives`), `q` in the tangent space, by dual",
-                    "numbers through the runtime's functions. `dhdot_da` is `Ag`.",
+                    "(Pinocchio's `computeCentroidalDynamicsDerivatives`), `q` in the tangent space, from one",
+                    "pass of the RNEA derivatives without gravity (the subtrees' forces and momenta moved to",
+                    "the centre of mass). `dhdot_da` is `Ag`.",
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`; returns four `[6 x NV]`, rows `[linear; angular]`.",
                 ],
@@ -1562,7 +1611,7 @@ impl Function {
                 doc: &[
                     "The derivatives `(dγ_dq, dγ_dv)` of the contact drift `γ(q, v)` of `CONTACTS`",
                     "(`contact_drift`: classical for a point, spatial in LOCAL for a 6-D contact), `q` in",
-                    "the tangent space, by dual numbers through the runtime's `contact_drift`.",
+                    "the tangent space, analytically from one forward pass of the kinematic derivatives.",
                     "",
                     "`q: [NQ]`, `v: [NV]`; returns two `[NC x NV]`.",
                 ],
@@ -1588,8 +1637,10 @@ impl Function {
                     "ddq_dtau, dlambda_dq, dlambda_dv, dlambda_dtau)` (Pinocchio's `constraintDynamics` +",
                     "`computeConstraintDynamicsDerivatives`), `q` in the tangent space. By the implicit",
                     "function theorem: `∂(a, λ)/∂x = -K⁻¹ ∂F/∂x` for the residual `F = (M a + h - tau - J_cᵀ λ,",
-                    "J_c a + γ + μ λ)`, `∂F/∂x` by dual numbers at fixed `(a, λ)`, `K⁻¹` through the",
-                    "factors `contact_dynamics` uses. With `damping > 0` they are the exact derivatives of",
+                    "J_c a + γ + μ λ)`, `∂F/∂x` at fixed `(a, λ)` from one pass of the RNEA derivatives with",
+                    "the contact forces as external forces and the contact points' acceleration derivatives",
+                    "from the same pass, `K⁻¹` from the factors `contact_dynamics` builds, as its blocks",
+                    "`[[P, Q], [-Qᵀ, Λ⁻¹]]`. With `damping > 0` they are the exact derivatives of",
                     "the damped solution, `O(μ)` from the rigid ones.",
                     "",
                     "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `damping` ≥ 0; returns three `[NV x NV]`, three `[NC x NV]`.",
@@ -1612,7 +1663,8 @@ impl Function {
                 doc: &[
                     "The derivatives of `contact_inverse_dynamics` `rnea(q, v, a) - J_cᵀ λ` on `CONTACTS`:",
                     "`(dtau_dq, dtau_dv, dtau_da, dtau_dlambda)`, `q` in the tangent space with `λ` fixed in",
-                    "its rows' axes, by dual numbers through the runtime's function. `dtau_da = M`,",
+                    "its rows' axes, by one pass of the RNEA derivatives with `λ` as external forces (a",
+                    "point's held in world axes). `dtau_da = M`,",
                     "`dtau_dlambda = -J_cᵀ`.",
                     "",
                     "`q: [NQ]`, `v: [NV]`, `a: [NV]`, `lambda: [NC]`; returns three `[NV x NV]`, `[NV x NC]`.",
@@ -1685,6 +1737,110 @@ impl Function {
                 ],
                 evaluate: |m, d, x, _| {
                     let (q_next, v_next, a, b) = contact_step_linearization(m, d, &x[0], &x[1], &x[2], x[3][0], &m.contacts, x[4][0])?;
+                    Ok([q_next, v_next, a, b].concat())
+                },
+            },
+            Function::ContactDynamicsMasked => Spec {
+                name: "contact_dynamics_masked",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("tau", Dim::Nv), ("active", Dim::Contacts), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Tuple(&[Output::Vector(Dim::Nv), Output::Vector(Dim::Contacts)]),
+                doc: &[
+                    "`contact_dynamics` on the contacts of `CONTACTS` that `active` marks (the runtime's",
+                    "`contact_dynamics_masked`).",
+                    "With the run-time contact mask `active: [NC]`, one weight per contact row: 1 for the",
+                    "rows of a contact in contact, 0 for the others (all rows of a contact alike). The",
+                    "result equals the unmasked function's on the active contacts alone (the inactive",
+                    "rows of λ and of its derivatives zero), branch-free: one function for every gait mode.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `active: [NC]`, `damping` ≥ 0; returns `(a: [NV], λ: [NC])`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let (a, l) = contact_dynamics_masked(m, d, &x[0], &x[1], &x[2], &m.contacts, &x[3], x[4][0])?;
+                    Ok([a, l].concat())
+                },
+            },
+            Function::ContactDynamicsDerivativesMasked => Spec {
+                name: "contact_dynamics_derivatives_masked",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("tau", Dim::Nv), ("active", Dim::Contacts), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: CONTACT_DERIVATIVES,
+                doc: &[
+                    "`contact_dynamics_derivatives` on the contacts of `CONTACTS` that `active` marks (the",
+                    "runtime's `contact_dynamics_derivatives_masked`).",
+                    "With the run-time contact mask `active: [NC]`, one weight per contact row: 1 for the",
+                    "rows of a contact in contact, 0 for the others (all rows of a contact alike). The",
+                    "result equals the unmasked function's on the active contacts alone (the inactive",
+                    "rows of λ and of its derivatives zero), branch-free: one function for every gait mode.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `tau: [NV]`, `active: [NC]`, `damping` ≥ 0; returns three",
+                    "`[NV x NV]`, three `[NC x NV]`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let c = contact_dynamics_derivatives_masked(m, d, &x[0], &x[1], &x[2], &m.contacts, &x[3], x[4][0])?;
+                    Ok([c.ddq_dq, c.ddq_dv, c.ddq_dtau, c.dlambda_dq, c.dlambda_dv, c.dlambda_dtau].concat())
+                },
+            },
+            Function::ImpulseDynamicsMasked => Spec {
+                name: "impulse_dynamics_masked",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("active", Dim::Contacts), ("restitution", Dim::Scalar), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: Output::Tuple(&[Output::Vector(Dim::Nv), Output::Vector(Dim::Contacts)]),
+                doc: &[
+                    "`impulse_dynamics` at the contacts of `CONTACTS` that `active` marks, those that land",
+                    "(the runtime's `impulse_dynamics_masked`).",
+                    "With the run-time contact mask `active: [NC]`, one weight per contact row: 1 for the",
+                    "rows of a contact in contact, 0 for the others (all rows of a contact alike). The",
+                    "result equals the unmasked function's on the active contacts alone (the inactive",
+                    "rows of λ and of its derivatives zero), branch-free: one function for every gait mode.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `active: [NC]`, `restitution`, `damping`; returns `(v⁺: [NV], Λ: [NC])`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let (v, l) = impulse_dynamics_masked(m, d, &x[0], &x[1], &m.contacts, &x[2], x[3][0], x[4][0])?;
+                    Ok([v, l].concat())
+                },
+            },
+            Function::ImpulseDynamicsDerivativesMasked => Spec {
+                name: "impulse_dynamics_derivatives_masked",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("active", Dim::Contacts), ("restitution", Dim::Scalar), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: IMPULSE_DERIVATIVES,
+                doc: &[
+                    "`impulse_dynamics_derivatives` at the contacts of `CONTACTS` that `active` marks (the",
+                    "runtime's `impulse_dynamics_derivatives_masked`).",
+                    "With the run-time contact mask `active: [NC]`, one weight per contact row: 1 for the",
+                    "rows of a contact in contact, 0 for the others (all rows of a contact alike). The",
+                    "result equals the unmasked function's on the active contacts alone (the inactive",
+                    "rows of λ and of its derivatives zero), branch-free: one function for every gait mode.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `active: [NC]`, `restitution`, `damping`; returns two `[NV x NV]`,",
+                    "two `[NC x NV]`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let i = impulse_dynamics_derivatives_masked(m, d, &x[0], &x[1], &m.contacts, &x[2], x[3][0], x[4][0])?;
+                    Ok([i.dvplus_dq, i.dvplus_dv, i.dimpulse_dq, i.dimpulse_dv].concat())
+                },
+            },
+            Function::ContactStepLinearizationMasked => Spec {
+                name: "contact_step_linearization_masked",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("u", Dim::Nu), ("h", Dim::Scalar), ("active", Dim::Contacts), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: STEP,
+                doc: &[
+                    "`contact_step_linearization` on the contacts of `CONTACTS` that `active` marks (the",
+                    "runtime's `contact_step_linearization_masked`): each knot of an MPC horizon that crosses",
+                    "stance, trot diagonals and flight calls this one function with its own mask.",
+                    "With the run-time contact mask `active: [NC]`, one weight per contact row: 1 for the",
+                    "rows of a contact in contact, 0 for the others (all rows of a contact alike). The",
+                    "result equals the unmasked function's on the active contacts alone (the inactive",
+                    "rows of λ and of its derivatives zero), branch-free: one function for every gait mode.",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `u: [NU]` (N·m, N), `h` (s), `active: [NC]`, `damping` ≥ 0; returns",
+                    "`(q⁺: [NQ], v⁺: [NV], A: [2NV x 2NV], B: [2NV x NU])`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let (q_next, v_next, a, b) = contact_step_linearization_masked(m, d, &x[0], &x[1], &x[2], x[3][0], &m.contacts, &x[4], x[5][0])?;
                     Ok([q_next, v_next, a, b].concat())
                 },
             },

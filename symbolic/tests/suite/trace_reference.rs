@@ -84,7 +84,12 @@ fn expected(function: Function, s: &Value, frame: Option<&str>) -> Option<Vec<f6
         | Function::ContactInverseDynamicsDerivatives
         | Function::ImpulseDynamics
         | Function::ImpulseDynamicsDerivatives
-        | Function::ContactStepLinearization => return None,
+        | Function::ContactStepLinearization
+        | Function::ContactDynamicsMasked
+        | Function::ContactDynamicsDerivativesMasked
+        | Function::ImpulseDynamicsMasked
+        | Function::ImpulseDynamicsDerivativesMasked
+        | Function::ContactStepLinearizationMasked => return None,
     };
     Some(match frame {
         Some(name) => flat(&s["frames"][name][key]),
@@ -142,6 +147,11 @@ const NOT_IN_EVAL_FORMAT: &[Function] = &[
     Function::ImpulseDynamics,
     Function::ImpulseDynamicsDerivatives,
     Function::ContactStepLinearization,
+    Function::ContactDynamicsMasked,
+    Function::ContactDynamicsDerivativesMasked,
+    Function::ImpulseDynamicsMasked,
+    Function::ImpulseDynamicsDerivativesMasked,
+    Function::ContactStepLinearizationMasked,
 ];
 
 fn check(name: &str) {
