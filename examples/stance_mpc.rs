@@ -260,20 +260,31 @@ pub fn compare(repeat: usize, u_static: &[f64; NU]) -> Comparison {
     let start = Instant::now();
     for _ in 0..repeat {
         for k in 0..KNOTS {
-            scalar[k] = go2_z1::contact_step_linearization_masked(&q[k], &v[k], &u[k], H, &STANCE, DAMPING);
+            scalar[k] =
+                go2_z1::contact_step_linearization_masked(&q[k], &v[k], &u[k], H, &STANCE, DAMPING);
         }
     }
     let t_scalar = start.elapsed().as_secs_f64();
     let start = Instant::now();
     for _ in 0..repeat {
-        lanes::contact_step_linearization_masked_batch(&q, &v, &u, &h, &active, &damping, &mut batch)
-            .expect("equal lengths");
+        lanes::contact_step_linearization_masked_batch(
+            &q, &v, &u, &h, &active, &damping, &mut batch,
+        )
+        .expect("equal lengths");
     }
     let t_batch = start.elapsed().as_secs_f64();
     let start = Instant::now();
     for _ in 0..repeat {
-        lanes::contact_step_linearization_masked_batch_par(&q, &v, &u, &h, &active, &damping, &mut threads)
-            .expect("equal lengths");
+        lanes::contact_step_linearization_masked_batch_par(
+            &q,
+            &v,
+            &u,
+            &h,
+            &active,
+            &damping,
+            &mut threads,
+        )
+        .expect("equal lengths");
     }
     let t_threads = start.elapsed().as_secs_f64();
     let flat = |l: &Linearization| -> Vec<f64> {
@@ -313,10 +324,12 @@ pub struct FdCheck {
 pub fn fd_check(model: &Model, u_static: &[f64; NU], knot: usize, eps: f64) -> FdCheck {
     let (qs, vs, us) = horizon(0.5, u_static);
     let (q, v, u) = (qs[knot], vs[knot], us[knot]);
-    let (q_next, v_next, a, b) = go2_z1::contact_step_linearization_masked(&q, &v, &u, H, &STANCE, DAMPING);
+    let (q_next, v_next, a, b) =
+        go2_z1::contact_step_linearization_masked(&q, &v, &u, H, &STANCE, DAMPING);
     // The step's output as a tangent vector at the nominal (q⁺, v⁺).
     let out = |q: &[f64; NQ], v: &[f64; NV], u: &[f64; NU]| -> Vec<f64> {
-        let (qn, vn, _, _) = go2_z1::contact_step_linearization_masked(q, v, u, H, &STANCE, DAMPING);
+        let (qn, vn, _, _) =
+            go2_z1::contact_step_linearization_masked(q, v, u, H, &STANCE, DAMPING);
         let dq = runtime::difference(model, &q_next, &qn).expect("valid q");
         let dv = vn.iter().zip(&v_next).map(|(x, y)| x - y);
         dq.into_iter().chain(dv).collect()
@@ -515,7 +528,8 @@ pub fn run(model: &Model, u_static: &[f64; NU], steps: usize, knots: usize) -> R
     let mut us: Vec<[f64; NU]> = vec![*u_static; knots];
     let (hs, active, damping) = (vec![H; knots], vec![STANCE; knots], vec![DAMPING; knots]);
     let mut lin = vec![zero_linearization(); knots];
-    let static_lambda = go2_z1::contact_dynamics_masked(&q0, &v0, &torques(u_static), &STANCE, DAMPING).1;
+    let static_lambda =
+        go2_z1::contact_dynamics_masked(&q0, &v0, &torques(u_static), &STANCE, DAMPING).1;
     let mut out = Run {
         trace: Vec::with_capacity(steps),
         max_base_drift: 0.0,
@@ -534,8 +548,10 @@ pub fn run(model: &Model, u_static: &[f64; NU], steps: usize, knots: usize) -> R
         xs[0] = (q, v);
         let start = Instant::now();
         let (qk, vk): (Vec<[f64; NQ]>, Vec<[f64; NV]>) = xs[..knots].iter().copied().unzip();
-        lanes::contact_step_linearization_masked_batch_par(&qk, &vk, &us, &hs, &active, &damping, &mut lin)
-            .expect("equal lengths");
+        lanes::contact_step_linearization_masked_batch_par(
+            &qk, &vk, &us, &hs, &active, &damping, &mut lin,
+        )
+        .expect("equal lengths");
         t_lin += start.elapsed().as_secs_f64();
         let start = Instant::now();
         let a: Vec<DMatrix<f64>> = lin
@@ -573,7 +589,8 @@ pub fn run(model: &Model, u_static: &[f64; NU], steps: usize, knots: usize) -> R
         let u: [f64; NU] = next_us[0];
         // The plant: the stance step itself, and the contact forces at its start.
         let (_, lambda) = go2_z1::contact_dynamics_masked(&q, &v, &torques(&u), &STANCE, DAMPING);
-        let (q_next, v_next, _, _) = go2_z1::contact_step_linearization_masked(&q, &v, &u, H, &STANCE, DAMPING);
+        let (q_next, v_next, _, _) =
+            go2_z1::contact_step_linearization_masked(&q, &v, &u, H, &STANCE, DAMPING);
         (q, v) = (q_next, v_next);
         // Shift the guess by one knot; its last knot repeats.
         xs = next_xs[1..].to_vec();

@@ -12,14 +12,12 @@
 
 use super::acceleration::{acceleration_pass, frame_drift};
 use super::crba::crba;
-use super::derivatives::{solve_mass, Rows, Sign};
+use super::derivatives::{run, solve_mass, External, Matrices, Rows, Sign};
+use super::frame_derivatives::frame_columns;
 use super::jacobian::{compute_joint_jacobians, frame_jacobian, ReferenceFrame};
 use super::kinematics::placement;
 use super::minverse::{factor_mass_matrix, inverse_from_factors};
-use super::{
-    check_data, check_index, check_len, check_q, check_v, forward_kinematics, nonlinear_effects,
-    rnea,
-};
+use super::{check_data, check_index, check_len, check_q, check_v, forward_kinematics, rnea};
 use crate::error::InputError;
 use crate::spatial::Vector3;
 use crate::{Contact, ContactKind, Data, Model, Scalar};
@@ -216,10 +214,13 @@ pub(crate) fn contact_forward<S: Scalar>(
     check_v(model, "tau", tau.len())?;
     check_contacts(model, contacts)?;
     check_active(contacts, active)?;
-    let jc = contact_jacobian(model, data, q, contacts)?;
-    let gamma = contact_drift(model, data, q, v, contacts)?;
-    let h = nonlinear_effects(model, data, q, v)?.to_vec();
-    crba(model, data, q)?;
+    // `M`, `h = rnea(q, v, 0)`, `J_c` and `γ` from one pass: the one the
+    // derivatives' pass then repeats at `v̇` (traced, the same nodes).
+    let zeros = core::mem::take(&mut data.derivatives.zeros);
+    run(model, data, q, v, &zeros, External::None, Matrices::Mass);
+    data.derivatives.zeros = zeros;
+    let h = data.tau.clone();
+    let (jc, gamma) = contact_rows_of_pass(model, data, contacts);
     let kkt = Kkt::factor_mass(model, data, jc, damping, active);
     let rhs: Vec<S> = tau
         .iter()
@@ -229,6 +230,46 @@ pub(crate) fn contact_forward<S: Scalar>(
         .collect();
     let (ddq, lambda) = kkt.solve(model, data, &rhs, 1, Rows::All);
     Ok((ddq, lambda, kkt))
+}
+
+/// `(J_c, γ)` of `contacts` (`[nc x nv]` row-major, `[nc]`) from the last
+/// pass of [`run`] (gravity in it, at `v̇ = 0`): each contact frame's
+/// columns ([`frame_columns`]), the linear rows in world axes and the
+/// classical acceleration for a point, all six in LOCAL for a 6-D contact.
+fn contact_rows_of_pass<S: Scalar>(
+    model: &Model,
+    data: &Data<S>,
+    contacts: &[Contact],
+) -> (Vec<S>, Vec<S>) {
+    let nv = model.nv;
+    let mut jc = vec![S::zero(); contact_rows(contacts) * nv];
+    let mut gamma = Vec::with_capacity(contact_rows(contacts));
+    let mut row = 0;
+    for c in contacts {
+        let f = frame_columns(model, data, c.frame, true);
+        match c.kind {
+            ContactKind::Point => {
+                let r = f.rotation();
+                for &k in &f.support {
+                    let j = *r * f.j[k].linear;
+                    for (i, x) in j.0.into_iter().enumerate() {
+                        jc[(row + i) * nv + k] = x;
+                    }
+                }
+                gamma.extend((*r * f.classical()).0);
+            }
+            ContactKind::Frame6d => {
+                for &k in &f.support {
+                    for (i, x) in f.j[k].to_array().into_iter().enumerate() {
+                        jc[(row + i) * nv + k] = x;
+                    }
+                }
+                gamma.extend(f.a.to_array());
+            }
+        }
+        row += c.kind.rows();
+    }
+    (jc, gamma)
 }
 
 /// `Ok` when the mask `active`, if any, has one weight per row of `contacts`.
@@ -362,12 +403,7 @@ impl<S: Scalar> Kkt<S> {
                 p[j * nv + i] = x;
             }
         }
-        KktInverse {
-            p,
-            q,
-            lambda_inv,
-            nc,
-        }
+        KktInverse { p, q, lambda_inv }
     }
 
     /// `K⁻¹ [r_1; r_2]` for `cols` right-hand sides (`r: [(nv + nc) x cols]`
@@ -411,36 +447,69 @@ impl<S: Scalar> Kkt<S> {
 
 /// `K⁻¹ = [[P, Q], [-Qᵀ, Λ⁻¹]]` of a [`Kkt`]: `P = M⁻¹ - X Λ⁻¹ Xᵀ`
 /// (`[nv x nv]`, symmetric: `∂v̇/∂τ`), `Q = X Λ⁻¹` (`[nv x nc]`) and `Λ⁻¹`
-/// (`[nc x nc]`), all row-major. Dense: applied to the many columns of the
-/// derivatives, a product with these costs less than the solves through the
-/// factors (the tree-sparse solve of `M` and the dense ones of `X` and `Λ`).
+/// (`[nc x nc]`), all row-major: the many columns of the derivatives are
+/// products with `Qᵀ` and `Λ⁻¹` ([`Kkt::implicit`]), cheaper than a solve
+/// of `Λ` each.
 pub(crate) struct KktInverse<S> {
     pub(crate) p: Vec<S>,
     pub(crate) q: Vec<S>,
     pub(crate) lambda_inv: Vec<S>,
-    nc: usize,
 }
 
-impl<S: Scalar> KktInverse<S> {
-    /// `(y, z) = -K⁻¹ d` for `d: [(nv + nc) x cols]` row-major:
-    /// `y = -(P d₁ + Q d₂)` (`[nv x cols]`), `z = Qᵀ d₁ - Λ⁻¹ d₂` (`[nc x cols]`).
-    pub(crate) fn implicit(&self, nv: usize, d: &[S], cols: usize) -> (Vec<S>, Vec<S>) {
-        let nc = self.nc;
+impl<S: Scalar> Kkt<S> {
+    /// `(y, z) = -K⁻¹ d` for `d: [(nv + nc) x cols]` row-major, with the
+    /// blocks `inverse` of this `K`: `z = Qᵀ d₁ - Λ⁻¹ d₂` (`[nc x cols]`),
+    /// then `y = -M⁻¹ (d₁ - J_cᵀ z)` (`[nv x cols]`) by the tree-sparse
+    /// factors in `data.ltdl` (fewer operations than `-(P d₁ + Q d₂)` by the
+    /// dense `P` once `z` is known).
+    ///
+    /// Without `forces`, only `y`, as `-(P d₁ + Q d₂)` by the dense blocks
+    /// (`z` empty): fewer operations than computing `z` first.
+    pub(crate) fn implicit(
+        &self,
+        model: &Model,
+        data: &Data<S>,
+        inverse: &KktInverse<S>,
+        d: &[S],
+        cols: usize,
+        forces: bool,
+    ) -> (Vec<S>, Vec<S>) {
+        let (nv, nc) = (model.nv, self.nc);
         let (d1, d2) = d.split_at(nv * cols);
-        let mut y = vec![S::zero(); nv * cols];
+        if !forces {
+            let mut y = vec![S::zero(); nv * cols];
+            for i in 0..nv {
+                for j in 0..cols {
+                    let s = (0..nv).fold(S::zero(), |s, k| {
+                        s + inverse.p[i * nv + k] * d1[k * cols + j]
+                    });
+                    let s = (0..nc).fold(s, |s, k| s + inverse.q[i * nc + k] * d2[k * cols + j]);
+                    y[i * cols + j] = -s;
+                }
+            }
+            return (y, Vec::new());
+        }
         let mut z = vec![S::zero(); nc * cols];
         for j in 0..cols {
-            for i in 0..nv {
-                let s = (0..nv).fold(S::zero(), |s, k| s + self.p[i * nv + k] * d1[k * cols + j]);
-                let s = (0..nc).fold(s, |s, k| s + self.q[i * nc + k] * d2[k * cols + j]);
-                y[i * cols + j] = -s;
-            }
             for i in 0..nc {
-                let s = (0..nv).fold(S::zero(), |s, k| s + self.q[k * nc + i] * d1[k * cols + j]);
-                let s = (0..nc).fold(s, |s, k| s - self.lambda_inv[i * nc + k] * d2[k * cols + j]);
+                let s = (0..nv).fold(S::zero(), |s, k| {
+                    s + inverse.q[k * nc + i] * d1[k * cols + j]
+                });
+                let s = (0..nc).fold(s, |s, k| {
+                    s - inverse.lambda_inv[i * nc + k] * d2[k * cols + j]
+                });
                 z[i * cols + j] = s;
             }
         }
+        let mut rhs = d1.to_vec();
+        for k in 0..nv {
+            for j in 0..cols {
+                rhs[k * cols + j] = (0..nc).fold(rhs[k * cols + j], |s, r| {
+                    s - self.jc[r * nv + k] * z[r * cols + j]
+                });
+            }
+        }
+        let y = solve_mass(model, data, &rhs, cols, Rows::All, Sign::Minus);
         (y, z)
     }
 }

@@ -295,7 +295,7 @@ pub fn contact_dynamics_derivatives<S: Scalar>(
     contacts: &[Contact],
     damping: S,
 ) -> Result<ContactDynamicsDerivatives<S>, InputError> {
-    contact_derivatives(model, data, q, v, tau, contacts, None, damping)
+    contact_derivatives(model, data, q, v, tau, contacts, None, damping, true)
 }
 
 /// [`contact_dynamics_derivatives`] of [`contact_dynamics_masked`](super::contact_dynamics_masked):
@@ -317,12 +317,24 @@ pub fn contact_dynamics_derivatives_masked<S: Scalar>(
     active: &[S],
     damping: S,
 ) -> Result<ContactDynamicsDerivatives<S>, InputError> {
-    contact_derivatives(model, data, q, v, tau, contacts, Some(active), damping)
+    contact_derivatives(
+        model,
+        data,
+        q,
+        v,
+        tau,
+        contacts,
+        Some(active),
+        damping,
+        true,
+    )
 }
 
-/// [`contact_dynamics_derivatives`], masked by `active` when given.
+/// [`contact_dynamics_derivatives`], masked by `active` when given; without
+/// `forces`, the derivatives of `λ` are left empty (the step's
+/// linearization reads those of `v̇` only).
 #[allow(clippy::too_many_arguments)]
-fn contact_derivatives<S: Scalar>(
+pub(crate) fn contact_derivatives<S: Scalar>(
     model: &Model,
     data: &mut Data<S>,
     q: &[S],
@@ -331,6 +343,7 @@ fn contact_derivatives<S: Scalar>(
     contacts: &[Contact],
     active: Option<&[S]>,
     damping: S,
+    forces: bool,
 ) -> Result<ContactDynamicsDerivatives<S>, InputError> {
     let (ddq, lambda, kkt) = contact_forward(model, data, q, v, tau, contacts, active, damping)?;
     let nv = model.nv;
@@ -347,10 +360,10 @@ fn contact_derivatives<S: Scalar>(
     );
     mask_contact_rows(nv, &mut r, active);
     let inverse = kkt.inverse(model, data);
-    let (ddq_dq, dlambda_dq) = inverse.implicit(nv, &r.dq, nv);
-    let (ddq_dv, dlambda_dv) = inverse.implicit(nv, &r.dv, nv);
+    let (ddq_dq, dlambda_dq) = kkt.implicit(model, data, &inverse, &r.dq, nv, forces);
+    let (ddq_dv, dlambda_dv) = kkt.implicit(model, data, &inverse, &r.dv, nv, forces);
     // ∂F/∂τ = [-I; 0]: -K⁻¹ [-I; 0] = [P; -Qᵀ].
-    let nc = contact_rows(contacts);
+    let nc = if forces { contact_rows(contacts) } else { 0 };
     let dlambda_dtau = (0..nc * nv)
         .map(|k| -inverse.q[(k % nv) * nc + k / nv])
         .collect();
@@ -582,7 +595,7 @@ fn impulse_derivatives<S: Scalar>(
     let mut dq = mass.dq;
     dq[nv * nv..].copy_from_slice(&velocity.dq[nv * nv..]);
     let inverse = kkt.inverse(model, data);
-    let (dvplus_dq, dimpulse_dq) = inverse.implicit(nv, &dq, nv);
+    let (dvplus_dq, dimpulse_dq) = kkt.implicit(model, data, &inverse, &dq, nv, true);
     // ∂F/∂v = [-M; e J_c]: `-K⁻¹` of it is `(P M - e Q J_c, -Qᵀ M - e Λ⁻¹ J_c)`,
     // and `Xᵀ M = J_c` makes it `(I - (1 + e) Q J_c, -(1 + e) Λ⁻¹ J_c)`.
     let scale = S::one() + restitution;

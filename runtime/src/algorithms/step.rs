@@ -1,8 +1,6 @@
 //! One step of semi-implicit Euler and its linearization in the tangent space.
 
-use super::contact_derivatives::{
-    contact_dynamics_derivatives, contact_dynamics_derivatives_masked,
-};
+use super::contact_derivatives::contact_derivatives;
 use super::derivatives::aba_derivatives_at;
 use super::lie_group::{d_integrate, integrate};
 use super::{aba, check_len, check_q, check_state, check_v, ArgumentPosition};
@@ -251,12 +249,7 @@ fn contact_step<S: Scalar>(
     check_state(model, data, q, v)?;
     check_len("u", u.len(), actuated_dofs(model).len())?;
     let tau = actuate(model, u);
-    let d = match active {
-        None => contact_dynamics_derivatives(model, data, q, v, &tau, contacts, damping)?,
-        Some(a) => {
-            contact_dynamics_derivatives_masked(model, data, q, v, &tau, contacts, a, damping)?
-        }
-    };
+    let d = contact_derivatives(model, data, q, v, &tau, contacts, active, damping, false)?;
     let (q_next, v_next) = euler(model, q, v, &d.ddq, h)?;
     let (a, b) = step_jacobians(model, q, &v_next, h, &d.ddq_dq, &d.ddq_dv, &d.ddq_dtau)?;
     Ok((q_next, v_next, a, b))
