@@ -76,6 +76,34 @@ pub enum ModelError {
         /// What it is: `` `<xacro:macro>` ``, `` `${pi/2}` in `origin rpy` ``.
         what: String,
     },
+    /// An element or attribute of a URDF's `<robot>`, `<link>`, `<joint>`
+    /// or `<inertial>` that the format does not have (a misspelled tag:
+    /// `<inertal>` would leave the link massless, `<orgin>` the joint at its
+    /// parent's origin). The loader ignores it; a warning, and an error with
+    /// `strict`.
+    #[error("line {line}: unknown {what} in {parent}, which rbdgen ignores (misspelled?){hint}")]
+    UnknownElement {
+        /// The element or attribute: `` element `<inertal>` ``,
+        /// `` attribute `xyzz` of `<origin>` ``.
+        what: String,
+        /// Where: ``link `base` ``, `` `<robot>` ``.
+        parent: String,
+        /// Its line in the document.
+        line: u64,
+        /// ``; did you mean `<inertial>`?`` for a near miss, empty otherwise.
+        hint: String,
+    },
+    /// A model that could not be built from a document with unknown
+    /// elements or attributes ([`ModelError::UnknownElement`]): the first of
+    /// them is the likely cause (a misspelled `<joint>` leaves its child
+    /// link without a parent).
+    #[error("{source}; note: {unknown}")]
+    WithUnknownElement {
+        /// Why the model could not be built.
+        source: Box<ModelError>,
+        /// The first unknown element, as [`ModelError::UnknownElement`] says it.
+        unknown: String,
+    },
     /// The document's root element is not `<robot>`.
     #[error("the root element is `<{0}>`, not `<robot>`")]
     NotARobot(String),

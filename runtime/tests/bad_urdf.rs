@@ -302,25 +302,37 @@ fn physical_warnings_agree_with_the_strict_loader() {
             _ => assert!(warnings.is_empty(), "{what}: {warnings:?}"),
         }
     }
-    let (mut inertia, mut massless) = (Vec::new(), Vec::new());
+    let (mut inertia, mut massless, mut unknowns) = (Vec::new(), Vec::new(), Vec::new());
     for path in example_robot_data_urdfs() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).unwrap();
         let Ok(model) = Model::from_urdf_str(&text, true) else {
             continue;
         };
-        let (triangle, others): (Vec<ModelError>, Vec<ModelError>) = model
+        let (unknown, rest): (Vec<ModelError>, Vec<ModelError>) = model
             .physical_warnings()
             .into_iter()
+            .partition(|w| matches!(w, ModelError::UnknownElement { .. }));
+        let (triangle, others): (Vec<ModelError>, Vec<ModelError>) = rest
+            .into_iter()
             .partition(|w| matches!(w, ModelError::InvalidInertia { .. }));
-        let triangle = messages(&triangle);
+        let (triangle, unknown) = (messages(&triangle), messages(&unknown));
         match Model::from_urdf_str_strict(&text, true) {
-            Ok(_) => assert!(triangle.is_empty(), "{name}: {triangle:?}"),
+            Ok(_) => assert!(
+                triangle.is_empty() && unknown.is_empty(),
+                "{name}: {triangle:?} {unknown:?}"
+            ),
             Err(e) => {
                 let e = messages(&[e]).remove(0);
-                assert!(triangle.contains(&e), "{name}: {e} not in {triangle:?}");
-                inertia.push(name.clone());
+                let found = triangle.contains(&e) || unknown.first() == Some(&e);
+                assert!(found, "{name}: {e} not in {triangle:?} {unknown:?}");
+                if !triangle.is_empty() {
+                    inertia.push(name.clone());
+                }
             }
+        }
+        if !unknown.is_empty() {
+            unknowns.push(format!("{name}: {unknown:?}"));
         }
         let expected: Vec<ModelError> = model.check_massless_subtrees().err().into_iter().collect();
         assert_eq!(messages(&others), messages(&expected), "{name}");
@@ -330,6 +342,10 @@ fn physical_warnings_agree_with_the_strict_loader() {
     }
     eprintln!("example-robot-data URDFs with impossible inertias: {inertia:?}");
     eprintln!("example-robot-data URDFs with a massless subtree: {massless:?}");
+    // Vendor extensions are known and quiet; what is left is the format's
+    // own misuse (so101's `<origin>` directly in a link, which urdfdom
+    // ignores too).
+    eprintln!("example-robot-data URDFs with unknown elements: {unknowns:?}");
 }
 
 #[test]

@@ -87,6 +87,167 @@ const JOINT_TYPES: &[&str] = &[
     "spherical",
 ];
 
+/// The elements of the URDF format under `<robot>`, and the extension tags
+/// that tools put there (Gazebo's, ros2_control's): any other is reported.
+const ROBOT_CHILDREN: &[&str] = &[
+    "link",
+    "joint",
+    "material",
+    "transmission",
+    "gazebo",
+    "ros2_control",
+    "sensor",
+];
+
+/// The children of each element that the loader reads, as the URDF format
+/// defines them, with the extensions tools write in a link (PyBullet's
+/// `<contact>`, Gazebo's `<gravity>`, `<kinematic>` and `<surface>`,
+/// `<self_filter>`, `<collision_checking>`): any other is reported.
+const KNOWN_CHILDREN: &[(&str, &[&str])] = &[
+    (
+        "link",
+        &[
+            "inertial",
+            "visual",
+            "collision",
+            "contact",
+            "gravity",
+            "kinematic",
+            "surface",
+            "self_filter",
+            "collision_checking",
+            "self_collision_checking",
+        ],
+    ),
+    ("inertial", &["origin", "mass", "inertia"]),
+    (
+        "joint",
+        &[
+            "origin",
+            "parent",
+            "child",
+            "axis",
+            "calibration",
+            "dynamics",
+            "limit",
+            "mimic",
+            "safety_controller",
+        ],
+    ),
+];
+
+/// The attributes of each element that the loader reads, with the
+/// extensions that robots' files carry (SDFormat's `dont_collapse` on a
+/// fixed joint, Franka's friction model in `<dynamics>`, PAL's motor data
+/// in `<limit>`): any other is reported.
+const KNOWN_ATTRIBUTES: &[(&str, &[&str])] = &[
+    ("robot", &["name", "version"]),
+    ("link", &["name", "type"]),
+    ("joint", &["name", "type", "dont_collapse"]),
+    ("origin", &["xyz", "rpy"]),
+    ("mass", &["value"]),
+    ("inertia", &["ixx", "ixy", "ixz", "iyy", "iyz", "izz"]),
+    ("parent", &["link"]),
+    ("child", &["link"]),
+    ("axis", &["xyz"]),
+    ("calibration", &["rising", "falling", "reference_position"]),
+    (
+        "dynamics",
+        &["damping", "friction", "D", "K", "mu_coulomb", "mu_viscous"],
+    ),
+    (
+        "limit",
+        &[
+            "lower",
+            "upper",
+            "effort",
+            "velocity",
+            "gear_velocity",
+            "current",
+            "command_effort",
+        ],
+    ),
+    ("mimic", &["joint", "multiplier", "offset"]),
+    (
+        "safety_controller",
+        &[
+            "soft_lower_limit",
+            "soft_upper_limit",
+            "k_position",
+            "k_velocity",
+        ],
+    ),
+];
+
+/// An element or attribute the URDF format does not have, where the loader
+/// reads ([`ModelError::UnknownElement`] says it).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Unknown {
+    /// `` element `<inertal>` `` or `` attribute `xyzz` of `<origin>` ``.
+    pub(crate) what: String,
+    /// ``link `base` `` or `` `<robot>` ``.
+    pub(crate) parent: String,
+    /// Its line.
+    pub(crate) line: u64,
+    /// ``; did you mean `<inertial>`?`` or empty.
+    pub(crate) hint: String,
+}
+
+impl Unknown {
+    /// As the warning or error the loaders report.
+    pub(crate) fn to_error(&self) -> ModelError {
+        ModelError::UnknownElement {
+            what: self.what.clone(),
+            parent: self.parent.clone(),
+            line: self.line,
+            hint: self.hint.clone(),
+        }
+    }
+}
+
+/// The unknown children of `tag` among its attributes `attributes` (when the
+/// loader reads `tag`), then `tag` itself when its parent `parent_tag` has
+/// known children and it is none of them; `parent` names where it is.
+fn unknowns(
+    tag: &str,
+    parent_tag: &str,
+    attributes: &[(&str, &str)],
+    parent: &str,
+    line: u64,
+    out: &mut Vec<Unknown>,
+) {
+    let known_children = match parent_tag {
+        "robot" => Some(ROBOT_CHILDREN),
+        _ => KNOWN_CHILDREN
+            .iter()
+            .find(|(t, _)| *t == parent_tag)
+            .map(|(_, c)| *c),
+    };
+    if let Some(children) = known_children {
+        if !children.contains(&tag) {
+            let hint = crate::error::nearest(tag, children.iter().copied())
+                .map_or_else(String::new, |k| format!("; did you mean `<{k}>`?"));
+            out.push(Unknown {
+                what: format!("element `<{tag}>`"),
+                parent: parent.to_string(),
+                line,
+                hint,
+            });
+            return;
+        }
+    }
+    if let Some((_, known)) = KNOWN_ATTRIBUTES.iter().find(|(t, _)| *t == tag) {
+        for (key, _) in attributes.iter().filter(|(k, _)| !known.contains(k)) {
+            out.push(Unknown {
+                what: format!("attribute `{key}` of `<{tag}>`"),
+                parent: parent.to_string(),
+                line,
+                hint: crate::error::did_you_mean(key, known.iter().copied()),
+            });
+        }
+    }
+}
+
 /// A `<link>` or `<joint>` under `<robot>` being read.
 struct Item {
     /// How errors name it: ``joint `j` `` or `` `<joint>` at line 7 ``.
@@ -123,6 +284,17 @@ impl Item {
 /// [`ModelError::NotANumber`] for an attribute that does not hold the numbers
 /// it must, [`ModelError::UnsupportedJoint`] for an unknown joint type.
 pub(crate) fn reduce(text: &str) -> Result<String, ModelError> {
+    reduce_with_unknowns(text).map(|(reduced, _)| reduced)
+}
+
+/// [`reduce`], and the elements and attributes of `<robot>`, its links and
+/// joints and their inertials that the URDF format does not have, in the
+/// order of the document ([`Unknown`]).
+///
+/// # Errors
+/// As [`reduce`].
+pub(crate) fn reduce_with_unknowns(text: &str) -> Result<(String, Vec<Unknown>), ModelError> {
+    let mut unknown = Vec::new();
     let mut reader = ParserConfig::new()
         .ignore_comments(true)
         .create_reader(text.as_bytes());
@@ -186,6 +358,7 @@ pub(crate) fn reduce(text: &str) -> Result<String, ModelError> {
                     if tag != "robot" {
                         return Err(ModelError::NotARobot(tag.to_string()));
                     }
+                    unknowns(tag, "", &attributes, "`<robot>`", line, &mut unknown);
                     let kept: Vec<(&str, &str)> = attributes
                         .iter()
                         .copied()
@@ -196,6 +369,7 @@ pub(crate) fn reduce(text: &str) -> Result<String, ModelError> {
                     continue;
                 }
                 if depth == 2 {
+                    unknowns(tag, "robot", &attributes, "`<robot>`", line, &mut unknown);
                     item = matches!(tag, "link" | "joint").then(|| Item {
                         label: match attr("name") {
                             Some(n) => format!("{tag} `{n}`"),
@@ -210,6 +384,19 @@ pub(crate) fn reduce(text: &str) -> Result<String, ModelError> {
                 let Some(item) = item.as_mut() else { continue };
                 if depth == item.depth + 1 {
                     item.section = tag.to_string();
+                    unknowns(tag, &item.tag, &attributes, &item.label, line, &mut unknown);
+                } else if depth == item.depth + 2
+                    && item.tag == "link"
+                    && item.section == "inertial"
+                {
+                    unknowns(
+                        tag,
+                        "inertial",
+                        &attributes,
+                        &item.label,
+                        line,
+                        &mut unknown,
+                    );
                 }
                 if item.keeps(depth) && written.last() == Some(&(depth - 1)) {
                     check_element(item, tag, &attr, depth)?;
@@ -232,7 +419,7 @@ pub(crate) fn reduce(text: &str) -> Result<String, ModelError> {
                 }
                 depth -= 1;
             }
-            XmlEvent::EndDocument => return Ok(out),
+            XmlEvent::EndDocument => return Ok((out, unknown)),
             _ => {}
         }
     }

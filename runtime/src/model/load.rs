@@ -30,7 +30,11 @@ impl Model {
     /// [`crate::model::validate`] for the tolerance). A `floating` joint
     /// becomes a free-flyer and a `planar` joint Pinocchio's
     /// `JointModelPlanar` (motion in the joint frame's xy plane, `q = [x, y,
-    /// cos θ, sin θ]`; the URDF axis is ignored, as Pinocchio does). Never panics,
+    /// cos θ, sin θ]`; the URDF axis is ignored, as Pinocchio does). When the
+    /// model cannot be built and the document has an element or attribute
+    /// the format does not have, [`ModelError::WithUnknownElement`] names
+    /// both (a misspelled `<joint>` leaves its child link without a parent);
+    /// when it can, [`Model::physical_warnings`] reports them. Never panics,
     /// whatever the text; a chain of thousands of links loads without deep
     /// recursion.
     pub fn from_urdf_str(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
@@ -54,12 +58,17 @@ impl Model {
     /// Builds the model of a URDF document as [`Model::from_urdf_str`] does,
     /// and also refuses link inertias whose principal moments violate the
     /// triangle inequality `I1 + I2 ≥ I3` (beyond [`validate::TOLERANCE`] times the
-    /// largest principal moment of the robot), which no rigid body can have.
+    /// largest principal moment of the robot), which no rigid body can have,
+    /// and elements or attributes of `<robot>`, its links, joints and
+    /// inertials that the URDF format does not have (a misspelled tag, which
+    /// [`Model::from_urdf_str`] reads past and [`Model::physical_warnings`]
+    /// reports).
     ///
     /// # Errors
-    /// Every error of [`Model::from_urdf_str`], and
+    /// Every error of [`Model::from_urdf_str`],
     /// [`ModelError::InvalidInertia`] naming the link whose moments violate the
-    /// triangle inequality.
+    /// triangle inequality, and [`ModelError::UnknownElement`] naming the
+    /// first unknown element or attribute, its parent and its line.
     pub fn from_urdf_str_strict(urdf: &str, floating_base: bool) -> Result<Model, ModelError> {
         load(urdf, floating_base, true)
     }
@@ -68,12 +77,27 @@ impl Model {
 /// The loader: XML structure (keeping only links, inertials and joints), URDF
 /// parse, tree, then the inertia checks (`strict` adds the triangle inequality).
 fn load(urdf: &str, floating_base: bool, strict: bool) -> Result<Model, ModelError> {
-    let reduced = super::document::reduce(urdf)?;
-    let robot =
-        urdf_rs::read_from_string(&reduced).map_err(|e| ModelError::Parse(e.to_string()))?;
-    let model = Builder::new(&robot)?.build(&robot.name, floating_base)?;
+    let (reduced, unknown) = super::document::reduce_with_unknowns(urdf)?;
+    // A model that fails to build names the first unknown element too: a
+    // misspelled `<joint>` leaves its child link without a parent.
+    let with_unknown = |e: ModelError| match unknown.first() {
+        None => e,
+        Some(u) => ModelError::WithUnknownElement {
+            source: Box::new(e),
+            unknown: u.to_error().to_string(),
+        },
+    };
+    let robot = urdf_rs::read_from_string(&reduced)
+        .map_err(|e| with_unknown(ModelError::Parse(e.to_string())))?;
+    let mut model = Builder::new(&robot)
+        .and_then(|b| b.build(&robot.name, floating_base))
+        .map_err(with_unknown)?;
     validate::finite_model(&model)?;
     validate::link_inertias(&robot, strict)?;
+    if let (true, Some(u)) = (strict, unknown.first()) {
+        return Err(u.to_error());
+    }
+    model.unknown = unknown;
     Ok(model)
 }
 
@@ -105,7 +129,8 @@ mod tests {
                         .unwrap()
                         .build(&robot.name, floating)
                         .unwrap();
-                    let reduced = load(&text, floating, false).unwrap();
+                    let mut reduced = load(&text, floating, false).unwrap();
+                    reduced.unknown.clear();
                     assert_eq!(whole, reduced, "{}", path.display());
                 }
                 n += 1;

@@ -127,6 +127,9 @@ pub struct Model {
     pub effort_limit: Vec<f64>,
     /// The tree as the algorithms walk it, derived from `joints` by the loader.
     topology: Topology,
+    /// What the URDF loader read past: elements and attributes the format
+    /// does not have ([`Model::physical_warnings`] reports them).
+    pub(crate) unknown: Vec<document::Unknown>,
 }
 
 impl Joint {
@@ -168,6 +171,7 @@ impl Model {
             velocity_limit: Vec::new(),
             effort_limit: Vec::new(),
             topology: Topology::default(),
+            unknown: Vec::new(),
         }
     }
 

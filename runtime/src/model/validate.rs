@@ -34,8 +34,14 @@ pub const TOLERANCE: f64 = 1e-6;
 
 impl Model {
     /// What is physically impossible in this model although Pinocchio accepts
-    /// it, as the errors that a strict reading would give, in this order:
+    /// it, and what its URDF held that the loader read past, as the errors
+    /// that a strict reading would give, in this order:
     ///
+    /// - [`ModelError::UnknownElement`] for each element or attribute of the
+    ///   URDF's `<robot>`, links, joints and inertials that the format does
+    ///   not have (a misspelled `<inertal>` leaves the link massless), in
+    ///   document order; extension tags (`<gazebo>`, `<transmission>`,
+    ///   namespaced elements) are not reported;
     /// - [`ModelError::InvalidInertia`] for each link frame whose rotational
     ///   inertia about its centre of mass violates the triangle inequality of
     ///   principal moments `I1 + I2 ≥ I3` (beyond [`TOLERANCE`] times the
@@ -60,14 +66,16 @@ impl Model {
             .flat_map(|(_, m)| m.iter().map(|x| x.abs()))
             .fold(0.0, f64::max);
         let tolerance = TOLERANCE * scale;
-        let mut warnings: Vec<ModelError> = moments
-            .into_iter()
-            .filter(|(_, [a, b, c])| a + b < c - tolerance)
-            .map(|(link, [a, b, c])| ModelError::InvalidInertia {
-                link: link.to_string(),
-                reason: triangle_reason(a, b, c),
-            })
-            .collect();
+        let mut warnings: Vec<ModelError> = self.unknown.iter().map(|u| u.to_error()).collect();
+        warnings.extend(
+            moments
+                .into_iter()
+                .filter(|(_, [a, b, c])| a + b < c - tolerance)
+                .map(|(link, [a, b, c])| ModelError::InvalidInertia {
+                    link: link.to_string(),
+                    reason: triangle_reason(a, b, c),
+                }),
+        );
         warnings.extend(self.check_massless_subtrees().err());
         warnings.extend(self.check_redundant_joints().err());
         warnings
