@@ -2,14 +2,17 @@
 //! contacts) and swings its arm, and a short time-varying LQR on the stance
 //! step's linearization holds the base where it is.
 //!
-//! Model: `contact_step_linearization(q, v, u, h, damping) -> (q⁺, v⁺, A, B)`
-//! of `robot_dynamics!`, one semi-implicit Euler step with `v̇` from
-//! `contact_dynamics` on the four feet, `δx⁺ ≈ A δx + B δu` in the tangent
-//! space (`δx = (δq, δv)`, 48 states, `u` the 18 actuated joints).
+//! Model: `contact_step_linearization_masked(q, v, u, h, active, damping) ->
+//! (q⁺, v⁺, A, B)` of `robot_dynamics!`, one semi-implicit Euler step with
+//! `v̇` from `contact_dynamics` on the feet that the run-time contact mask
+//! `active` marks (here all four, [`STANCE`], at every knot: a gait would
+//! change the mask knot by knot, with no other module), `δx⁺ ≈ A δx + B δu`
+//! in the tangent space (`δx = (δq, δv)`, 48 states, `u` the 18 actuated
+//! joints).
 //!
 //! 1. **Linearization three ways.** The horizon's 20 knots (mid-swing, moving
 //!    arm, the stance's torques) go through the scalar function knot by knot,
-//!    `lanes::contact_step_linearization_batch` (four knots per instruction
+//!    `lanes::contact_step_linearization_masked_batch` (four knots per instruction
 //!    stream) and `..._batch_par` (that batch on rayon's threads); the lanes
 //!    must match the scalar results to 1e-13 relative, the threads the lanes
 //!    bit for bit. Times are indicative (one process on a shared machine).
@@ -27,7 +30,7 @@
 //!    against the static torques that hold the robot up, so the torques that
 //!    move the arm and absorb its reaction come from the linearization alone.
 //!    The plant is the same stance step (`q⁺, v⁺` of
-//!    `contact_step_linearization`), and `contact_dynamics` gives the contact
+//!    `contact_step_linearization_masked`), and `contact_dynamics_masked` gives the contact
 //!    forces recorded.
 //!
 //! Damping 0: the four point feet of the quadruped give a full-rank 12 x 24
@@ -51,8 +54,8 @@
 //!
 //! Go2+Z1 stands on its four feet (point contacts) and swings its arm (four
 //! joints, up to 0.9 rad, a 2 s period) while an MPC holds the base where it is.
-//! The model is `contact_step_linearization(q, v, u, h, damping) -> (q⁺, v⁺, A,
-//! B)`: one semi-implicit Euler step with `v̇` from `contact_dynamics` on the
+//! The model is `contact_step_linearization_masked(q, v, u, h, active, damping) -> (q⁺, v⁺, A,
+//! B)`, all four feet active: one semi-implicit Euler step with `v̇` from `contact_dynamics` on the
 //! module's `contacts = [FL_foot: point, ...]`, `δx⁺ ≈ A δx + B δu` in the
 //! tangent space (48 states, 18 actuated joints). The example
 //!
@@ -664,7 +667,7 @@ pub fn plot(
     let root = BitMapBackend::new(&file, (1500, 520)).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(
-        "Go2+Z1 on four feet, arm swinging: stance MPC (affine TV-LQR on contact_step_linearization)",
+        "Go2+Z1 on four feet, arm swinging: stance MPC (affine TV-LQR on contact_step_linearization_masked)",
         ("sans-serif", 22),
     )?;
     let areas = root.split_evenly((1, 3));
@@ -761,7 +764,7 @@ fn main() {
     let model = model();
     let u_static = static_torques(&model);
     println!(
-        "Go2+Z1 on four point feet, contact_step_linearization: A {}x{}, B {}x{}, h = {H} s, damping {DAMPING}",
+        "Go2+Z1 on four point feet, contact_step_linearization_masked (all active): A {}x{}, B {}x{}, h = {H} s, damping {DAMPING}",
         2 * NV,
         2 * NV,
         2 * NV,

@@ -282,6 +282,56 @@ impl_call!([A 0, B 1] [C 2]);
 impl_call!([A 0, B 1, C 2, D 3] []);
 impl_call!([A 0, B 1, C 2] [D 3]);
 impl_call!([A 0, B 1, C 2] [D 3, E 4]);
+impl_call!([A 0, B 1] [C 2, D 3]);
+impl_call!([A 0, B 1, C 2, D 3] [E 4]);
+
+/// [`Call`] and [`CallInto`] for the one signature of the table whose
+/// arrays and values alternate: `contact_step_linearization_masked(q, v, u,
+/// h, active, damping)`.
+impl<F, O: Flat, A, B, C, D, E, G> Call<(Ref<A>, Ref<B>, Ref<C>, Val<D>, Ref<E>, Val<G>)> for F
+where
+    A: ?Sized + ByRef,
+    B: ?Sized + ByRef,
+    C: ?Sized + ByRef,
+    D: ByValue,
+    E: ?Sized + ByRef,
+    G: ByValue,
+    F: Fn(&A, &B, &C, D, &E, G) -> O,
+{
+    type Output = O;
+    fn call(&self, x: &[Vec<f64>]) -> O {
+        self(
+            A::view(&x[0]),
+            B::view(&x[1]),
+            C::view(&x[2]),
+            D::value(&x[3]),
+            E::view(&x[4]),
+            G::value(&x[5]),
+        )
+    }
+}
+impl<F, O, A, B, C, D, E, G> CallInto<(Ref<A>, Ref<B>, Ref<C>, Val<D>, Ref<E>, Val<G>), O> for F
+where
+    A: ?Sized + ByRef,
+    B: ?Sized + ByRef,
+    C: ?Sized + ByRef,
+    D: ByValue,
+    E: ?Sized + ByRef,
+    G: ByValue,
+    F: Fn(&A, &B, &C, D, &E, G, &mut O),
+{
+    fn call_into(&self, x: &[Vec<f64>], out: &mut O) {
+        self(
+            A::view(&x[0]),
+            B::view(&x[1]),
+            C::view(&x[2]),
+            D::value(&x[3]),
+            E::view(&x[4]),
+            G::value(&x[5]),
+            out,
+        )
+    }
+}
 
 /// The link frame at the end of the longest joint chain (the first in model
 /// order among ties): the frame whose placement costs the most.
