@@ -221,7 +221,7 @@ pub(crate) fn contact_forward<S: Scalar>(
     data.derivatives.zeros = zeros;
     let h = data.tau.clone();
     let (jc, gamma) = contact_rows_of_pass(model, data, contacts);
-    let kkt = Kkt::factor_mass(model, data, jc, damping, active);
+    let kkt = Kkt::factor_mass(model, data, jc, contacts, damping, active);
     let rhs: Vec<S> = tau
         .iter()
         .zip(&h)
@@ -308,20 +308,48 @@ pub(crate) struct Kkt<S> {
     x: Vec<S>,
     lambda_ldl: Vec<S>,
     nc: usize,
+    /// Per dof, the contact rows whose `J_c` entry the tree allows to be
+    /// nonzero (the dof is on the contact frame's support).
+    rows_of_dof: Vec<Vec<usize>>,
+}
+
+/// Per dof `[nv]`, the rows of `contacts` (in [`contact_jacobian`]'s order)
+/// whose frame the dof moves: the entries of a column of `J_c`, and of the
+/// contact rows of its derivatives, that the tree allows to be nonzero.
+fn rows_of_dof(model: &Model, contacts: &[Contact]) -> Vec<Vec<usize>> {
+    let tree = model.topology();
+    let mut out = vec![Vec::new(); model.nv];
+    let mut joints = Vec::new();
+    let mut row = 0;
+    for c in contacts {
+        tree.support(model.frames[c.frame].parent_joint, &mut joints);
+        let mut dofs: Vec<usize> = (joints.iter())
+            .flat_map(|&j| tree.own_dofs(j))
+            .map(|own| tree.own_to_v()[own].0)
+            .collect();
+        dofs.sort_unstable();
+        dofs.dedup();
+        for k in dofs {
+            out[k].extend(row..row + c.kind.rows());
+        }
+        row += c.kind.rows();
+    }
+    out
 }
 
 impl<S: Scalar> Kkt<S> {
-    /// Factors `K` at `q` for the contact Jacobian `jc: [nc x nv]` and the
-    /// damping `μ` (`M` by [`crba`], its factors left in `data.ltdl`).
+    /// Factors `K` at `q` for the contact set `contacts` and the damping `μ`
+    /// (`M` by [`crba`], its factors left in `data.ltdl`).
     pub(crate) fn factor(
         model: &Model,
         data: &mut Data<S>,
         q: &[S],
-        jc: Vec<S>,
+        contacts: &[Contact],
         damping: S,
     ) -> Result<Self, InputError> {
+        let jc = contact_jacobian(model, data, q, contacts)?;
         crba(model, data, q)?;
-        Ok(Self::factor_mass(model, data, jc, damping, None))
+        Ok(Self::factor_mass(model, data, jc, contacts, damping, None))
     }
 
     /// [`Kkt::factor`] with `M` already in `data.mass_matrix`, masked by
@@ -330,6 +358,7 @@ impl<S: Scalar> Kkt<S> {
         model: &Model,
         data: &mut Data<S>,
         jc: Vec<S>,
+        contacts: &[Contact],
         damping: S,
         active: Option<&[S]>,
     ) -> Self {
@@ -360,6 +389,7 @@ impl<S: Scalar> Kkt<S> {
             x,
             lambda_ldl: lambda_op,
             nc,
+            rows_of_dof: rows_of_dof(model, contacts),
         }
     }
 
@@ -448,8 +478,8 @@ impl<S: Scalar> Kkt<S> {
 /// `K⁻¹ = [[P, Q], [-Qᵀ, Λ⁻¹]]` of a [`Kkt`]: `P = M⁻¹ - X Λ⁻¹ Xᵀ`
 /// (`[nv x nv]`, symmetric: `∂v̇/∂τ`), `Q = X Λ⁻¹` (`[nv x nc]`) and `Λ⁻¹`
 /// (`[nc x nc]`), all row-major: the many columns of the derivatives are
-/// products with `Qᵀ` and `Λ⁻¹` ([`Kkt::implicit`]), cheaper than a solve
-/// of `Λ` each.
+/// products with them ([`Kkt::implicit`]), over the entries the tree allows
+/// to be nonzero, cheaper than solves through the factors column by column.
 pub(crate) struct KktInverse<S> {
     pub(crate) p: Vec<S>,
     pub(crate) q: Vec<S>,
@@ -457,59 +487,51 @@ pub(crate) struct KktInverse<S> {
 }
 
 impl<S: Scalar> Kkt<S> {
-    /// `(y, z) = -K⁻¹ d` for `d: [(nv + nc) x cols]` row-major, with the
-    /// blocks `inverse` of this `K`: `z = Qᵀ d₁ - Λ⁻¹ d₂` (`[nc x cols]`),
-    /// then `y = -M⁻¹ (d₁ - J_cᵀ z)` (`[nv x cols]`) by the tree-sparse
-    /// factors in `data.ltdl` (fewer operations than `-(P d₁ + Q d₂)` by the
-    /// dense `P` once `z` is known).
-    ///
-    /// Without `forces`, only `y`, as `-(P d₁ + Q d₂)` by the dense blocks
-    /// (`z` empty): fewer operations than computing `z` first.
+    /// `(y, z) = -K⁻¹ d` for the `nv` columns `d: [(nv + nc) x nv]`
+    /// (row-major) of a residual's derivatives, with the blocks `inverse`
+    /// of this `K`: `y = -(P d₁ + Q d₂)` (`[nv x nv]`) and, with `forces`,
+    /// `z = Qᵀ d₁ - Λ⁻¹ d₂` (`[nc x nv]`; empty without). The sums run over
+    /// the entries the tree allows to be nonzero: in column c, the rows of
+    /// `d₁` on the branch of dof c (as `∂τ/∂q`'s) and the contact rows whose
+    /// frame dof c moves (a traced zero folds away anyway; in numbers this
+    /// skips them).
     pub(crate) fn implicit(
         &self,
         model: &Model,
-        data: &Data<S>,
         inverse: &KktInverse<S>,
         d: &[S],
-        cols: usize,
         forces: bool,
     ) -> (Vec<S>, Vec<S>) {
         let (nv, nc) = (model.nv, self.nc);
-        let (d1, d2) = d.split_at(nv * cols);
-        if !forces {
-            let mut y = vec![S::zero(); nv * cols];
+        let (d1, d2) = d.split_at(nv * nv);
+        let mut y = vec![S::zero(); nv * nv];
+        let mut z = vec![S::zero(); if forces { nc * nv } else { 0 }];
+        let mut branch = Vec::with_capacity(nv);
+        // Column j's entries that may be nonzero, gathered.
+        let (mut c1, mut c2) = (Vec::with_capacity(nv), Vec::with_capacity(nc));
+        for j in 0..nv {
+            model.topology().branch_dofs(j, &mut branch);
+            let rows = &self.rows_of_dof[j];
+            c1.clear();
+            c1.extend(branch.iter().map(|&k| d1[k * nv + j]));
+            c2.clear();
+            c2.extend(rows.iter().map(|&k| d2[k * nv + j]));
             for i in 0..nv {
-                for j in 0..cols {
-                    let s = (0..nv).fold(S::zero(), |s, k| {
-                        s + inverse.p[i * nv + k] * d1[k * cols + j]
-                    });
-                    let s = (0..nc).fold(s, |s, k| s + inverse.q[i * nc + k] * d2[k * cols + j]);
-                    y[i * cols + j] = -s;
+                let (p, q) = (&inverse.p[i * nv..], &inverse.q[i * nc..]);
+                let s = (branch.iter().zip(&c1)).fold(S::zero(), |s, (&k, &x)| s + p[k] * x);
+                let s = (rows.iter().zip(&c2)).fold(s, |s, (&k, &x)| s + q[k] * x);
+                y[i * nv + j] = -s;
+            }
+            if forces {
+                for i in 0..nc {
+                    let l = &inverse.lambda_inv[i * nc..];
+                    let s = (branch.iter().zip(&c1))
+                        .fold(S::zero(), |s, (&k, &x)| s + inverse.q[k * nc + i] * x);
+                    let s = (rows.iter().zip(&c2)).fold(s, |s, (&k, &x)| s - l[k] * x);
+                    z[i * nv + j] = s;
                 }
             }
-            return (y, Vec::new());
         }
-        let mut z = vec![S::zero(); nc * cols];
-        for j in 0..cols {
-            for i in 0..nc {
-                let s = (0..nv).fold(S::zero(), |s, k| {
-                    s + inverse.q[k * nc + i] * d1[k * cols + j]
-                });
-                let s = (0..nc).fold(s, |s, k| {
-                    s - inverse.lambda_inv[i * nc + k] * d2[k * cols + j]
-                });
-                z[i * cols + j] = s;
-            }
-        }
-        let mut rhs = d1.to_vec();
-        for k in 0..nv {
-            for j in 0..cols {
-                rhs[k * cols + j] = (0..nc).fold(rhs[k * cols + j], |s, r| {
-                    s - self.jc[r * nv + k] * z[r * cols + j]
-                });
-            }
-        }
-        let y = solve_mass(model, data, &rhs, cols, Rows::All, Sign::Minus);
         (y, z)
     }
 }

@@ -285,8 +285,7 @@ pub mod dual_oracle {
             ));
             Ok(f)
         })?;
-        let jc = contact_jacobian(model, data, q, contacts)?;
-        let kkt = Kkt::factor(model, data, q, jc, damping)?;
+        let kkt = Kkt::factor(model, data, q, contacts, damping)?;
         let minus = |d: &[S]| d.iter().map(|&x| -x).collect::<Vec<S>>();
         let (ddq_dq, dlambda_dq) = kkt.solve(model, data, &minus(&d[0]), nv, Rows::All);
         let (ddq_dv, dlambda_dv) = kkt.solve(model, data, &minus(&d[1]), nv, Rows::All);
@@ -347,8 +346,7 @@ pub mod dual_oracle {
             }));
             Ok(f)
         })?;
-        let jc = contact_jacobian(model, data, q, contacts)?;
-        let kkt = Kkt::factor(model, data, q, jc, damping)?;
+        let kkt = Kkt::factor(model, data, q, contacts, damping)?;
         let minus = |d: &[S]| d.iter().map(|&x| -x).collect::<Vec<S>>();
         let (dvplus_dq, dimpulse_dq) = kkt.solve(model, data, &minus(&d[0]), nv, Rows::All);
         let (dvplus_dv, dimpulse_dv) = kkt.solve(model, data, &minus(&d[1]), nv, Rows::All);
