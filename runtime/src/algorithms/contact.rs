@@ -489,15 +489,18 @@ pub(crate) struct KktInverse<S> {
 impl<S: Scalar> Kkt<S> {
     /// `(y, z) = -K⁻¹ d` for the `nv` columns `d: [(nv + nc) x nv]`
     /// (row-major) of a residual's derivatives, with the blocks `inverse`
-    /// of this `K`: `y = -(P d₁ + Q d₂)` (`[nv x nv]`) and, with `forces`,
-    /// `z = Qᵀ d₁ - Λ⁻¹ d₂` (`[nc x nv]`; empty without). The sums run over
-    /// the entries the tree allows to be nonzero: in column c, the rows of
-    /// `d₁` on the branch of dof c (as `∂τ/∂q`'s) and the contact rows whose
-    /// frame dof c moves (a traced zero folds away anyway; in numbers this
-    /// skips them).
+    /// of this `K`. With `forces`, `z = Qᵀ d₁ - Λ⁻¹ d₂` (`[nc x nv]`) first,
+    /// then `y = -M⁻¹ (d₁ - J_cᵀ z)` (`[nv x nv]`) by the tree-sparse
+    /// factors in `data.ltdl`; without, `y = -(P d₁ + Q d₂)` alone (`z`
+    /// empty). Each takes fewer operations than the other way in its case
+    /// (docs/mpc-derivatives-performance.md). The sums run over the entries
+    /// the tree allows to be nonzero: in column c, the rows of `d₁` on the
+    /// branch of dof c (as `∂τ/∂q`'s) and the contact rows whose frame dof c
+    /// moves (a traced zero folds away anyway; in numbers this skips them).
     pub(crate) fn implicit(
         &self,
         model: &Model,
+        data: &Data<S>,
         inverse: &KktInverse<S>,
         d: &[S],
         forces: bool,
@@ -516,12 +519,6 @@ impl<S: Scalar> Kkt<S> {
             c1.extend(branch.iter().map(|&k| d1[k * nv + j]));
             c2.clear();
             c2.extend(rows.iter().map(|&k| d2[k * nv + j]));
-            for i in 0..nv {
-                let (p, q) = (&inverse.p[i * nv..], &inverse.q[i * nc..]);
-                let s = (branch.iter().zip(&c1)).fold(S::zero(), |s, (&k, &x)| s + p[k] * x);
-                let s = (rows.iter().zip(&c2)).fold(s, |s, (&k, &x)| s + q[k] * x);
-                y[i * nv + j] = -s;
-            }
             if forces {
                 for i in 0..nc {
                     let l = &inverse.lambda_inv[i * nc..];
@@ -530,7 +527,25 @@ impl<S: Scalar> Kkt<S> {
                     let s = (rows.iter().zip(&c2)).fold(s, |s, (&k, &x)| s - l[k] * x);
                     z[i * nv + j] = s;
                 }
+            } else {
+                for i in 0..nv {
+                    let (p, q) = (&inverse.p[i * nv..], &inverse.q[i * nc..]);
+                    let s = (branch.iter().zip(&c1)).fold(S::zero(), |s, (&k, &x)| s + p[k] * x);
+                    let s = (rows.iter().zip(&c2)).fold(s, |s, (&k, &x)| s + q[k] * x);
+                    y[i * nv + j] = -s;
+                }
             }
+        }
+        if forces {
+            let mut rhs = d1.to_vec();
+            for (k, rows) in self.rows_of_dof.iter().enumerate() {
+                for j in 0..nv {
+                    rhs[k * nv + j] = (rows.iter()).fold(rhs[k * nv + j], |s, &r| {
+                        s - self.jc[r * nv + k] * z[r * nv + j]
+                    });
+                }
+            }
+            y = solve_mass(model, data, &rhs, nv, Rows::All, Sign::Minus);
         }
         (y, z)
     }

@@ -360,8 +360,8 @@ pub(crate) fn contact_derivatives<S: Scalar>(
     );
     mask_contact_rows(nv, &mut r, active);
     let inverse = kkt.inverse(model, data);
-    let (ddq_dq, dlambda_dq) = kkt.implicit(model, &inverse, &r.dq, forces);
-    let (ddq_dv, dlambda_dv) = kkt.implicit(model, &inverse, &r.dv, forces);
+    let (ddq_dq, dlambda_dq) = kkt.implicit(model, data, &inverse, &r.dq, forces);
+    let (ddq_dv, dlambda_dv) = kkt.implicit(model, data, &inverse, &r.dv, forces);
     // ∂F/∂τ = [-I; 0]: -K⁻¹ [-I; 0] = [P; -Qᵀ].
     let nc = if forces { contact_rows(contacts) } else { 0 };
     let dlambda_dtau = (0..nc * nv)
@@ -595,7 +595,7 @@ fn impulse_derivatives<S: Scalar>(
     let mut dq = mass.dq;
     dq[nv * nv..].copy_from_slice(&velocity.dq[nv * nv..]);
     let inverse = kkt.inverse(model, data);
-    let (dvplus_dq, dimpulse_dq) = kkt.implicit(model, &inverse, &dq, true);
+    let (dvplus_dq, dimpulse_dq) = kkt.implicit(model, data, &inverse, &dq, true);
     // ∂F/∂v = [-M; e J_c]: `-K⁻¹` of it is `(P M - e Q J_c, -Qᵀ M - e Λ⁻¹ J_c)`,
     // and `Xᵀ M = J_c` makes it `(I - (1 + e) Q J_c, -(1 + e) Λ⁻¹ J_c)`.
     let scale = S::one() + restitution;
