@@ -338,7 +338,7 @@ pub struct CentroidalDerivatives<S = f64> {
 /// `computeCentroidalDynamicsDerivatives` returns the same four matrices.
 ///
 /// Analytical, from one pass of the RNEA derivatives without gravity
-/// ([`super::derivatives`]): `ḣ` about the world origin is the sum of the
+/// (the runtime's `derivatives` module): `ḣ` about the world origin is the sum of the
 /// bodies' forces `F` (without gravity), `h` the sum of their momenta `H`,
 /// each tree's moved from its root's axes to the world. Along dof `c` of
 /// joint `j` the subtree of `j` moves rigidly, so `F` changes by

@@ -20,7 +20,7 @@ use crate::error::InputError;
 use crate::spatial::Vector3;
 use crate::{Contact, ContactKind, Data, Model, Scalar};
 
-/// The derivatives of [`contact_dynamics`]: `(v̇, λ)` with respect to `q`
+/// The derivatives of [`contact_dynamics`](super::contact_dynamics): `(v̇, λ)` with respect to `q`
 /// (tangent space), `v` and `τ`. Row-major; `nc =` [`contact_rows`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactDynamicsDerivatives<S = f64> {
@@ -171,7 +171,7 @@ fn residual_derivatives<S: Scalar>(
     Residual { dq, dv, jc }
 }
 
-/// The derivatives of the stacked contact drift `γ(q, v)` ([`contact_drift`]):
+/// The derivatives of the stacked contact drift `γ(q, v)` ([`contact_drift`](super::contact_drift)):
 /// `(dγ_dq, dγ_dv)`, each `[nc x nv]` row-major, `dγ_dq` in the tangent space
 /// (a point contact's rows: the classical acceleration of its origin in world
 /// axes at `v̇ = 0`; a 6-D contact's: its spatial acceleration in its own
@@ -211,7 +211,7 @@ pub fn contact_drift_derivatives<S: Scalar>(
     Ok((r.dq[nv * nv..].to_vec(), r.dv[nv * nv..].to_vec()))
 }
 
-/// The derivatives of [`contact_inverse_dynamics`] `τ(q, v, v̇, λ) = rnea(q,
+/// The derivatives of [`contact_inverse_dynamics`](super::contact_inverse_dynamics) `τ(q, v, v̇, λ) = rnea(q,
 /// v, v̇) - J_cᵀ λ` with respect to `q` (tangent space, `λ` fixed in its rows'
 /// axes), `v`, `v̇` and `λ`: `(dtau_dq, dtau_dv, dtau_da, dtau_dlambda)`,
 /// `[nv x nv]` three times then `[nv x nc]` (`-J_cᵀ`), row-major.
@@ -261,7 +261,7 @@ pub fn contact_inverse_dynamics_derivatives<S: Scalar>(
     ))
 }
 
-/// The derivatives of [`contact_dynamics`] with respect to `q`, `v` and `τ`
+/// The derivatives of [`contact_dynamics`](super::contact_dynamics) with respect to `q`, `v` and `τ`
 /// at fixed damping `μ` (Pinocchio: `constraintDynamics` then
 /// `computeConstraintDynamicsDerivatives`, point contacts as `CONTACT_3D` in
 /// LOCAL_WORLD_ALIGNED, 6-D ones as `CONTACT_6D` in LOCAL). By the implicit
@@ -269,7 +269,7 @@ pub fn contact_inverse_dynamics_derivatives<S: Scalar>(
 /// μ λ)`: `∂(v̇, λ)/∂x = -K⁻¹ ∂F/∂x`, `K = [[M, -J_cᵀ], [J_c, μ I]]`.
 /// Analytically, as Pinocchio: `∂F/∂(q, v)` is one pass of the RNEA
 /// derivatives at `(q, v, v̇)` with the contact forces as external forces
-/// (the derivatives of [`contact_inverse_dynamics`]) and the contact points'
+/// (the derivatives of [`contact_inverse_dynamics`](super::contact_inverse_dynamics)) and the contact points'
 /// acceleration derivatives from that pass's kinematic columns, and `K⁻¹`
 /// goes through the tree-sparse factors of `M` and `L D Lᵀ` of `Λ` (no dense
 /// inverse). `λ` keeps its meaning at a perturbed `q` (world axes for a
@@ -400,14 +400,14 @@ fn mask_contact_rows<S: Scalar>(nv: usize, r: &mut Residual<S>, active: Option<&
 ///
 /// so `M (v⁺ - v) = J_cᵀ Λ` and `J_c v⁺ = -e J_c v - μ Λ` (`e = restitution`, 0
 /// for a plastic impact: the contacts stop; `μ = damping`, 0 for rigid
-/// contacts). By the factors of [`contact_dynamics`]: `Λ = -(1 + e) Λ_c⁻¹ J_c
+/// contacts). By the factors of [`contact_dynamics`](super::contact_dynamics): `Λ = -(1 + e) Λ_c⁻¹ J_c
 /// v`, `v⁺ = v + M⁻¹ J_cᵀ Λ`, `Λ_c = J_c M⁻¹ J_cᵀ + μ I` (singular for a
-/// rank-deficient set without damping, as in [`contact_dynamics`]).
+/// rank-deficient set without damping, as in [`contact_dynamics`](super::contact_dynamics)).
 ///
 /// `q: [nq]`, `v: [nv]` (before the impact), `restitution` in `[0, 1]`,
 /// `damping ≥ 0`;
 /// returns `(v⁺: [nv], Λ: [nc])` (N·s, and N·m·s for a 6-D contact's angular
-/// rows, in the rows of [`contact_jacobian`]).
+/// rows, in the rows of [`contact_jacobian`](super::contact_jacobian)).
 ///
 /// # Errors
 /// [`InputError`] when a slice length does not match `nq` / `nv`, a contact's

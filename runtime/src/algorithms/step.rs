@@ -180,9 +180,9 @@ pub fn step_linearization<S: Scalar>(
 }
 
 /// One step of semi-implicit Euler with the feet down and its linearization:
-/// [`step_linearization`] with `v̇` from [`contact_dynamics`] (the contact set
+/// [`step_linearization`] with `v̇` from [`contact_dynamics`](super::contact_dynamics) (the contact set
 /// `contacts`, damping `μ`) instead of ABA, and `A`, `B` from
-/// [`contact_dynamics_derivatives`] by [`step_jacobians`]: `(q⁺, v⁺, A, B)`,
+/// [`contact_dynamics_derivatives`](super::contact_dynamics_derivatives) by [`step_jacobians`]: `(q⁺, v⁺, A, B)`,
 /// `δx⁺ ≈ A δx + B δu` in the tangent space, for an MPC whose stance does not
 /// change over the step (the contact forces are those of the rigid, or damped,
 /// constraint at the start of the step).
