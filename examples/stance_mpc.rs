@@ -46,9 +46,9 @@
 //!
 //! Run with `RUSTFLAGS="-C target-cpu=native" cargo run --release --features
 //! rayon --example stance_mpc`. Its release build (the generated module: the
-//! stance step with its derivatives, scalar and 4 lanes, about 150k
-//! operations) took 5 minutes after its dependencies on this machine (2 cores
-//! shared, load average 5), 20 minutes beside a debug build of the tests.
+//! masked stance step with its derivatives and `contact_dynamics_masked`,
+//! scalar and 4 lanes, about 110k operations) took 30 s after its
+//! dependencies on this machine (2 cores, 2026-12-07, nothing else running).
 //!
 //! # Walkthrough
 //!
@@ -61,11 +61,11 @@
 //!
 //! - linearizes the 20 knots of a horizon three ways (scalar knot by knot,
 //!   `lanes::contact_step_linearization_batch`, `..._batch_par`): the lanes
-//!   match the scalar results to 1.2e-15 relative, the threads the lanes bit for
+//!   match the scalar results to 2.6e-19 relative, the threads the lanes bit for
 //!   bit;
 //! - checks `A` and `B` at one knot against central differences of the stance
 //!   step's `(q⁺, v⁺)` (`ε = 1e-6`, the output mapped by `difference(q⁺, ·)`):
-//!   9.1e-9 and 6.1e-10 relative to their largest entries;
+//!   1.2e-7 and 7.3e-10 relative to their largest entries;
 //! - runs the closed loop for 3 s at `h = 0.01 s`: every step the MPC
 //!   linearizes its 20 knots (0.2 s) at the previous solution shifted by one
 //!   knot, the measured state first (one threaded batch), runs the Riccati
@@ -82,16 +82,16 @@
 //! contact sets).
 //!
 //! ```text
-//! Go2+Z1 on four point feet, contact_step_linearization: A 48x48, B 48x18, h = 0.01 s, damping 0
+//! Go2+Z1 on four point feet, contact_step_linearization_masked (all active): A 48x48, B 48x18, h = 0.01 s, damping 0
 //! linearizing the 20 knots of a horizon (indicative times):
 //! | way | µs per knot | µs per horizon | speed-up |
 //! |---|---:|---:|---:|
-//! | scalar, knot by knot | 94.4 | 1888 | 1.00x |
-//! | lanes = 4, batch | 51.0 | 1020 | 1.85x |
-//! | lanes = 4, batch on 2 threads | 77.3 | 1545 | 1.22x |
-//! lanes against scalar: largest difference 1.2e-15 (relative); threads against lanes: 0.0e0
-//! A, B against central differences of the stance step (ε = 1e-6, knot 7): relative error 9.1e-9 (A, largest |entry| 1.05), 6.1e-10 (B, largest |entry| 1.32e1)
-//! closed loop, 300 steps of 10 ms, horizon 20 knots (0.20 s): linearization 1106 µs, Riccati and rollout 1341 µs per iteration
+//! | scalar, knot by knot | 19.6 | 391 | 1.00x |
+//! | lanes = 4, batch | 8.8 | 176 | 2.22x |
+//! | lanes = 4, batch on 2 threads | 6.6 | 132 | 2.97x |
+//! lanes against scalar: largest difference 2.6e-19 (relative); threads against lanes: 0.0e0
+//! A, B against central differences of the stance step (ε = 1e-6, knot 7): relative error 1.2e-7 (A, largest |entry| 1.05), 7.3e-10 (B, largest |entry| 1.32e1)
+//! closed loop, 300 steps of 10 ms, horizon 20 knots (0.20 s): linearization 127 µs, Riccati and rollout 1088 µs per iteration
 //! arm swing up to 0.90 rad from the standing posture, tracked within 1.9e-4 rad
 //! base held: largest position drift 0.09 mm, largest tilt 0.016 deg
 //! vertical contact forces 18.5 N to 91.6 N over the feet and the run (static stance: 75.4 75.3 29.2 29.1 N); all feet in compression: yes
@@ -103,12 +103,13 @@
 //! each front foot and 29 N on each rear foot standing still); every foot stays
 //! in compression. The feet
 //! drift by nanometres: the step holds their accelerations at zero, not their
-//! positions. The times are indicative: two runs gave the lanes batch at 1.09x and
-//! 1.85x of the scalar loop, and the two threads of this shared two-core
-//! machine were slower than one in both. The example's release build (the generated module, scalar and
-//! lanes, after the dependencies) took 5 minutes on this machine (2 shared
-//! cores, load average 5), 20 minutes beside a debug build of the tests; the
-//! test's debug build (with its dependencies) 22 minutes; the test runs in 3.3 s. The test below runs 0.3 s of it with a horizon of 8
+//! positions. The times are indicative (one run on the two-core machine,
+//! 2026-12-07, nothing else running): the lanes batch at 2.22x of the scalar
+//! loop, the two threads at 2.97x; the linearization of the whole horizon
+//! (127 µs per MPC iteration on the threads) is now a tenth of the MPC's
+//! time, the Riccati recursion on nalgebra's dynamic matrices the rest. The
+//! example's release build (the generated module, scalar and lanes, after
+//! the dependencies) took 30 s. The test below runs 0.3 s of it with a horizon of 8
 //! knots and asserts the lanes against the scalar results, `A` and `B` against
 //! central differences (below 1e-6), the base within 1 mm and 0.1°, every foot
 //! in compression and the arm following its swing.
