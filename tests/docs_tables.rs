@@ -1,6 +1,7 @@
 //! The docs' two reference tables against the code, so that they cannot
 //! drift: the README's function table lists exactly `Function::ALL`, in its
-//! order, and the guide's options table has one row per field of `Options`.
+//! order, and the guide's options table has one row per field of `Options`;
+//! and docs/python.md's install line against the Python examples' imports.
 //!
 //! What this reads from the code: `rbdgen::symbolic::Function::ALL` and
 //! `Function::name`, and the fields of `rbdgen::symbolic::Options` (by an
@@ -122,4 +123,57 @@ fn guide_options_table_spells_each_option_as_options_does() {
             spec.method
         );
     }
+}
+
+/// docs/python.md's install line holds every package that the Python
+/// examples import beside the standard library and the generated module.
+#[test]
+fn python_install_line_covers_the_examples_imports() {
+    let doc = read("docs/python.md");
+    let install = doc
+        .lines()
+        .find(|l| l.starts_with("python -m pip install"))
+        .expect("docs/python.md: an install line");
+    let packages: Vec<&str> = install
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(4)
+        .collect();
+    let generated = doc
+        .split("--python ")
+        .filter_map(|rest| rest.split_whitespace().next())
+        .find(|name| *name != "NAME")
+        .expect("docs/python.md: a `--python NAME` in its build commands");
+    const STANDARD: &[&str] = &["argparse", "math", "os", "pathlib", "sys", "time"];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/python");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "py") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines() {
+            let Some(rest) = line
+                .strip_prefix("import ")
+                .or_else(|| line.strip_prefix("from "))
+            else {
+                continue;
+            };
+            let module = rest.split(['.', ' ']).next().unwrap_or_default();
+            // The generated module is what the doc builds (`--python NAME`).
+            if STANDARD.contains(&module) || module == generated {
+                continue;
+            }
+            assert!(
+                packages.contains(&module),
+                "{}: imports `{module}`, which `{install}` does not install",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "{checked} third-party imports checked");
 }

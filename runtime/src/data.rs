@@ -101,7 +101,8 @@ pub struct DerivativeData<S> {
     pub(crate) root_from_body: Vec<Transform<S>>,
     /// Spatial velocity `v_k` of each body, root axes.
     pub(crate) v: Vec<Motion<S>>,
-    /// Spatial acceleration `a_k` of each body, gravity included, root axes.
+    /// Spatial acceleration `a_k` of each body, root axes; gravity included
+    /// (the universe accelerating at `-g`) unless the pass runs without it.
     pub(crate) a: Vec<Motion<S>>,
     /// Composite inertia `Y_i` of each subtree, root axes.
     pub(crate) ycrb: Vec<Inertia<S>>,

@@ -33,7 +33,7 @@ pub struct Args {
     crate_dir: Option<PathBuf>,
     /// With --crate: the crate is the Python module NAME (numpy arrays in and
     /// out, `_batch` forms over `(n, ...)` arrays on the lanes and threads,
-    /// with --lanes 4 unless given).
+    /// with --lanes 2 unless given).
     #[arg(long, value_name = "NAME", requires = "crate_dir")]
     python: Option<String>,
 }
@@ -301,5 +301,27 @@ fn clip(line: &str) -> String {
     match line.char_indices().nth(80) {
         Some((i, _)) => format!("{}...", &line[..i]),
         None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args as _, Command};
+
+    /// `--python`'s help gives the lanes the Python module takes by default.
+    #[test]
+    fn the_python_help_names_the_default_lanes() {
+        let command = super::Args::augment_args(Command::new("generate"));
+        let help = command
+            .get_arguments()
+            .find(|a| a.get_id() == "python")
+            .and_then(|a| a.get_help())
+            .expect("--python has a help")
+            .to_string();
+        let lanes = rbdgen_symbolic::python::DEFAULT_LANES;
+        assert!(
+            help.contains(&format!("--lanes {lanes} unless given")),
+            "{help}"
+        );
     }
 }
