@@ -143,6 +143,7 @@ fn python_install_line_covers_the_examples_imports() {
         .collect();
     let generated = doc
         .split("--python ")
+        .skip(1)
         .filter_map(|rest| rest.split_whitespace().next())
         .find(|name| *name != "NAME")
         .expect("docs/python.md: a `--python NAME` in its build commands");
