@@ -546,3 +546,52 @@ fn too_large_suggests_the_unroll_limit_where_it_helps() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `eval` warns on a state whose free-flyer quaternion is not a unit one
+/// (scaled, or zero), naming the state and the joint, and still evaluates;
+/// the unit quaternions of the reference file give no warning.
+#[test]
+fn eval_warns_on_a_non_unit_quaternion() {
+    let reference = root().join("tests/reference/go2_floating.json");
+    let text = std::fs::read_to_string(&reference).unwrap();
+    let unit = rbdgen(&[
+        "eval",
+        "models/go2.urdf",
+        "--floating-base",
+        "--states",
+        reference.to_str().unwrap(),
+    ]);
+    assert!(unit.status.success(), "{}", stderr(&unit));
+    assert!(!stderr(&unit).contains("quaternion"), "{}", stderr(&unit));
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let states = doc["states"].as_array_mut().unwrap();
+    states.truncate(2);
+    for (state, scale) in states.iter_mut().zip([2.0, 0.0]) {
+        for k in 3..7 {
+            let x = state["q"][k].as_f64().unwrap();
+            state["q"][k] = serde_json::json!(x * scale);
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("rbdgen-quaternion-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("states.json");
+    std::fs::write(&file, serde_json::to_string(&doc).unwrap()).unwrap();
+    let out = rbdgen(&[
+        "eval",
+        "models/go2.urdf",
+        "--floating-base",
+        "--states",
+        file.to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("states[0].q[3..7]: the quaternion of joint `root_joint` has norm 2e0, not 1"),
+        "{err}"
+    );
+    assert!(
+        err.contains("states[1].q[3..7]: the quaternion of joint `root_joint` has norm 0e0"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

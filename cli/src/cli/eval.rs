@@ -133,6 +133,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let model = super::build_model(&urdf, &text, &options)?;
     // Before anything divides by the zero mass of a massless subtree.
     super::print_warnings(&urdf, &model.physical_warnings());
+    super::print_warnings(&states, &quaternion_warnings(&model, &file));
     let doc = match backend {
         Backend::Runtime => {
             let mut doc = evaluate(&model, &name, floating_base, &file)
@@ -245,6 +246,37 @@ fn nonfinite(doc: &serde_json::Value) -> Vec<(usize, Vec<String>)> {
         }
         if !names.is_empty() {
             out.push((k, names));
+        }
+    }
+    out
+}
+
+/// A warning for each state's quaternion (a free-flyer's or a ball joint's
+/// `[qx qy qz qw]` in `q`) whose norm is not 1 to 1e-6: every function reads
+/// it as given (Pinocchio's too, whose results assume a unit quaternion), so
+/// a zero or scaled one gives numbers that no rotation has.
+fn quaternion_warnings(model: &rbdgen_runtime::Model, file: &StatesFile) -> Vec<String> {
+    use rbdgen_runtime::JointKind;
+    let mut out = Vec::new();
+    for (k, state) in file.states.iter().enumerate() {
+        for joint in &model.joints {
+            let start = match joint.kind {
+                JointKind::FreeFlyer => joint.idx_q + 3,
+                JointKind::Spherical => joint.idx_q,
+                _ => continue,
+            };
+            let Some(x) = state.q.get(start..start + 4) else {
+                continue;
+            };
+            let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+            if (norm - 1.0).abs() > 1e-6 {
+                out.push(format!(
+                    "states[{k}].q[{start}..{}]: the quaternion of joint `{}` has norm {norm:e}, \
+                     not 1; the functions read it as given",
+                    start + 4,
+                    joint.name
+                ));
+            }
         }
     }
     out
