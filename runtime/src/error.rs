@@ -79,14 +79,15 @@ pub enum ModelError {
     /// An element or attribute of a URDF's `<robot>`, `<link>`, `<joint>`
     /// or `<inertial>` that the format does not have (a misspelled tag:
     /// `<inertal>` would leave the link massless, `<orgin>` the joint at its
-    /// parent's origin). The loader ignores it; a warning, and an error with
-    /// `strict`.
+    /// parent's origin), or one that MuJoCo does not define in an MJCF
+    /// element rbdgen reads (`<body>`, `<joint>`, `<geom>`, ...). The loader
+    /// ignores it; a warning, and an error with `strict`.
     #[error("line {line}: unknown {what} in {parent}, which rbdgen ignores (misspelled?){hint}")]
     UnknownElement {
         /// The element or attribute: `` element `<inertal>` ``,
         /// `` attribute `xyzz` of `<origin>` ``.
         what: String,
-        /// Where: ``link `base` ``, `` `<robot>` ``.
+        /// Where: ``link `base` ``, `` `<robot>` ``, `` `<body name="torso">` ``.
         parent: String,
         /// Its line in the document.
         line: u64,

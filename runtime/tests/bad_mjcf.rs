@@ -43,25 +43,95 @@ fn every_file_has_an_expectation_and_every_expectation_a_file() {
     assert!(files.len() >= 40, "only {} files", files.len());
 }
 
+/// The messages of the unknown elements and attributes among a model's warnings.
+fn unknown_warnings(model: &Model) -> Vec<String> {
+    model
+        .physical_warnings()
+        .into_iter()
+        .filter(|w| matches!(w, ModelError::UnknownElement { .. }))
+        .map(|w| w.to_string())
+        .collect()
+}
+
 #[test]
 fn every_file_gets_its_expected_outcome() {
     for (file, outcome, message) in expectations() {
         for floating in [false, true] {
-            let result = Model::from_mjcf_file(dir().join(&file), floating);
+            let path = dir().join(&file);
+            let result = Model::from_mjcf_file(&path, floating);
+            let strict = Model::from_mjcf_file_strict(&path, floating);
+            let has = |e: &ModelError| {
+                assert!(
+                    e.to_string().contains(&message),
+                    "{file}: message `{e}` lacks `{message}`"
+                );
+            };
             match (outcome.as_str(), result) {
-                ("error", Err(e @ ModelError::Mjcf { .. })) => {
+                (
+                    "error",
+                    Err(e @ (ModelError::Mjcf { .. } | ModelError::WithUnknownElement { .. })),
+                ) => {
+                    has(&e);
+                    has(&strict.unwrap_err());
+                }
+                ("strict", Ok(model)) => {
+                    let warnings = unknown_warnings(&model);
                     assert!(
-                        e.to_string().contains(&message),
-                        "{file}: message `{e}` lacks `{message}`"
+                        warnings.first().is_some_and(|w| w.contains(&message)),
+                        "{file}: warnings {warnings:?} lack `{message}`"
                     );
+                    match strict {
+                        Err(e @ ModelError::UnknownElement { .. }) => has(&e),
+                        other => panic!("{file} (strict): {other:?}"),
+                    }
                 }
-                ("ok", Ok(model)) if !floating => {
-                    assert_eq!(format!("{} {}", model.nq, model.nv), message, "{file}");
+                ("ok", Ok(model)) => {
+                    assert_eq!(unknown_warnings(&model), Vec::<String>::new(), "{file}");
+                    let strict = strict.unwrap_or_else(|e| panic!("{file} (strict): {e}"));
+                    if !floating {
+                        assert_eq!(format!("{} {}", model.nq, model.nv), message, "{file}");
+                        assert_eq!(strict, model, "{file}");
+                    }
                 }
-                ("ok", Ok(_)) => {}
                 (_, other) => panic!("{file} (floating {floating}): {other:?}, expected {outcome}"),
             }
         }
+    }
+}
+
+/// Every MJCF model the project ships (dm_control's suite, Menagerie's Go2
+/// and G1: the files scripts/conformance-mjcf reads) and the MJCF inputs of
+/// the other tests use only elements and attributes MuJoCo defines: it loads without an unknown-element warning,
+/// and the strict loader takes it.
+#[test]
+fn shipped_models_have_no_unknown_elements() {
+    let mut files = Vec::new();
+    for dir in [
+        "models/mjcf/dm_control",
+        "models/mjcf/menagerie/unitree_go2",
+        "models/mjcf/menagerie/unitree_g1",
+        "tests/mjcf",
+        "tests/joints",
+    ] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "xml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 12, "{files:?}");
+    for path in &files {
+        let model = Model::from_mjcf_file(path, false).unwrap();
+        assert_eq!(
+            unknown_warnings(&model),
+            Vec::<String>::new(),
+            "{}",
+            path.display()
+        );
+        Model::from_mjcf_file_strict(path, false)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
 }
 

@@ -127,8 +127,8 @@ pub struct Model {
     pub effort_limit: Vec<f64>,
     /// The tree as the algorithms walk it, derived from `joints` by the loader.
     topology: Topology,
-    /// What the URDF loader read past: elements and attributes the format
-    /// does not have ([`Model::physical_warnings`] reports them).
+    /// What the URDF or MJCF loader read past: elements and attributes the
+    /// format does not have ([`Model::physical_warnings`] reports them).
     pub(crate) unknown: Vec<document::Unknown>,
 }
 

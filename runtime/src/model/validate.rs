@@ -41,7 +41,9 @@ impl Model {
     ///   URDF's `<robot>`, links, joints and inertials that the format does
     ///   not have (a misspelled `<inertal>` leaves the link massless), in
     ///   document order; extension tags (`<gazebo>`, `<transmission>`,
-    ///   namespaced elements) are not reported;
+    ///   namespaced elements) are not reported; for an MJCF model, each one
+    ///   that MuJoCo does not define in the elements rbdgen reads
+    ///   (`<body>`, `<joint>`, `<geom>`, ...; see [`crate::model::mjcf`]);
     /// - [`ModelError::InvalidInertia`] for each link frame whose rotational
     ///   inertia about its centre of mass violates the triangle inequality of
     ///   principal moments `I1 + I2 ≥ I3` (beyond [`TOLERANCE`] times the

@@ -38,8 +38,13 @@
 //!
 //! Everything else (assets, actuators, sensors, tendons, equality
 //! constraints, contacts, visuals) does not change the rigid-body model and is
-//! ignored, as are unknown attributes. `<frame>`, `<composite>`,
+//! ignored. `<frame>`, `<composite>`,
 //! `<flexcomp>`, `<replicate>` and `<attach>` would change it and are refused.
+//! A child element or attribute that MuJoCo does not define, in an element
+//! rbdgen reads (a misspelled `<inertal>` in a body, `pso` on a joint), is
+//! read past, and reported by [`Model::physical_warnings`]
+//! ([`ModelError::UnknownElement`], naming it, its parent and its line);
+//! [`Model::from_mjcf_str_strict`] refuses it.
 //!
 //! # Several joints in one body
 //!
@@ -104,6 +109,7 @@
 //! `<body>Joint_<k>`, a `<freejoint>` `<body>_free`, a site `<body>Site_<k>`.
 
 mod geom;
+mod known;
 mod spec;
 mod xml;
 
@@ -131,8 +137,44 @@ impl Model {
     /// data where none can be computed, an inertia no rigid body has, duplicate
     /// body or joint names, an `<include>` (use [`Model::from_mjcf_file`]),
     /// unsupported elements (`<frame>`, `<composite>`, ...). Never panics.
+    ///
+    /// A child element or attribute that MuJoCo does not define, in an
+    /// element this loader reads, is read past and reported by
+    /// [`Model::physical_warnings`]; when the model cannot be built,
+    /// [`ModelError::WithUnknownElement`] names the first one too.
     pub fn from_mjcf_str(xml: &str, floating_base: bool) -> Result<Model, ModelError> {
-        build(&xml::Tree::parse(xml, None)?, floating_base)
+        build(&xml::Tree::parse(xml, None)?, floating_base, false)
+    }
+
+    /// Builds the model of an MJCF document as [`Model::from_mjcf_str`]
+    /// does, and refuses child elements and attributes that MuJoCo does not
+    /// define in the elements rbdgen reads (`<mujoco>`, `<compiler>`,
+    /// `<option>`, `<default>`, `<worldbody>`, `<body>`, `<inertial>`,
+    /// `<joint>`, `<freejoint>`, `<geom>`, `<site>`): a misspelled tag,
+    /// which [`Model::from_mjcf_str`] reads past.
+    ///
+    /// # Errors
+    /// Every error of [`Model::from_mjcf_str`], and
+    /// [`ModelError::UnknownElement`] naming the first unknown element or
+    /// attribute, its parent and its line.
+    pub fn from_mjcf_str_strict(xml: &str, floating_base: bool) -> Result<Model, ModelError> {
+        build(&xml::Tree::parse(xml, None)?, floating_base, true)
+    }
+
+    /// Reads and builds the model of an MJCF file as
+    /// [`Model::from_mjcf_str_strict`] does, its `<include>`s resolved as
+    /// [`Model::from_mjcf_file`] resolves them.
+    ///
+    /// # Errors
+    /// [`ModelError::Parse`] when the file cannot be read, and every error of
+    /// [`Model::from_mjcf_str_strict`].
+    pub fn from_mjcf_file_strict(
+        path: impl AsRef<Path>,
+        floating_base: bool,
+    ) -> Result<Model, ModelError> {
+        let path = path.as_ref();
+        let text = crate::model::read_file(path)?;
+        build(&xml::Tree::parse(&text, Some(path))?, floating_base, true)
     }
 
     /// Reads and builds the model of an MJCF file, its `<include>`s resolved
@@ -147,7 +189,7 @@ impl Model {
     ) -> Result<Model, ModelError> {
         let path = path.as_ref();
         let text = crate::model::read_file(path)?;
-        build(&xml::Tree::parse(&text, Some(path))?, floating_base)
+        build(&xml::Tree::parse(&text, Some(path))?, floating_base, false)
     }
 }
 
@@ -184,7 +226,7 @@ impl Model {
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("xml") || e.eq_ignore_ascii_case("mjcf"));
         if by_extension || is_mjcf(&text) {
-            build(&xml::Tree::parse(&text, Some(path))?, floating_base)
+            build(&xml::Tree::parse(&text, Some(path))?, floating_base, false)
         } else {
             Model::from_urdf_str(&text, floating_base)
         }
@@ -284,7 +326,29 @@ struct Attachment {
     joint_from_body: Transform<f64>,
 }
 
-fn build(tree: &xml::Tree, floating_base: bool) -> Result<Model, ModelError> {
+/// The loader: the element tree's unknown elements and attributes, the
+/// bodies, then the model; `strict` refuses the first unknown.
+fn build(tree: &xml::Tree, floating_base: bool, strict: bool) -> Result<Model, ModelError> {
+    let unknown = known::unknowns(tree);
+    // A model that fails to build names the first unknown element too: a
+    // misspelled `<inertial>` leaves the body to its geoms' inertia.
+    let with_unknown = |e: ModelError| match unknown.first() {
+        None => e,
+        Some(u) => ModelError::WithUnknownElement {
+            source: Box::new(e),
+            unknown: u.to_error().to_string(),
+        },
+    };
+    let mut model = build_spec(tree, floating_base).map_err(with_unknown)?;
+    if let (true, Some(u)) = (strict, unknown.first()) {
+        return Err(u.to_error());
+    }
+    model.unknown = unknown;
+    Ok(model)
+}
+
+/// The model of the element tree's bodies.
+fn build_spec(tree: &xml::Tree, floating_base: bool) -> Result<Model, ModelError> {
     let spec = Spec::read(tree)?;
     let mut b = Builder {
         model: Model::universe(spec.name.clone(), Vector3(spec.gravity)),
