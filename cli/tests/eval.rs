@@ -439,11 +439,27 @@ fn evaluate_refuses_bad_states() {
         StatesFile::parse("{not json"),
         Err(EvalError::Json(_))
     ));
+    // Every missing input of a state in one error.
     let no_tau = edit(doc.clone(), &["states", "2"], |s| {
         s.as_object_mut().unwrap().remove("tau");
     });
     let e = states(&no_tau).unwrap_err();
-    assert_eq!(e.to_string(), "`states[2].tau`: missing");
+    assert_eq!(
+        e.to_string(),
+        "`states[2]`: missing `tau` (a state needs the inputs `q`, `v`, `a`, `tau`, `w`, `q2`; \
+         docs/eval-format.md)"
+    );
+    let no_v_w_q2 = edit(doc.clone(), &["states", "1"], |s| {
+        for key in ["q2", "v", "w"] {
+            s.as_object_mut().unwrap().remove(key);
+        }
+    });
+    let e = states(&no_v_w_q2).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("`states[1]`: missing `v`, `w`, `q2` ("),
+        "{e}"
+    );
     let text = edit(doc.clone(), &["states", "0", "v", "1"], |x| {
         *x = json!("one")
     });
@@ -798,7 +814,18 @@ fn cli_errors_exit_2_with_a_message() {
         args.extend(flags);
         args
     };
+    // A state without `v` and `w`: both named in one error.
+    let missing_inputs = scratch("z1_missing_inputs.json");
+    let doc = edit(wbc.clone(), &["states", "0"], |s| {
+        s.as_object_mut().unwrap().remove("v");
+        s.as_object_mut().unwrap().remove("w");
+    });
+    std::fs::write(&missing_inputs, doc.to_string()).unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            z1(&missing_inputs),
+            "z1_missing_inputs.json: `states[0]`: missing `v`, `w` (a state needs the inputs",
+        ),
         (
             z1(&unknown_contact),
             "z1_unknown_contact.json: `model.contacts[0].frame`: unknown link frame `hand`",

@@ -326,8 +326,25 @@ impl State {
     /// Reads the inputs of `states[index]`; other keys are ignored.
     ///
     /// # Errors
-    /// [`EvalError::Format`] naming a missing input or a non-numeric entry.
+    /// [`EvalError::Format`] naming every missing input of the state at
+    /// once (of [`INPUTS`](super::INPUTS)), or a non-numeric entry.
     pub fn from_json(v: &Value, index: usize) -> Result<Self, EvalError> {
+        let missing: Vec<String> = super::INPUTS
+            .iter()
+            .filter(|name| v.get(**name).is_none())
+            .map(|name| format!("`{name}`"))
+            .collect();
+        if !missing.is_empty() {
+            let all: Vec<String> = super::INPUTS.iter().map(|n| format!("`{n}`")).collect();
+            return Err(EvalError::Format {
+                path: format!("states[{index}]"),
+                reason: format!(
+                    "missing {} (a state needs the inputs {}; docs/eval-format.md)",
+                    missing.join(", "),
+                    all.join(", ")
+                ),
+            });
+        }
         let input = |name: &str| -> Result<Vec<f64>, EvalError> {
             let path = format!("states[{index}].{name}");
             let array = v
