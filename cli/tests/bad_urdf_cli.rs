@@ -186,3 +186,79 @@ fn impossible_models_are_warnings_or_strict_errors() {
     );
     let _ = std::fs::remove_file(states);
 }
+
+/// The MJCF files of `tests/bad_mjcf/` with an element or attribute MuJoCo
+/// does not define (outcome `strict` in its `expected.txt`): `info` and
+/// `generate` warn on stderr, naming it, its parent and its line; with
+/// `--strict` they fail with that message, status 2. A file with only
+/// elements MuJoCo defines and rbdgen ignores gets no warning.
+#[test]
+fn unknown_mjcf_elements_are_warnings_or_strict_errors() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bad_mjcf");
+    let expected = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
+    let mut n = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.splitn(3, '|').map(str::trim).collect();
+        let [file, "strict", message] = fields[..] else {
+            continue;
+        };
+        n += 1;
+        let file = dir.join(file);
+        let path = file.to_str().unwrap();
+        for args in [
+            vec!["info", path],
+            vec!["generate", path, "--functions", "rnea"],
+        ] {
+            let out = rbdgen(&args);
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert!(out.status.success(), "rbdgen {args:?}: {stderr}");
+            // The first warning is the message; a file may have more.
+            let warning = format!("rbdgen: warning: {path}: ");
+            assert!(
+                stderr.lines().all(|l| l.starts_with(&warning))
+                    && stderr.lines().next().is_some_and(|l| l.contains(message)),
+                "rbdgen {args:?}: `{stderr}` lacks `{message}`"
+            );
+        }
+        for command in ["info", "generate"] {
+            let out = rbdgen(&[command, path, "--strict"]);
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(out.status.code(), Some(2), "{command} {path}: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("rbdgen: {path}: ")) && stderr.contains(message),
+                "{command} {path}: `{stderr}` lacks `{message}`"
+            );
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
+    }
+    assert!(n >= 4, "{n}");
+    let quiet = dir.join("unknown_elements_ok.xml");
+    let out = rbdgen(&["info", quiet.to_str().unwrap(), "--strict"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+}
+
+/// A function that fails on a massless joint says the joint's sentence
+/// once: the error carries it, so the warning that would repeat it is not
+/// printed (with `--strict` too, where the warning is the error).
+#[test]
+fn a_massless_joint_is_said_once() {
+    let file = corpus::dir().join("massless_subtree.urdf");
+    let path = file.to_str().unwrap();
+    for strict in [false, true] {
+        let mut args = vec!["generate", path, "--functions", "rnea,aba"];
+        if strict {
+            args.push("--strict");
+        }
+        let out = rbdgen(&args);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr
+                .matches("joint `wrist` moves only massless bodies")
+                .count(),
+            1,
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -393,11 +393,17 @@ impl CodeArgs {
         })
         .map_err(|e| generate_error(&self.urdf, &e));
         bar.finish_and_clear();
-        if module.is_err() {
+        if let Err(error) = &module {
             // The warnings first: a singular mass matrix is often why a
-            // function failed (a constant that evaluates to inf).
+            // function failed (a constant that evaluates to inf); but not
+            // one that the error says already (a massless joint's sentence).
             if let Ok(model) = rbdgen_symbolic::build_model(&text, &options) {
-                print_warnings(&self.urdf, &model.physical_warnings());
+                let warnings: Vec<_> = model
+                    .physical_warnings()
+                    .into_iter()
+                    .filter(|w| !error.contains(&w.to_string()))
+                    .collect();
+                print_warnings(&self.urdf, &warnings);
             }
         }
         let module = module?;
