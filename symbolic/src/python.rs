@@ -223,7 +223,7 @@ fn python_lib(functions: &[Signature], name: &str, command: &str) -> Result<Stri
             let buf = format_ident!("{n}_buf");
             quote! {
                 let mut #buf = Vec::new();
-                let #n = values(#text, &#n, &#d, &mut #buf)?;
+                let #n = values(#text, &#n, &#d, None, &mut #buf)?;
                 let #n = #n #c.first().ok_or_else(|| shape_error(#text))?;
             }
         });
@@ -273,7 +273,7 @@ fn python_lib(functions: &[Signature], name: &str, command: &str) -> Result<Stri
             let buf = format_ident!("{n}_buf");
             quote! {
                 let mut #buf = Vec::new();
-                let #n = values(#text, &#n, &[n #(, #d)*], &mut #buf)? #c;
+                let #n = values(#text, &#n, &[n #(, #d)*], Some(#first), &mut #buf)? #c;
             }
         });
         let o_arrays: Vec<Ident> = outs
@@ -310,8 +310,8 @@ fn python_lib(functions: &[Signature], name: &str, command: &str) -> Result<Stri
         };
         let sig_batch = a_names.iter().map(|n| quote!(#n)).chain(frame_sig);
         let drop_guards = o_guards.iter().map(|g| quote!(drop(#g);));
-        let first_dim_expr =
-            quote!(#first_ident.shape().first().copied().ok_or_else(|| shape_error(#first))?);
+        // A 0-d first argument gives n = 0, which its shape check then refuses.
+        let first_dim_expr = quote!(#first_ident.shape().first().copied().unwrap_or(0));
         items.push(quote! {
             #(#[doc = #batch_doc])*
             #[pyfunction]
@@ -364,19 +364,35 @@ fn python_lib(functions: &[Signature], name: &str, command: &str) -> Result<Stri
         }
 
         /// The values of `x` row-major, after checking its shape: the array's own
-        /// memory when it is C-contiguous, else a copy in `buf`.
+        /// memory when it is C-contiguous, else a copy in `buf`. In a batch
+        /// (`first`: the argument that gives the number of states n), the
+        /// error spells the expected shape `(n, ...)`, with n's value for the
+        /// other arguments.
         fn values<'a>(
             name: &str,
             x: &'a PyArrayLikeDyn<'_, f64, AllowTypeChange>,
             shape: &[usize],
+            first: Option<&str>,
             buf: &'a mut Vec<f64>,
         ) -> PyResult<&'a [f64]> {
             if x.shape() != shape {
-                return Err(PyValueError::new_err(format!(
-                    "{name}: expected an array of shape {}, got shape {}",
-                    py_shape(shape),
-                    py_shape(x.shape())
-                )));
+                let got = py_shape(x.shape());
+                let message = match first {
+                    None => format!("{name}: expected an array of shape {}, got shape {got}", py_shape(shape)),
+                    Some(first) => {
+                        let rows = shape[1..].iter().map(|d| format!(", {d}")).collect::<String>();
+                        let expected = if rows.is_empty() { "(n,)".to_string() } else { format!("(n{rows})") };
+                        if first == name {
+                            format!("{name}: expected an array of shape {expected} (n states), got shape {got}")
+                        } else {
+                            format!(
+                                "{name}: expected an array of shape {expected} with n = {} as `{first}` has, got shape {got}",
+                                shape[0]
+                            )
+                        }
+                    }
+                };
+                return Err(PyValueError::new_err(message));
             }
             match x.as_slice() {
                 Ok(s) => Ok(s),
@@ -479,6 +495,11 @@ mod tests {
             );
         }
         assert!(lib.contains("Featherstone 2008"));
+        // A batch's shape errors say `(n, ...)`, the other arguments the
+        // first's n (tests/python/ checks the messages).
+        assert!(lib.contains(r#"values("v", &v, &[n, NV], Some("q"), &mut v_buf)"#));
+        assert!(lib.contains(r#"values("q", &q, &[NQ], None, &mut q_buf)"#));
+        assert!(lib.contains(r#"(n states), got shape {got}"#));
         let options = Options {
             functions: [crate::Function::Aba].into_iter().collect(),
             jacobians: [crate::Function::Rnea].into_iter().collect(),

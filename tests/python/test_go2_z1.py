@@ -110,10 +110,39 @@ def test_inputs_converted_or_refused():
         go2_z1.rnea(v, v, a)
     with pytest.raises(ValueError, match=r"a: expected"):
         go2_z1.rnea(q, v, a[:-1])
-    with pytest.raises(ValueError, match=r"v: expected an array of shape \(3, %d\)" % MODEL.nv):
+    # A batch's shapes are (n, ...); the other arguments say the first's n.
+    with pytest.raises(ValueError, match=r"v: expected an array of shape \(n, %d\) with n = 3 as `q` has, got shape \(2, %d\)" % (MODEL.nv, MODEL.nv)):
         go2_z1.rnea_batch(np.tile(q, (3, 1)), np.tile(v, (2, 1)), np.tile(a, (3, 1)))
+    with pytest.raises(ValueError, match=r"q: expected an array of shape \(n, %d\) \(n states\), got shape \(%d,\)" % (MODEL.nq, MODEL.nq)):
+        go2_z1.rnea_batch(q, v, a)
+    with pytest.raises(ValueError, match=r"a: expected an array of shape \(n, %d\) with n = 1" % MODEL.nv):
+        go2_z1.rnea_batch(q[None], v[None], a)
     with pytest.raises(ValueError, match="frame: unknown link `nowhere`"):
         go2_z1.frame_jacobian_local_world_aligned(q, "nowhere")
+
+
+def test_non_float_inputs_as_docs_python_md_says():
+    # numpy's conversion to float64 decides, its message with a note naming
+    # the argument: ValueError for a string that is not a number or a ragged
+    # list, TypeError for an object that is not a number.
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        go2_z1.generalized_gravity("abc")
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        go2_z1.generalized_gravity(["x"] * MODEL.nq)
+    with pytest.raises(ValueError, match="inhomogeneous"):
+        go2_z1.generalized_gravity([[1.0], [1.0, 2.0]])
+    with pytest.raises(TypeError) as raised:
+        go2_z1.generalized_gravity({})
+    assert raised.value.__notes__ == ["while processing 'q'"]
+    with pytest.raises(TypeError):
+        go2_z1.generalized_gravity([1j] * MODEL.nq)
+    # A number's string is that number; None and a scalar are 0-d arrays,
+    # refused for their shape.
+    q = np.array(go2_z1.NEUTRAL)
+    close(go2_z1.generalized_gravity([str(float(x)) for x in q]), go2_z1.generalized_gravity(q))
+    for x in [None, 1.0]:
+        with pytest.raises(ValueError, match=r"q: expected an array of shape \(%d,\), got shape \(\)" % MODEL.nq):
+            go2_z1.generalized_gravity(x)
 
 
 def test_docstrings_from_the_rust_docs():
