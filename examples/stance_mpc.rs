@@ -686,12 +686,28 @@ pub fn plot(
                 (a.min(y), b.max(y))
             });
         let pad = 0.08 * (hi - lo).max(1e-9);
+        // The legend in a corner the lines leave free, or above them (the
+        // plotting area: the panel less the margins, label areas and caption).
+        let (w, h) = area.dim_in_pixel();
+        let points: Vec<&[(f64, f64)]> = lines.iter().map(|l| l.2.as_slice()).collect();
+        let labels: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
+        let (corner, (lo, hi)) = plot::legend_corner(
+            &points,
+            (0.0, t_end),
+            (lo - pad, hi + pad),
+            (
+                f64::from(w) - 24.0 - 60.0,
+                f64::from(h) - 24.0 - 40.0 - 27.0,
+            ),
+            &labels,
+            13.0,
+        );
         let mut chart = ChartBuilder::on(area)
             .caption(title, ("sans-serif", 17))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(0.0..t_end, (lo - pad)..(hi + pad))?;
+            .build_cartesian_2d(0.0..t_end, lo..hi)?;
         chart
             .configure_mesh()
             .x_desc("t (s)")
@@ -708,6 +724,7 @@ pub fn plot(
         }
         chart
             .configure_series_labels()
+            .position(corner)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .label_font(("sans-serif", 13))

@@ -470,6 +470,74 @@ pub const PALETTE: [RGBColor; 6] = [
 /// A line plot of `series` (colours and dashes chosen by the caller), with
 /// horizontal reference lines `(y, label)` (black, dotted); written to
 /// `path` (PNG, 900 x 540).
+/// Where a legend goes so that it covers no data: the first corner of the
+/// plotting area (upper left, upper right, lower right, lower left) whose
+/// legend box holds no point of `lines` (sampled along each segment), with
+/// the y range to draw; when every corner is taken, the upper right with
+/// the y range raised so that the box sits above the data.
+///
+/// `x` and `y`: the data ranges the chart is built on; `plot_px`: the
+/// plotting area's size in pixels; `labels` and `font` (px): the legend's
+/// entries, for its size as plotters lays it out (a 30 px key, 10 px
+/// margins, 5 px from the corner).
+pub fn legend_corner(
+    lines: &[&[(f64, f64)]],
+    x: (f64, f64),
+    y: (f64, f64),
+    plot_px: (f64, f64),
+    labels: &[&str],
+    font: f64,
+) -> (SeriesLabelPosition, (f64, f64)) {
+    fonts();
+    let text = ("sans-serif", font).into_font();
+    let widest = labels
+        .iter()
+        .map(|l| {
+            text.box_size(l)
+                .map_or(0.7 * font * l.len() as f64, |b| f64::from(b.0))
+        })
+        .fold(0.0, f64::max);
+    // The box, its 5 px offset and 8 px of clearance.
+    let w = widest + 30.0 + 20.0 + 5.0 + 8.0;
+    let h = 1.3 * font * labels.len() as f64 + 20.0 + 5.0 + 8.0;
+    let (fw, fh) = ((w / plot_px.0).min(1.0), (h / plot_px.1).min(1.0));
+    let (dx, dy) = (x.1 - x.0, y.1 - y.0);
+    let samples: Vec<(f64, f64)> = lines
+        .iter()
+        .flat_map(|l| {
+            l.windows(2).flat_map(|p| {
+                (0..=16).map(move |k| {
+                    let t = f64::from(k) / 16.0;
+                    (
+                        p[0].0 + t * (p[1].0 - p[0].0),
+                        p[0].1 + t * (p[1].1 - p[0].1),
+                    )
+                })
+            })
+        })
+        .map(|(px, py)| ((px - x.0) / dx, (py - y.0) / dy))
+        .collect();
+    let corners = [
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::LowerRight, true, false),
+        (SeriesLabelPosition::LowerLeft, false, false),
+    ];
+    for (position, right, upper) in corners {
+        let inside = |&(u, v): &(f64, f64)| {
+            let in_x = if right { u >= 1.0 - fw } else { u <= fw };
+            let in_y = if upper { v >= 1.0 - fh } else { v <= fh };
+            in_x && in_y
+        };
+        if !samples.iter().any(inside) {
+            return (position, y);
+        }
+    }
+    // Headroom: the data in the lower 1 - fh of the raised range.
+    let top = y.0 + dy / (1.0 - fh.min(0.6));
+    (SeriesLabelPosition::UpperRight, (y.0, top))
+}
+
 pub fn styled_lines(
     path: &PathBuf,
     title: &str,
@@ -489,12 +557,36 @@ pub fn styled_lines(
         (y0, y1) = (y0.min(y), y1.max(y));
     }
     let pad = 0.05 * (y1 - y0).max(1e-12);
+    // The legend in a corner the lines leave free (the plotting area is the
+    // picture less the margins, the label areas and the caption).
+    let reference_lines: Vec<[(f64, f64); 2]> = references
+        .iter()
+        .map(|&(y, _)| [(x0, y), (x1, y)])
+        .collect();
+    let lines: Vec<&[(f64, f64)]> = series
+        .iter()
+        .map(|s| s.points.as_slice())
+        .chain(reference_lines.iter().map(|l| l.as_slice()))
+        .collect();
+    let labels: Vec<&str> = series
+        .iter()
+        .map(|s| s.label)
+        .chain(references.iter().map(|r| r.1))
+        .collect();
+    let (corner, (lo, hi)) = legend_corner(
+        &lines,
+        (x0, x1),
+        (y0 - pad, y1 + pad),
+        (900.0 - 24.0 - 70.0, 540.0 - 24.0 - 45.0 - 32.0),
+        &labels,
+        14.0,
+    );
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(70)
-        .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))?;
+        .build_cartesian_2d(x0..x1, lo..hi)?;
     // No light mesh lines: the PNG stays small.
     chart
         .configure_mesh()
@@ -536,7 +628,7 @@ pub fn styled_lines(
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(corner)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
