@@ -178,3 +178,94 @@ fn python_install_line_covers_the_examples_imports() {
     }
     assert!(checked >= 2, "{checked} third-party imports checked");
 }
+
+/// The build and run commands of docs/cpp.md and docs/python.md write their
+/// outputs under a `target/` directory, which .gitignore covers, so that
+/// following them leaves the work tree clean: every path after `-o`,
+/// `--crate`, `--out` or `pip install` in their `sh` blocks (but the
+/// committed C crate, which `--check` keeps current, and directories made
+/// with `mkdir`).
+#[test]
+fn doc_commands_write_under_target() {
+    let ignored = read(".gitignore");
+    assert!(ignored.lines().any(|l| l == "target/"), "{ignored}");
+    let mut checked = 0;
+    for doc in ["docs/cpp.md", "docs/python.md"] {
+        let text = read(doc);
+        let mut in_sh = false;
+        let mut command = String::new();
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_sh = line == "```sh";
+                continue;
+            }
+            if !in_sh {
+                continue;
+            }
+            let line = line.split(" #").next().unwrap_or_default();
+            if let Some(head) = line.strip_suffix('\\') {
+                command.push_str(head);
+                continue;
+            }
+            command.push_str(line);
+            let words: Vec<&str> = command.split_whitespace().collect();
+            for pair in words.windows(2) {
+                let path = match pair {
+                    ["-o" | "--crate" | "--out", path] => *path,
+                    ["install", path] if path.starts_with("./") => *path,
+                    _ => continue,
+                };
+                let path = path.trim_start_matches("./");
+                assert!(
+                    path.starts_with("target/")
+                        || path.contains("/target/")
+                        || path == "examples/cpp/go2_z1_c",
+                    "{doc}: `{command}` writes `{path}`, outside target/"
+                );
+                checked += 1;
+            }
+            command.clear();
+        }
+    }
+    assert!(checked >= 4, "{checked} outputs checked");
+}
+
+/// Every target that Cargo.toml keeps out of the README's test command
+/// (`test = false`) is run by `scripts/test-long`, and nothing else is named
+/// there: the two tiers cover every test target.
+#[test]
+fn long_tier_runs_every_target_outside_the_test_command() {
+    let manifest = read("Cargo.toml");
+    let script = read("scripts/test-long");
+    let mut outside = Vec::new();
+    for block in manifest.split("\n[[").skip(1) {
+        let kind = block.split(']').next().unwrap_or("");
+        let field = |key: &str| {
+            block.lines().find_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+            })
+        };
+        if matches!(kind, "test" | "bench") && field("test").as_deref() == Some("false") {
+            let name = field("name").expect("a [[test]] or [[bench]] without a name");
+            // benches/stance.rs and lanes.rs are scripts/bench's, not tests.
+            if kind == "bench" && name != "dynamics" {
+                continue;
+            }
+            outside.push((kind.to_string(), name));
+        }
+    }
+    assert!(!outside.is_empty(), "no `test = false` target in Cargo.toml");
+    let named: Vec<(String, String)> = script
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| w[0] == "--test" || w[0] == "--bench")
+        .map(|w| (w[0].trim_start_matches("--").to_string(), w[1].to_string()))
+        .collect();
+    let mut a = outside.clone();
+    let mut b = named.clone();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "Cargo.toml's `test = false` targets against scripts/test-long's");
+}

@@ -9,10 +9,11 @@
 // (Pinocchio's convention) and w = [f; m] the wrench the gripper should
 // apply (N, N*m, world axes).
 //
-// Build (see docs/cpp.md):
+// Build and run (see docs/cpp.md):
 //   cargo build --release --manifest-path examples/cpp/go2_z1_c/Cargo.toml
 //   g++ -O2 -std=c++17 examples/cpp/controller.cpp -I examples/cpp/go2_z1_c/include
-//       examples/cpp/go2_z1_c/target/release/libgo2_z1.a -lpthread -ldl -lm -o controller
+//       examples/cpp/go2_z1_c/target/release/libgo2_z1.a -lpthread -ldl -lm -o target/controller
+//   python3 -c 'print(*[0] * 6, 1, *[0] * 18, *[0] * 24, 0, 0, -10, 0, 0, 0)' | target/controller
 //
 // Input on stdin, one state per line: NQ values of q, NV of v, 6 of w.
 // Output on stdout, one line per state: NV values of tau (17 significant

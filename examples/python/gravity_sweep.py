@@ -5,10 +5,11 @@ One batch call computes `generalized_gravity` for every configuration of the
 sweep (lanes and threads, the GIL released); a plot with matplotlib shows the
 arm's six torques against the shoulder angle.
 
-    python examples/python/gravity_sweep.py --out gravity_sweep.png
+    python examples/python/gravity_sweep.py --out target/gravity_sweep.png
 """
 
 import argparse
+import pathlib
 
 import matplotlib
 
@@ -21,7 +22,9 @@ import go2_z1  # noqa: E402
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="gravity_sweep.png", help="the PNG to write")
+    parser.add_argument(
+        "--out", default="target/gravity_sweep.png", help="the PNG to write (its directory is made)"
+    )
     args = parser.parse_args()
 
     arm = [go2_z1.JOINT_NAMES.index(f"joint{k}") for k in range(1, 7)]
@@ -41,6 +44,7 @@ def main():
     ax.set_title("Go2+Z1 arm: generalized_gravity over a shoulder sweep")
     ax.legend(ncol=3, fontsize="small")
     fig.tight_layout()
+    pathlib.Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(args.out, dpi=100)
     print(f"wrote {args.out}: {len(angles)} states in one batch call")
 
