@@ -192,6 +192,7 @@ class WholeBodyMPC:
         self.qp.settings.initial_guess = proxsuite.proxqp.InitialGuess.WARM_START_WITH_PREVIOUS_RESULT
         self.qp.settings.verbose = False
         self.qp_ready = False
+        self.qp_cold_solves = self.qp_failures = 0  # counted over the run
         # The friction pyramid: rows λz, λx - μλz, -λx - μλz, λy - μλz, -λy - μλz.
         mu = self.mu
         self.cone = np.array([[0, 0, 1], [1, 0, -mu], [-1, 0, -mu], [0, 1, -mu], [0, -1, -mu]], dtype=float)
@@ -337,14 +338,14 @@ class WholeBodyMPC:
         G = np.zeros((N, NX, N * NU))  # δx_{k+1} = G[k] U + c[k]
         c = np.zeros((N, NX))
         for k in range(N):
-            if k > 0:
-                G[k] = a_mat[k] @ G[k - 1]
+            if k > 0:  # G[k - 1] is zero from column k NU on
+                G[k, :, :k * NU] = a_mat[k] @ G[k - 1, :, :k * NU]
                 c[k] = a_mat[k] @ c[k - 1]
             G[k, :, k * NU:(k + 1) * NU] = b_mat[k]
             c[k] += defect[k]
-        hg = np.einsum("kab,kbn->kan", hess, G)
-        H = np.einsum("kan,kam->nm", G, hg) + (self.w_u + self.w_du) * np.eye(N * NU)
-        g = np.einsum("kan,ka->n", G, np.einsum("kab,kb->ka", hess, c) + grad) + self.w_u * self.us.reshape(-1)
+        g2 = G.reshape(N * NX, N * NU)
+        H = g2.T @ np.matmul(hess, G).reshape(N * NX, N * NU) + (self.w_u + self.w_du) * np.eye(N * NU)
+        g = g2.T @ (np.matmul(hess, c[:, :, None])[:, :, 0] + grad).reshape(-1) + self.w_u * self.us.reshape(-1)
         # Friction on λ_k ≈ λ̄_k + ∂λ/∂x δx_k + ∂λ/∂u δu_k, for the feet down.
         dl_dx = np.concatenate([dl_dq, dl_dv], axis=2)  # (N, 12, 36)
         C = np.zeros((N, 20, N * NU))
@@ -375,11 +376,23 @@ class WholeBodyMPC:
         else:
             self.qp.update(H, g, None, None, C, lo, hi, lo_box, hi_box)
         self.qp.solve()
+        if self.qp.results.info.status != proxsuite_solved():
+            self.qp_cold_solves += 1
+            # Warm-started from the last tick's solution, ProxQP sometimes
+            # declares a feasible QP infeasible after one iteration (25
+            # ticks in 3 s of trot, each feasible by an LP): solve it again
+            # from its equality-constrained guess.
+            guess = self.qp.settings.initial_guess
+            self.qp.settings.initial_guess = proxsuite_guess("EQUALITY_CONSTRAINED_INITIAL_GUESS")
+            self.qp.init(H, g, None, None, C, lo, hi, lo_box, hi_box)
+            self.qp.solve()
+            self.qp.settings.initial_guess = guess
         res = self.qp.results
         self.qp_status = res.info.status
         self.qp_iterations = res.info.iter
         x = np.array(res.x)
         solved = self.qp_status == proxsuite_solved()
+        self.qp_failures += not solved
         return x if solved and np.all(np.isfinite(x)) else None
 
     # -- between ticks -----------------------------------------------------
@@ -397,6 +410,12 @@ def proxsuite_solved():
     import proxsuite
 
     return proxsuite.proxqp.QPSolverOutput.PROXQP_SOLVED
+
+
+def proxsuite_guess(name):
+    import proxsuite
+
+    return getattr(proxsuite.proxqp.InitialGuess, name)
 
 
 def _yaw(quat_xyzw):

@@ -79,6 +79,7 @@ def run(scenario, duration=None, lineariser="rbdgen", compare=True, quiet=False,
         ctrl.t_tick = None
         ctrl.tick(0.0, q, v, command(0.0))
     ctrl.timings.clear()
+    ctrl.qp_cold_solves = ctrl.qp_failures = 0
 
     log = {k: [] for k in ("t", "v", "cmd", "height", "tilt", "forces", "down", "push")}
     fell, why = False, ""
@@ -148,6 +149,8 @@ def summarise(scenario, log, fell, why, ctrl, main, other, wall):
                  f"+ QP {mean['qp']:.2f} ms + the rest {mean['rest']:.2f} ms, against a period of "
                  f"{1e3 * TICK:.0f} ms ({'within' if tick_ms < 1e3 * TICK else 'over'} it: "
                  f"{1e3 * TICK / tick_ms:.2f}x real time); the slowest tick {worst:.2f} ms.")
+    lines.append(f"QP: {ctrl.qp_cold_solves} of {len(tm)} ticks solved again from a cold start, "
+                 f"{ctrl.qp_failures} left unsolved (the last trajectory kept).")
     if other is not None:
         ratio = mean["compare"] / mean["linearisation"]
         if main.name != "rbdgen":
@@ -157,7 +160,8 @@ def summarise(scenario, log, fell, why, ctrl, main, other, wall):
                      f"A, B, λ and its derivatives between the two: {ctrl.compare_error:.1e}.")
     lines.append(f"Wall-clock time of the run: {wall:.1f} s (with the plant and the logging).")
     return dict(text="\n".join(lines), fell=fell, velocity_error=lin_err, yaw_rate_error=yaw_err,
-                tilt_deg=tilt_max, tick_ms=tick_ms, mean_ms=mean)
+                tilt_deg=tilt_max, tick_ms=tick_ms, mean_ms=mean,
+                compare_error=ctrl.compare_error if other is not None else None)
 
 
 def plot(scenario, log, path):
