@@ -8,9 +8,9 @@
 //! matrices match the scalar ones to about 1e-15 relative; the threaded batch
 //! equals the single-thread batch bit for bit.
 //!
-//! Run with `RUSTFLAGS="-C target-cpu=native" cargo run --release --features
-//! rayon --example mpc_linearization` (AVX2 + FMA: four `f64` lanes per
-//! instruction). The
+//! Run with `cargo run --release --features rayon --example
+//! mpc_linearization` (AVX2 + FMA where the CPU has them, from the
+//! workspace's `.cargo/config.toml`: four `f64` lanes per instruction). The
 //! times are indicative (one process, a shared machine); `scripts/bench
 //! --lanes` measures the same functions beside Pinocchio's
 //! `computeABADerivatives` + `dIntegrate` composition. Its test (at the end

@@ -44,8 +44,8 @@
 //! base's drift in mm, the four feet's vertical forces in N, the arm's
 //! tracking error in mrad) over the 3 s.
 //!
-//! Run with `RUSTFLAGS="-C target-cpu=native" cargo run --release --features
-//! rayon --example stance_mpc`. Its release build (the generated module: the
+//! Run with `cargo run --release --features rayon --example stance_mpc`
+//! (native code: the workspace's `.cargo/config.toml`). Its release build (the generated module: the
 //! masked stance step with its derivatives and `contact_dynamics_masked`,
 //! scalar and 4 lanes, about 110k operations) took 30 s after its
 //! dependencies on this machine (2 cores, 2026-12-07, nothing else running).

@@ -255,7 +255,10 @@ fn long_tier_runs_every_target_outside_the_test_command() {
             outside.push((kind.to_string(), name));
         }
     }
-    assert!(!outside.is_empty(), "no `test = false` target in Cargo.toml");
+    assert!(
+        !outside.is_empty(),
+        "no `test = false` target in Cargo.toml"
+    );
     let named: Vec<(String, String)> = script
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -267,5 +270,8 @@ fn long_tier_runs_every_target_outside_the_test_command() {
     let mut b = named.clone();
     a.sort();
     b.sort();
-    assert_eq!(a, b, "Cargo.toml's `test = false` targets against scripts/test-long's");
+    assert_eq!(
+        a, b,
+        "Cargo.toml's `test = false` targets against scripts/test-long's"
+    );
 }

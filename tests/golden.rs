@@ -195,7 +195,7 @@ fn committed_golden_files_are_current() {
         stale.push(format!(
             "tests/golden/{name}.rs differs from the generator's output (- committed, + new):\n\
              {}\n\
-             regenerate with `cargo run --release -- generate tests/golden/{urdf}.urdf{flags} \
+             regenerate with `cargo run --release -p rbdgen-cli -- generate tests/golden/{urdf}.urdf{flags} \
              --functions {} -o tests/golden/{name}.rs`",
             diff(&committed, &fresh, 60),
             functions.join(",")
