@@ -200,7 +200,7 @@ def plot(scenario, log, path):
     for leg in range(4):
         ax = axes[2 + leg]
         ax.fill_between(t, 0, 1, where=log["down"][:, leg], transform=ax.get_xaxis_transform(),
-                        color="tab:green", alpha=0.15, lw=0)
+                        color="tab:green", alpha=0.25, lw=0)
         ax.plot(t, log["forces"][:, leg], lw=0.7, color="tab:blue")
         ax.set_ylabel(f"{go2plant.FEET[leg]} (N)")
     axes[2].set_title("normal force per foot (shaded: scheduled down)", fontsize=9)
@@ -221,7 +221,7 @@ def plot(scenario, log, path):
     fig.suptitle(f"Go2 in MuJoCo, whole-body MPC on rbdgen: {scenario}")
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
+    fig.savefig(path, dpi=72)
     plt.close(fig)
 
 
