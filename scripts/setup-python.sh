@@ -11,7 +11,8 @@
 # MuJoCo 4.0.0, the second reference of scripts/conformance-mjcf. With
 # --bindings, also maturin 1.16.0, pytest 9.2.0 and matplotlib 3.11.2, which
 # build, test and plot the Python module of `rbdgen generate --python`
-# (scripts/python-bindings).
+# (scripts/python-bindings), and casadi 3.8.2, which tests/python/test_casadi.py
+# runs the CasADi export (`rbdgen generate --casadi`) on.
 set -euo pipefail
 
 CXX_HEADERS=0
@@ -81,11 +82,12 @@ import importlib.metadata as md
 assert md.version("maturin") == "1.16.0"
 assert md.version("pytest") == "9.2.0"
 assert md.version("matplotlib") == "3.11.2"
+assert md.version("casadi") == "3.8.2"
 PY
 }
 
 if [ "$BINDINGS" = 1 ] && ! have_bindings; then
-    "$PY" -m pip install "maturin==1.16.0" "pytest==9.2.0" "matplotlib==3.11.2"
-    have_bindings || { echo "setup-python.sh: maturin, pytest or matplotlib still missing" >&2; exit 1; }
+    "$PY" -m pip install "maturin==1.16.0" "pytest==9.2.0" "matplotlib==3.11.2" "casadi==3.8.2"
+    have_bindings || { echo "setup-python.sh: maturin, pytest, matplotlib or casadi still missing" >&2; exit 1; }
 fi
 echo "Python environment ready: $PY"

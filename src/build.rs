@@ -62,6 +62,7 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     options: Options,
     c_api: bool,
+    casadi: bool,
 }
 
 /// Why [`Config::generate`] failed; every variant names the file at fault.
@@ -127,6 +128,7 @@ impl Config {
             out_dir: None,
             options,
             c_api: false,
+            casadi: false,
         }
     }
 
@@ -316,6 +318,16 @@ impl Config {
         self
     }
 
+    /// Also writes the CasADi module `NAME.py` beside `NAME.rs` (`--casadi
+    /// NAME`, `NAME` the module's name): the functions as a Python module
+    /// whose functions take CasADi SX, MX or numbers and build the traced
+    /// graphs as CasADi expressions ([`rbdgen_symbolic::casadi`],
+    /// docs/casadi.md). Each function is traced a second time for it.
+    pub fn casadi(mut self) -> Config {
+        self.casadi = true;
+        self
+    }
+
     /// The name of the module and of the file `NAME.rs` (the URDF's file stem
     /// by default).
     pub fn module_name(mut self, name: &str) -> Config {
@@ -335,7 +347,7 @@ impl Config {
     }
 
     /// Generates the module and writes `OUT_DIR/NAME.rs` (and `NAME.h` with
-    /// [`Config::c_api`]), unless it already
+    /// [`Config::c_api`], `NAME.py` with [`Config::casadi`]), unless it already
     /// holds exactly that text (so that its modification time, and what
     /// depends on it, stays put); prints `cargo:rerun-if-changed=URDF`, and a
     /// `cargo:warning=URDF: ...` for each of the model's warnings
@@ -405,6 +417,25 @@ impl Config {
             let path = dir.join(format!("{name}.h"));
             if std::fs::read(&path).ok().as_deref() != Some(header.as_bytes()) {
                 std::fs::write(&path, header).map_err(|source| BuildError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+            }
+        }
+        if self.casadi {
+            let command = format!(
+                "rbdgen generate {} {} --casadi {name} -o {name}.py",
+                self.urdf.display(),
+                rbdgen_symbolic::command_line_options(&options)
+            );
+            let module = rbdgen_symbolic::casadi::casadi_module(&text, &options, &name, &command)
+                .map_err(|source| BuildError::Generate {
+                urdf: urdf(),
+                source,
+            })?;
+            let path = dir.join(format!("{name}.py"));
+            if std::fs::read(&path).ok().as_deref() != Some(module.source.as_bytes()) {
+                std::fs::write(&path, module.source).map_err(|source| BuildError::Write {
                     path: path.clone(),
                     source,
                 })?;

@@ -56,7 +56,7 @@ fn option_fields() -> Vec<&'static str> {
         floating_base, mimic, functions, source_name, scalar, simplify, std, armature,
         contacts, parameters, frames, lanes, threads, strict, max_ops, unroll_limit,
         one_limb_at_a_time, jacobians,
-        user_functions, c_api, contact_sets
+        user_functions, c_api, casadi, contact_sets
     }
 }
 

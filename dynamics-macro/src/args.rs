@@ -207,8 +207,9 @@ fn parse_value(
         OptionKey::MaxOps => o.max_ops = count(input, key)?,
         OptionKey::UnrollLimit => o.unroll_limit = count(input, key)?,
         // Not macro keys: the macro's code always uses `std`; the C
-        // interface and user functions are the CLI's and the build script's.
-        OptionKey::Std | OptionKey::CApi | OptionKey::UserFunctions => {}
+        // interface, the CasADi module and user functions are the CLI's and
+        // the build script's.
+        OptionKey::Std | OptionKey::CApi | OptionKey::Casadi | OptionKey::UserFunctions => {}
     }
     Ok(())
 }

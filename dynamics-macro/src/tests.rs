@@ -232,7 +232,7 @@ fn every_macro_key_parses() {
             OptionKey::Parameters | OptionKey::Frames => " = [link06]",
             OptionKey::Lanes => " = 4",
             OptionKey::MaxOps | OptionKey::UnrollLimit => " = 1000",
-            OptionKey::Std | OptionKey::CApi | OptionKey::UserFunctions => {
+            OptionKey::Std | OptionKey::CApi | OptionKey::Casadi | OptionKey::UserFunctions => {
                 panic!("{key}: not a macro key")
             }
         };

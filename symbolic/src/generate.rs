@@ -125,6 +125,9 @@ pub enum GenerateError {
     /// are `float64`).
     #[error("python: the module's arrays are float64; leave out `scalar = f32`")]
     PythonScalar,
+    /// The CasADi export ([`crate::casadi`]) does not take these options.
+    #[error("casadi: {0}")]
+    Casadi(String),
 }
 
 impl GenerateError {

@@ -7,6 +7,7 @@
 //! tokens) → [`generate()`] (formatted source).
 
 mod api;
+pub mod casadi;
 mod columns;
 pub mod cost_reference;
 pub mod diff;

@@ -113,6 +113,12 @@ pub struct Options {
     /// function ([`crate::ffi`]), and the C header that declares them in
     /// [`crate::Module::c_header`]. `None` by default.
     pub c_api: Option<String>,
+    /// The CasADi module's name (a Python identifier; `--casadi NAME`): the
+    /// command line and [`crate::casadi::casadi_module`] write the functions as a
+    /// Python module that builds them as CasADi expressions
+    /// ([`crate::casadi`]) instead of Rust; the Rust module does not depend
+    /// on it. `None` by default.
+    pub casadi: Option<String>,
     /// Named contact sets, each emitted as a submodule `NAME` of its own (an
     /// MPC horizon crosses gait modes: four feet, a trot's diagonals,
     /// flight): the contact functions of `functions` and `jacobians` (those
@@ -168,6 +174,7 @@ impl Default for Options {
             jacobians: BTreeSet::new(),
             user_functions: Vec::new(),
             c_api: None,
+            casadi: None,
             contact_sets: Vec::new(),
         }
     }
@@ -214,6 +221,8 @@ pub enum OptionKey {
     OneLimbAtATime,
     /// [`Options::c_api`].
     CApi,
+    /// [`Options::casadi`].
+    Casadi,
     /// [`Options::user_functions`].
     UserFunctions,
 }
@@ -408,6 +417,15 @@ pub const OPTIONS: &[OptionSpec] = &[
         Some("--c-api"),
         "c_api",
         "also emit the C interface (`extern \"C\"` functions and a C header)",
+        "none",
+    ),
+    spec(
+        OptionKey::Casadi,
+        "casadi",
+        None,
+        Some("--casadi"),
+        "casadi",
+        "write the functions as a Python module of CasADi expressions instead of Rust",
         "none",
     ),
     spec(
@@ -648,6 +666,13 @@ impl Options {
                 format!("`{prefix}` is not a C identifier (letters, digits and `_`, not starting with a digit)"),
             ));
         }
+        if let Some(name) = self.casadi.as_ref().filter(|p| !is_c_identifier(p)) {
+            return Err(OptionError::new(
+                OptionKey::Casadi,
+                None,
+                format!("`{name}` is not a Python module name (letters, digits and `_`, not starting with a digit)"),
+            ));
+        }
         for (k, (name, _)) in self.contact_sets.iter().enumerate() {
             let message = if !is_set_name(name) {
                 format!("contact set `{name}`: a set is a submodule; name it with a lowercase identifier \
@@ -797,6 +822,7 @@ pub fn command_line_options(options: &Options) -> String {
             OptionKey::UnrollLimit => (options.unroll_limit != DEFAULT_UNROLL_LIMIT)
                 .then(|| options.unroll_limit.to_string()),
             OptionKey::CApi => options.c_api.clone(),
+            OptionKey::Casadi => options.casadi.clone(),
             OptionKey::UserFunctions => None,
         };
         match value {

@@ -71,6 +71,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .into());
         }
     }
+    if let Some(name) = args.code.casadi.clone() {
+        if args.crate_dir.is_some() || args.header.is_some() {
+            return Err(
+                "--casadi NAME writes one Python file (-o FILE.py): leave out --crate and --header"
+                    .to_string()
+                    .into(),
+            );
+        }
+        return run_casadi(&args, &name);
+    }
     if let Some(dir) = &args.crate_dir {
         return run_crate(&args, dir);
     }
@@ -132,6 +142,40 @@ pub fn run(args: Args) -> Result<(), Failure> {
             "wrote {} ({n} {functions}, {ops} operations, {} bytes)",
             path.display(),
             source.len()
+        );
+    }
+    Ok(())
+}
+
+/// `--casadi NAME`: the Python module of CasADi expressions
+/// ([`rbdgen_symbolic::casadi`]) to `-o FILE` or standard output, or checked.
+fn run_casadi(args: &Args, name: &str) -> Result<(), Failure> {
+    let (text, options) = args.code.load()?;
+    let tail = match &args.output {
+        Some(path) => format!("-o {}", path.display()),
+        None => String::new(),
+    };
+    let command = regenerate_command(args, &options, &tail);
+    let module = rbdgen_symbolic::casadi::casadi_module(&text, &options, name, &command)
+        .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
+    super::print_warnings(&args.code.urdf, &module.warnings);
+    let Some(path) = &args.output else {
+        use std::io::Write;
+        return match std::io::stdout().write_all(module.source.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(format!("standard output: {e}").into())
+            }
+            _ => Ok(()),
+        };
+    };
+    write_or_check(path, &module.source, args.check, args.quiet, &command)?;
+    if !args.quiet && !args.check {
+        let ops: usize = module.op_counts.iter().map(|(_, c)| c.total()).sum();
+        eprintln!(
+            "wrote {} ({} functions as CasADi expressions, {ops} operations, {} bytes)",
+            path.display(),
+            module.op_counts.len(),
+            module.source.len()
         );
     }
     Ok(())

@@ -111,6 +111,12 @@ pub struct CodeArgs {
     /// staticlib and cdylib crate).
     #[arg(long, value_name = "NAME")]
     pub c_api: Option<String>,
+    /// Write the functions as the Python module NAME of CasADi expressions
+    /// instead of Rust (`-o NAME.py`): each takes CasADi SX, MX or numbers
+    /// and builds the traced graph; `function(NAME)` is its casadi.Function
+    /// (docs/casadi.md).
+    #[arg(long, value_name = "NAME")]
+    pub casadi: Option<String>,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -351,6 +357,7 @@ impl CodeArgs {
             unroll_limit: self.unroll_limit,
             one_limb_at_a_time: self.one_limb_at_a_time,
             c_api: self.c_api.clone(),
+            casadi: self.casadi.clone(),
             ..Options::default()
         };
         self.model
@@ -468,6 +475,7 @@ mod tests {
                 .into_iter()
                 .collect(),
             c_api: Some("go2_z1".into()),
+            casadi: Some("go2_z1_casadi".into()),
             ..plain.clone()
         };
         for options in [plain, every] {
@@ -509,7 +517,7 @@ mod tests {
                 OptionKey::Parameters | OptionKey::Frames => &["link06"],
                 OptionKey::Lanes => &["4"],
                 OptionKey::MaxOps | OptionKey::UnrollLimit => &["1000"],
-                OptionKey::CApi => &["z1"],
+                OptionKey::CApi | OptionKey::Casadi => &["z1"],
                 OptionKey::UserFunctions => panic!("{flag}: not a flag"),
             };
             let head = ["rbdgen", urdf, flag];
