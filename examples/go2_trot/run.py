@@ -14,7 +14,8 @@ body other than a foot touching the floor), the mean velocity error, the
 largest base tilt, the time per MPC tick (linearisation, QP, the rest)
 against the tick period, and the same linearisation through Pinocchio in the
 same run (`--no-compare` skips it); and writes DIR/go2_SCENARIO.png.
-The batch calls run on one thread unless RAYON_NUM_THREADS says otherwise.
+The batch calls and numpy's BLAS run on one thread unless RAYON_NUM_THREADS
+and OPENBLAS_NUM_THREADS say otherwise.
 The generated module `go2_mpc` must be installed (scripts/go2-trot builds it).
 """
 
@@ -24,12 +25,16 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+# One thread for the batch calls and for numpy's BLAS unless told otherwise
+# (set before numpy loads): 16 knots are too few to split (two rayon threads
+# took 1.25 ms per tick against 0.48 ms for one, in the loop, on this
+# project's 2 shared cores), and OpenBLAS's threads on the condensing's
+# products made the rest of a tick 55.7 ms instead of 10.2 ms while another
+# build held the cores.
+for _var in ("RAYON_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-# One thread for the batch calls unless told otherwise: 16 knots are too few
-# to split (two threads took 1.25 ms per tick against 0.48 ms for one, in the
-# loop, on this project's 2 shared cores).
-os.environ.setdefault("RAYON_NUM_THREADS", "1")
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpc as wbmpc  # noqa: E402

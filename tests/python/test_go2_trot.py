@@ -8,12 +8,11 @@ rbdgen against Pinocchio's on the run's own knots. No timing is asserted."""
 import pathlib
 import sys
 
-import numpy as np
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples" / "go2_trot"))
 
-import run  # noqa: E402
+import run  # noqa: E402  (first: it sets the thread counts before numpy loads)
+import numpy as np  # noqa: E402
 
 
 def test_two_seconds_of_trot_without_a_fall():
