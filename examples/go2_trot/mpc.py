@@ -2,7 +2,8 @@
 
 Real-time iteration: each tick (every `dt`, 50 Hz) the horizon of N knots is
 shifted by one knot, its first state set to the measured one, and every knot
-linearised in one batch call per function; one QP in (δx_k, δu_k) then
+linearised in one batch call per function; one QP in the torque corrections
+δu_k (the δx_k eliminated through the dynamics, a dense QP for ProxQP) then
 corrects the whole trajectory:
 
     δx_0 = 0,   δx_{k+1} = A_k δx_k + B_k δu_k + (f(x̄_k, ū_k) ⊖ x̄_{k+1}),
@@ -181,7 +182,8 @@ class WholeBodyMPC:
         eliminated through the linearised dynamics, X = G U + c. ProxQP's
         dense solver takes it with the torque limits as box constraints and
         five friction rows per foot and knot (those of a foot in the air are
-        zero with infinite bounds, so the dimensions stay)."""
+        zero rows between -1 and 1, always satisfied, so the dimensions
+        stay)."""
         import proxsuite
 
         n, n_in = self.N * NU, self.N * 20
@@ -204,8 +206,8 @@ class WholeBodyMPC:
         N = self.N
         self.qs = np.tile(q, (N + 1, 1))
         self.vs = np.tile(v, (N + 1, 1))
-        g = self.dyn.generalized_gravity(q)
-        mg = g[2] if abs(g[2]) > 1 else 9.81 * 15.2
+        g = self.dyn.generalized_gravity(q)  # = Sᵀτ + Σ J_footᵀ λ_foot at rest
+        mg = np.linalg.norm(g[:3])  # the weight: the base's force row
         force = np.zeros(NC)
         force[2::3] = mg / 4  # per foot, world z
         jt = sum(self.dyn.frame_jacobian_local_world_aligned(q, f)[:3].T @ force[3 * i:3 * i + 3]
