@@ -91,7 +91,8 @@ class Plant:
     """MuJoCo's Go2 on a floor (scene.xml), compiled without its mesh geoms
     (the meshes are not in this repository; they are visual only)."""
 
-    def __init__(self):
+    def __init__(self, heading=0.0):
+        """`heading`: the base's initial yaw (rad) about the world's z axis."""
         spec = mujoco.MjSpec.from_file(str(GO2_DIR / "scene.xml"))
         for geom in list(spec.geoms):
             if geom.type == mujoco.mjtGeom.mjGEOM_MESH:
@@ -112,6 +113,7 @@ class Plant:
         self.torque_limit = np.zeros(12)
         self.torque_limit[self.actuator_qpos - 7] = self.ctrl_range[:, 1]
         mujoco.mj_resetDataKeyframe(m, self.data, m.key("home").id)
+        self.data.qpos[3:7] = [np.cos(heading / 2), 0.0, 0.0, np.sin(heading / 2)]  # [w x y z]
         mujoco.mj_forward(m, self.data)
 
     @property

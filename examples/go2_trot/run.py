@@ -75,11 +75,13 @@ def make_controller(plant, lineariser="rbdgen", compare=True, pin_model_path=Non
     return main, other, go2_mpc
 
 
-def run(scenario, duration=None, lineariser="rbdgen", compare=True, quiet=False, verbose=False):
-    """Runs a scenario; returns its log (a dict of arrays) and summary."""
+def run(scenario, duration=None, lineariser="rbdgen", compare=True, quiet=False, verbose=False,
+        heading=0.0):
+    """Runs a scenario from the initial yaw `heading` (rad); returns its log
+    (a dict of arrays) and summary."""
     total, trot, command, pushes = SCENARIOS[scenario]
     total = duration if duration is not None else total
-    plant = go2plant.Plant()
+    plant = go2plant.Plant(heading)
     main, other, dyn = make_controller(plant, lineariser, compare)
     gait = wbmpc.Gait(trot=trot)
     ctrl = wbmpc.WholeBodyMPC(dyn, main, plant.torque_limit, gait, dt=TICK,
@@ -238,8 +240,10 @@ def main(argv=None):
     parser.add_argument("--lineariser", choices=["rbdgen", "pinocchio"], default="rbdgen")
     parser.add_argument("--no-compare", action="store_true", help="skip the Pinocchio linearisation")
     parser.add_argument("--verbose", action="store_true", help="print every tick")
+    parser.add_argument("--heading", type=float, default=0.0, help="the base's initial yaw (rad)")
     args = parser.parse_args(argv)
-    log, summary = run(args.scenario, args.duration, args.lineariser, not args.no_compare, verbose=args.verbose)
+    log, summary = run(args.scenario, args.duration, args.lineariser, not args.no_compare,
+                       verbose=args.verbose, heading=args.heading)
     path = Path(args.out) / f"go2_{args.scenario}.png"
     plot(args.scenario, log, path)
     print(f"Plot: {path}")
