@@ -95,6 +95,9 @@ pub fn output_names(function: Function) -> &'static [&'static str] {
         F::StepLinearization | F::ContactStepLinearization | F::ContactStepLinearizationMasked => {
             &["q_next", "v_next", "A", "B"]
         }
+        F::ContactStepLinearizationForcesMasked => {
+            &["q_next", "v_next", "A", "B", "lambda", "dlambda_dx", "dlambda_du"]
+        }
         F::PoseError => &["e", "J_e"],
         F::Integrate => &["q_next"],
         F::Difference => &["dq"],
@@ -688,6 +691,363 @@ def __getattr__(attribute):
     raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
 "#;
 
+/// The derivative companion of a function in the external crate: the
+/// function whose outputs are its Jacobian blocks with respect to each
+/// argument, in argument order ([`external_crate`]'s `jac_NAME`).
+pub fn analytical_derivatives(function: Function) -> Option<Function> {
+    match function {
+        Function::Rnea => Some(Function::RneaDerivatives),
+        Function::Aba => Some(Function::AbaDerivatives),
+        _ => None,
+    }
+}
+
+/// CasADi's sparsity pattern of a dense `(rows, cols)` matrix (its short
+/// form `[rows, cols, 1]`), or of one without nonzeros.
+fn sparsity(rows: usize, cols: usize, dense: bool) -> String {
+    if dense {
+        format!("[{rows}, {cols}, 1]")
+    } else {
+        let zeros = vec!["0"; cols + 1].join(", ");
+        format!("[{rows}, {cols}, {zeros}]")
+    }
+}
+
+/// The items of one CasADi external function `name` (its evaluation, the
+/// counts, names, sparsity patterns and work sizes), with `body` the
+/// statements that read `arg` and write `res`.
+fn external_items(
+    name: &str,
+    doc: &str,
+    inputs: &[(String, usize, usize, bool)],
+    outputs: &[(String, usize, usize)],
+    body: &str,
+) -> String {
+    let mut out = String::new();
+    let names = |list: Vec<&String>| -> String {
+        list.iter()
+            .enumerate()
+            .map(|(k, n)| format!("        {k} => c\"{n}\".as_ptr(),\n"))
+            .collect()
+    };
+    let pattern = |list: Vec<String>| -> String {
+        list.iter()
+            .enumerate()
+            .map(|(k, s)| {
+                format!("        {k} => {{\n            static S: &[i64] = &{s};\n            S.as_ptr()\n        }}\n")
+            })
+            .collect()
+    };
+    let (n_in, n_out) = (inputs.len(), outputs.len());
+    let _ = write!(
+        out,
+        "/// CasADi external function `{name}`: {doc}\n\
+         ///\n\
+         /// # Safety\n\
+         /// `arg` holds {n_in} pointers (each null, or to its input's nonzeros,\n\
+         /// column-major), `res` {n_out} (each null, or to room for its output's).\n\
+         #[no_mangle]\n\
+         pub unsafe extern \"C\" fn {name}(\n    arg: *const *const f64,\n    res: *const *mut f64,\n    \
+         _iw: *mut i64,\n    _w: *mut f64,\n    _mem: c_int,\n) -> c_int {{\n\
+         {body}    0\n}}\n\n\
+         /// The number of inputs of `{name}`.\n\
+         #[no_mangle]\npub extern \"C\" fn {name}_n_in() -> i64 {{\n    {n_in}\n}}\n\n\
+         /// The number of outputs of `{name}`.\n\
+         #[no_mangle]\npub extern \"C\" fn {name}_n_out() -> i64 {{\n    {n_out}\n}}\n\n\
+         /// The name of input `i` of `{name}` (null past the last).\n\
+         #[no_mangle]\npub extern \"C\" fn {name}_name_in(i: i64) -> *const c_char {{\n    match i {{\n{}        _ => std::ptr::null(),\n    }}\n}}\n\n\
+         /// The name of output `i` of `{name}` (null past the last).\n\
+         #[no_mangle]\npub extern \"C\" fn {name}_name_out(i: i64) -> *const c_char {{\n    match i {{\n{}        _ => std::ptr::null(),\n    }}\n}}\n\n\
+         /// The sparsity pattern of input `i` of `{name}` (null past the last).\n\
+         #[no_mangle]\npub extern \"C\" fn {name}_sparsity_in(i: i64) -> *const i64 {{\n    match i {{\n{}        _ => std::ptr::null(),\n    }}\n}}\n\n\
+         /// The sparsity pattern of output `i` of `{name}` (null past the last).\n\
+         #[no_mangle]\npub extern \"C\" fn {name}_sparsity_out(i: i64) -> *const i64 {{\n    match i {{\n{}        _ => std::ptr::null(),\n    }}\n}}\n\n\
+         /// The work sizes of `{name}`: its pointer counts, no integer or real work.\n\
+         ///\n\
+         /// # Safety\n\
+         /// Each pointer is null or points to room for one `i64`.\n\
+         #[no_mangle]\npub unsafe extern \"C\" fn {name}_work(\n    sz_arg: *mut i64,\n    sz_res: *mut i64,\n    \
+         sz_iw: *mut i64,\n    sz_w: *mut i64,\n) -> c_int {{\n    \
+         for (p, n) in [(sz_arg, {n_in}), (sz_res, {n_out}), (sz_iw, 0), (sz_w, 0)] {{\n        \
+         if !p.is_null() {{\n            *p = n;\n        }}\n    }}\n    0\n}}\n\n",
+        names(inputs.iter().map(|i| &i.0).collect()),
+        names(outputs.iter().map(|o| &o.0).collect()),
+        pattern(inputs.iter().map(|(_, r, c, d)| sparsity(*r, *c, *d)).collect()),
+        pattern(outputs.iter().map(|(_, r, c)| sparsity(*r, *c, true)).collect()),
+    );
+    out
+}
+
+/// The files of the crate of CasADi external functions (`rbdgen generate
+/// URDF --casadi-external NAME --crate DIR`), paths relative to the crate,
+/// and the generated dynamics module: `Cargo.toml` (a `cdylib` named `NAME`,
+/// `libm` and `wide`), `.cargo/config.toml` (`-C target-cpu=native`: the
+/// library runs on the machine that built it), `src/lib.rs` (the externals) and `src/dynamics.rs`
+/// (the module, generated with `std` and, for the Jacobians, the
+/// derivative functions of [`analytical_derivatives`]).
+///
+/// Every function of `options.functions` whose arguments are vectors or
+/// scalars is a CasADi external function of its own name, loadable with
+/// `casadi.external("rnea", "target/release/libNAME.so")`: `NAME`,
+/// `NAME_n_in`, `NAME_n_out`, `NAME_name_in`, `NAME_name_out`,
+/// `NAME_sparsity_in`, `NAME_sparsity_out`, `NAME_work`; inputs and outputs
+/// named and shaped as in the CasADi module ([`casadi_module`]), values
+/// column-major (CasADi's), a null input read as zeros and a null output
+/// skipped. `rnea` and `aba` also get `jac_NAME`, the Jacobian CasADi looks
+/// up, filled from `rnea_derivatives` and `aba_derivatives`, when `q` has
+/// as many coordinates as the tangent space (`NQ = NV`: no free-flyer, no
+/// continuous joint): its inputs are the function's and its output (not
+/// read: no nonzeros), its outputs the blocks `jac_OUT_IN`.
+///
+/// # Errors
+/// As [`crate::generate_module`]; [`GenerateError::Casadi`] for a name that
+/// is not an identifier, a function with a matrix argument (`fext`, a
+/// placement, `pi`), a per-frame function, or `f32`.
+pub fn external_crate(
+    urdf: &str,
+    options: &Options,
+    name: &str,
+    command: &str,
+) -> Result<(Vec<(String, String)>, crate::Module), GenerateError> {
+    if !crate::options::is_c_identifier(name) {
+        return Err(GenerateError::Casadi(format!(
+            "`{name}` is not a crate name (letters, digits and `_`, not starting with a digit)"
+        )));
+    }
+    if options.scalar != crate::ScalarType::F64 {
+        return Err(GenerateError::Casadi(
+            "CasADi's external functions are f64; leave out the f32 scalar".into(),
+        ));
+    }
+    let model = build_model(urdf, options)?;
+    let requested: Vec<Function> = if options.functions.len() == Function::ALL.len() {
+        Function::default_set(&model)
+    } else {
+        options.functions.iter().copied().collect()
+    };
+    let tangent = model.nq == model.nv;
+    let mut functions = std::collections::BTreeSet::new();
+    for &f in &requested {
+        let spec = f.spec();
+        if spec.per_frame {
+            return Err(GenerateError::Casadi(format!(
+                "`{}` is per frame; the external functions take no frame (leave it out)",
+                spec.name
+            )));
+        }
+        if let Some((arg, _)) = f
+            .args(&model)
+            .iter()
+            .find(|(_, d)| !matches!(d.row_len(), None | Some(0)))
+        {
+            return Err(GenerateError::Casadi(format!(
+                "`{}` takes the matrix `{arg}`; the external functions take vectors and scalars (leave it out)",
+                spec.name
+            )));
+        }
+        functions.insert(f);
+        if let Some(d) = analytical_derivatives(f).filter(|_| tangent) {
+            functions.insert(d);
+        }
+    }
+    let module_options = Options {
+        functions,
+        std: true,
+        casadi: None,
+        c_api: None,
+        ..options.clone()
+    };
+    let module = crate::generate_module(urdf, &module_options, |_| {})?;
+    let source = module.source()?;
+    let version = env!("CARGO_PKG_VERSION");
+    let mut lib = format!(
+        "//! CasADi external functions of `{}`, generated by rbdgen {version}: `{command}`.\n\
+         //! Do not edit: regenerate instead. `cargo build --release` writes\n\
+         //! target/release/lib{name}.so; `casadi.external(\"FUNCTION\", PATH)` loads one.\n\
+         //! Values are CasADi's: each input and output a column-major array of its\n\
+         //! nonzeros (every pattern dense), a null input read as zeros, a null output\n\
+         //! skipped; every function returns 0.\n\n\
+         #![allow(clippy::missing_safety_doc)]\n\n\
+         use std::ffi::{{c_char, c_int}};\n\n\
+         #[allow(dead_code)]\nmod dynamics;\n\n",
+        model_source(command)
+    );
+    lib.push_str(EXTERNAL_HELPERS);
+    for &f in &requested {
+        let spec = f.spec();
+        let args = f.args(&model);
+        let inputs: Vec<(String, usize, usize, bool)> = args
+            .iter()
+            .map(|(a, d)| {
+                let (r, c) = arg_shape(*d, &model);
+                (a.to_string(), r, c, true)
+            })
+            .collect();
+        let shapes = output_shapes(spec.output, &model);
+        let outputs: Vec<(String, usize, usize)> = output_names(f)
+            .iter()
+            .zip(&shapes)
+            .map(|(n, (r, c))| (n.to_string(), *r, *c))
+            .collect();
+        let mut body = String::new();
+        let mut call = Vec::new();
+        for (k, (a, d)) in args.iter().enumerate() {
+            let n = d.len(&model);
+            let _ = writeln!(body, "    let {a}: [f64; {n}] = input(arg, {k});");
+            call.push(match d {
+                Dim::Scalar => format!("{a}[0]"),
+                _ => format!("&{a}"),
+            });
+        }
+        let _ = writeln!(
+            body,
+            "    let result = dynamics::{}({});",
+            spec.name,
+            call.join(", ")
+        );
+        let parts: Vec<String> = match spec.output {
+            Output::Tuple(p) => (0..p.len()).map(|k| format!("result.{k}")).collect(),
+            _ => vec!["result".to_string()],
+        };
+        for (k, ((part, (r, c)), o)) in parts
+            .iter()
+            .zip(&shapes)
+            .zip(spec_parts(spec.output))
+            .enumerate()
+        {
+            let flat = match o {
+                Output::Scalar => format!("&[{part}]"),
+                Output::Matrix(..) => format!("{part}.as_flattened()"),
+                _ => format!("&{part}"),
+            };
+            let _ = writeln!(body, "    output(res, {k}, {flat}, {r}, {c});");
+        }
+        // The doc's first paragraph.
+        let doc: Vec<&str> = spec
+            .doc
+            .iter()
+            .copied()
+            .take_while(|l| !l.is_empty())
+            .collect();
+        let doc = doc.join("\n/// ");
+        lib.push_str(&external_items(spec.name, &doc, &inputs, &outputs, &body));
+        let Some(derivatives) = analytical_derivatives(f).filter(|_| tangent) else {
+            continue;
+        };
+        // jac_NAME: the inputs, then the output (not read); a block per
+        // (output, input), rows the output's entries, columns the input's.
+        let (out_name, out_rows, out_cols) = outputs[0].clone();
+        let mut jac_inputs = inputs.clone();
+        jac_inputs.push((format!("out_{out_name}"), out_rows, out_cols, false));
+        let jac_outputs: Vec<(String, usize, usize)> = inputs
+            .iter()
+            .map(|(a, r, c, _)| (format!("jac_{out_name}_{a}"), out_rows * out_cols, r * c))
+            .collect();
+        let mut body = String::new();
+        for (k, (a, d)) in args.iter().enumerate() {
+            let _ = writeln!(
+                body,
+                "    let {a}: [f64; {}] = input(arg, {k});",
+                d.len(&model)
+            );
+        }
+        let call: Vec<String> = args.iter().map(|(a, _)| format!("&{a}")).collect();
+        let _ = writeln!(
+            body,
+            "    let blocks = dynamics::{}({});",
+            derivatives.name(),
+            call.join(", ")
+        );
+        for (k, (_, r, c)) in jac_outputs.iter().enumerate() {
+            let _ = writeln!(
+                body,
+                "    output(res, {k}, blocks.{k}.as_flattened(), {r}, {c});"
+            );
+        }
+        let doc = format!(
+            "the Jacobian of `{}` (CasADi's `jac_{}`), from `{}`.",
+            spec.name,
+            spec.name,
+            derivatives.name()
+        );
+        lib.push_str(&external_items(
+            &format!("jac_{}", spec.name),
+            &doc,
+            &jac_inputs,
+            &jac_outputs,
+            &body,
+        ));
+    }
+    let cargo = format!(
+        "# CasADi external functions `{name}`, generated by rbdgen {version}: `{command}`.\n\
+         # `cargo build --release` writes target/release/lib{name}.so.\n\
+         [package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [lib]\ncrate-type = [\"cdylib\"]\n\n\
+         [dependencies]\nlibm = \"0.2\"\nwide = {{ version = \"1\", default-features = false }}\n\n\
+         # The generated code does not panic; no unwinding crosses into C.\n\
+         [profile.release]\npanic = \"abort\"\n\n\
+         [profile.dev]\npanic = \"abort\"\n\n\
+         # Not part of an enclosing workspace.\n[workspace]\n"
+    );
+    // As the Python crate's: built for the machine that builds it (FMA, and
+    // `wide`'s widest vectors); remove the file for a portable library.
+    let config = format!(
+        "# CasADi external functions `{name}`, generated by rbdgen {version}.\n\
+         # Every crate built for the machine that builds it; remove this file for a\n\
+         # portable library.\n[build]\nrustflags = [\"-C\", \"target-cpu=native\"]\n"
+    );
+    let files = vec![
+        (".cargo/config.toml".to_string(), config),
+        ("Cargo.toml".to_string(), cargo),
+        ("src/lib.rs".to_string(), lib),
+        ("src/dynamics.rs".to_string(), source),
+    ];
+    Ok((files, module))
+}
+
+/// The parts of an output (itself when not a tuple).
+fn spec_parts(output: Output) -> Vec<Output> {
+    match output {
+        Output::Tuple(parts) => parts.to_vec(),
+        o => vec![o],
+    }
+}
+
+/// The external crate's reading and writing of CasADi's arrays.
+const EXTERNAL_HELPERS: &str =
+    "/// Input `i` as the Rust argument's array: its `N` values, zeros when
+/// CasADi passes a null pointer (a vector's column-major order is its own).
+///
+/// # Safety
+/// `arg` holds at least `i + 1` pointers, each null or to `N` values.
+unsafe fn input<const N: usize>(arg: *const *const f64, i: usize) -> [f64; N] {
+    let mut x = [0.0; N];
+    let p = *arg.add(i);
+    if !p.is_null() {
+        x.copy_from_slice(std::slice::from_raw_parts(p, N));
+    }
+    x
+}
+
+/// Writes `values` (row-major, `rows x cols`) to output `i` in CasADi's
+/// column-major order; nothing when CasADi passes a null pointer.
+///
+/// # Safety
+/// `res` holds at least `i + 1` pointers, each null or to `rows * cols` values.
+unsafe fn output(res: *const *mut f64, i: usize, values: &[f64], rows: usize, cols: usize) {
+    let p = *res.add(i);
+    if p.is_null() {
+        return;
+    }
+    for r in 0..rows {
+        for c in 0..cols {
+            *p.add(c * rows + r) = values[r * cols + c];
+        }
+    }
+}
+
+";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -742,6 +1102,56 @@ mod tests {
             };
             assert_eq!(output_names(f).len(), parts, "{}", f.name());
         }
+    }
+
+    /// The external crate of a double pendulum: every symbol of CasADi's
+    /// external-function API for each function, `jac_rnea` and `jac_aba`
+    /// (its q has NV coordinates) with the output as an input without
+    /// nonzeros, and a refusal of a per-frame function.
+    #[test]
+    fn external_crate_has_the_api_and_the_jacobians() {
+        let urdf = include_str!("../../tests/golden/double_pendulum.urdf");
+        let options = Options {
+            functions: [Function::Rnea, Function::Aba, Function::Crba]
+                .into_iter()
+                .collect(),
+            ..Options::default()
+        };
+        let (files, _) = external_crate(urdf, &options, "pendulum", "rbdgen generate").unwrap();
+        let lib = &files.iter().find(|(p, _)| p == "src/lib.rs").unwrap().1;
+        for f in ["rnea", "aba", "crba", "jac_rnea", "jac_aba"] {
+            for suffix in [
+                "(",
+                "_n_in(",
+                "_n_out(",
+                "_name_in(",
+                "_name_out(",
+                "_sparsity_in(",
+                "_sparsity_out(",
+                "_work(",
+            ] {
+                assert!(
+                    lib.contains(&format!("extern \"C\" fn {f}{suffix}")),
+                    "{f}{suffix}"
+                );
+            }
+        }
+        assert!(!lib.contains("fn jac_crba("));
+        assert!(lib.contains("3 => c\"out_tau\".as_ptr()"));
+        assert!(lib.contains("static S: &[i64] = &[2, 1, 0, 0];"));
+        assert!(lib.contains("let blocks = dynamics::aba_derivatives(&q, &v, &tau);"));
+        let source = &files
+            .iter()
+            .find(|(p, _)| p == "src/dynamics.rs")
+            .unwrap()
+            .1;
+        assert!(source.contains("pub fn rnea_derivatives("));
+        let frame = Options {
+            functions: [Function::FramePlacement].into_iter().collect(),
+            ..Options::default()
+        };
+        let refused = external_crate(urdf, &frame, "pendulum", "rbdgen generate");
+        assert!(matches!(refused, Err(GenerateError::Casadi(_))));
     }
 
     /// Literals read back as the same number.

@@ -36,6 +36,17 @@ pub struct Args {
     /// with --lanes 2 unless given).
     #[arg(long, value_name = "NAME", requires = "crate_dir")]
     python: Option<String>,
+    /// With --crate: the crate is a shared library `libNAME.so` of CasADi
+    /// external functions, one per function (`casadi.external("rnea",
+    /// PATH)`), with `jac_rnea` and `jac_aba` from the analytical derivatives
+    /// on a model whose q has NV coordinates (docs/casadi.md).
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "crate_dir",
+        conflicts_with = "python"
+    )]
+    casadi_external: Option<String>,
 }
 
 /// Runs the subcommand.
@@ -232,8 +243,9 @@ fn write_or_check(
     Ok(())
 }
 
-/// `--crate DIR`: the C library crate (`--c-api NAME`) or the Python
-/// module's crate (`--python NAME`), every file written or checked.
+/// `--crate DIR`: the C library crate (`--c-api NAME`), the Python
+/// module's crate (`--python NAME`) or the CasADi external functions'
+/// (`--casadi-external NAME`), every file written or checked.
 fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
     let (text, options) = args.code.load()?;
     // The crate's files name the directory as given, an absolute one by its
@@ -242,7 +254,17 @@ fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
         Some(name) if dir.is_absolute() => Path::new(name),
         _ => dir,
     };
-    let (files, warnings, regenerate) = if let Some(name) = &args.python {
+    let (files, warnings, regenerate) = if let Some(name) = &args.casadi_external {
+        let command = regenerate_command(
+            args,
+            &options,
+            &format!("--casadi-external {name} --crate {}", shown.display()),
+        );
+        let (files, module) =
+            rbdgen_symbolic::casadi::external_crate(&text, &options, name, &command)
+                .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
+        (files, module.warnings, command)
+    } else if let Some(name) = &args.python {
         let command = regenerate_command(
             args,
             &options,
