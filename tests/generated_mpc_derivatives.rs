@@ -20,9 +20,10 @@ use rbdgen::runtime::{
     centroidal_dynamics_derivatives, contact_drift_derivatives, contact_dynamics_derivatives,
     contact_dynamics_derivatives_masked, contact_dynamics_masked,
     contact_inverse_dynamics_derivatives, contact_step_linearization,
-    contact_step_linearization_masked, frame_acceleration_derivatives, frame_velocity_derivatives,
-    impulse_dynamics, impulse_dynamics_derivatives, impulse_dynamics_derivatives_masked,
-    impulse_dynamics_masked, ContactKind, Data, FrameKind, Model, ReferenceFrame,
+    contact_step_linearization_forces_masked, contact_step_linearization_masked,
+    frame_acceleration_derivatives, frame_velocity_derivatives, impulse_dynamics,
+    impulse_dynamics_derivatives, impulse_dynamics_derivatives_masked, impulse_dynamics_masked,
+    ContactKind, Data, FrameKind, Model, ReferenceFrame,
 };
 
 rbdgen::robot_dynamics!(
@@ -49,6 +50,7 @@ rbdgen::robot_dynamics!(
         contact_dynamics_derivatives, impulse_dynamics_derivatives, contact_step_linearization,
         contact_dynamics_masked, contact_dynamics_derivatives_masked, impulse_dynamics_masked,
         impulse_dynamics_derivatives_masked, contact_step_linearization_masked,
+        contact_step_linearization_forces_masked,
     ]
 );
 
@@ -178,5 +180,16 @@ fn z1_masked_against_the_runtime() {
         assert_close(&tag("v+"), &vn, &w.1, TOL);
         assert_close(&tag("A"), am.as_flattened(), &w.2, TOL);
         assert_close(&tag("B"), bm.as_flattened(), &w.3, TOL);
+        let ours = z1::contact_step_linearization_forces_masked(qa, va, ua, 0.01, &active, 1e-9);
+        let w = contact_step_linearization_forces_masked(
+            &model, &mut data, &q, &v, &u, 0.01, c, &active, 1e-9,
+        )
+        .unwrap();
+        assert_close(&tag("forces q+"), &ours.0, &w.0, TOL);
+        assert_close(&tag("forces A"), ours.2.as_flattened(), &w.2, TOL);
+        assert_close(&tag("forces B"), ours.3.as_flattened(), &w.3, TOL);
+        assert_close(&tag("forces lambda"), &ours.4, &w.4, TOL);
+        assert_close(&tag("forces Lambda_x"), ours.5.as_flattened(), &w.5, TOL);
+        assert_close(&tag("forces Lambda_u"), ours.6.as_flattened(), &w.6, TOL);
     }
 }

@@ -28,6 +28,7 @@ macro_rules! every_function {
             contact_step_linearization, contact_dynamics_masked,
             contact_dynamics_derivatives_masked, impulse_dynamics_masked,
             impulse_dynamics_derivatives_masked, contact_step_linearization_masked,
+            contact_step_linearization_forces_masked,
         ])
     };
 }
@@ -70,6 +71,7 @@ macro_rules! mpc_functions {
             contact_step_linearization, contact_dynamics_masked,
             contact_dynamics_derivatives_masked, impulse_dynamics_masked,
             impulse_dynamics_derivatives_masked, contact_step_linearization_masked,
+            contact_step_linearization_forces_masked,
         ])
     };
 }

@@ -184,6 +184,21 @@ impl<A: Flat, B: Flat, C: Flat, D: Flat, E: Flat, F: Flat> Flat for (A, B, C, D,
     }
 }
 
+impl<A: Flat, B: Flat, C: Flat, D: Flat, E: Flat, F: Flat, G: Flat> Flat for (A, B, C, D, E, F, G) {
+    fn flat(&self) -> Vec<f64> {
+        [
+            self.0.flat(),
+            self.1.flat(),
+            self.2.flat(),
+            self.3.flat(),
+            self.4.flat(),
+            self.5.flat(),
+            self.6.flat(),
+        ]
+        .concat()
+    }
+}
+
 /// An array argument of a generated function (`&[f64; N]`, `&[[f64; C]; R]`),
 /// viewed in its flat values.
 pub trait ByRef {
@@ -287,7 +302,7 @@ impl_call!([A 0, B 1, C 2, D 3] [E 4]);
 
 /// [`Call`] and [`CallInto`] for the one signature of the table whose
 /// arrays and values alternate: `contact_step_linearization_masked(q, v, u,
-/// h, active, damping)`.
+/// h, active, damping)` (and its `_forces_masked` form).
 impl<F, O: Flat, A, B, C, D, E, G> Call<(Ref<A>, Ref<B>, Ref<C>, Val<D>, Ref<E>, Val<G>)> for F
 where
     A: ?Sized + ByRef,

@@ -2,8 +2,8 @@
 trot (the MPC run for 1.2 s first, so the knots cross both diagonals),
 linearised in a hot loop (best of `--rounds` rounds of `--reps` calls) by
 
-- each of the three batch calls of `RbdgenLinearizer` on its own, and the three;
-- the scalar functions in a Python loop over the knots;
+- `RbdgenLinearizer`: one batch call of `contact_step_linearization_forces_masked`;
+- the scalar function in a Python loop over the knots;
 - Pinocchio: `constraintDynamics` + `computeConstraintDynamicsDerivatives`
   alone per knot, and the whole `PinocchioLinearizer` (with the step's A and
   B assembled with `dIntegrate`).
@@ -80,28 +80,23 @@ def main(argv=None):
 
     def scalar_loop():
         for k in range(n):
-            dyn.contact_step_linearization_masked(qs[k], vs[k], us[k], h, active[k], 0.0)
-            dyn.contact_dynamics_masked(qs[k], vs[k], taus[k], active[k], 0.0)
-            dyn.contact_dynamics_derivatives_masked(qs[k], vs[k], taus[k], active[k], 0.0)
+            dyn.contact_step_linearization_forces_masked(qs[k], vs[k], us[k], h, active[k], 0.0)
 
     r, p = args.rounds, args.reps
     rows = [
-        ("contact_step_linearization_masked_batch",
-         best(lambda: dyn.contact_step_linearization_masked_batch(qs, vs, us, hs, active, damp), r, p)),
-        ("contact_dynamics_masked_batch", best(lambda: dyn.contact_dynamics_masked_batch(qs, vs, taus, active, damp), r, p)),
-        ("contact_dynamics_derivatives_masked_batch",
-         best(lambda: dyn.contact_dynamics_derivatives_masked_batch(qs, vs, taus, active, damp), r, p)),
-        ("rbdgen: the three batch calls (RbdgenLinearizer)", best(lambda: rb_lin(qs, vs, us, active, h), r, p)),
-        ("rbdgen: the three scalar functions in a Python loop", best(scalar_loop, r, p)),
+        ("rbdgen: contact_step_linearization_forces_masked_batch",
+         best(lambda: dyn.contact_step_linearization_forces_masked_batch(qs, vs, us, hs, active, damp), r, p)),
+        ("rbdgen: the whole RbdgenLinearizer", best(lambda: rb_lin(qs, vs, us, active, h), r, p)),
+        ("rbdgen: the scalar function in a Python loop", best(scalar_loop, r, p)),
         ("Pinocchio: constraintDynamics + derivatives, Python loop", best(pin_solve_only, r, max(p // 4, 1))),
         ("Pinocchio: the whole PinocchioLinearizer", best(lambda: pin_lin(qs, vs, us, active, h), r, max(p // 4, 1))),
     ]
     print(f"{n} knots (masks {sorted({tuple(a[::3].astype(int)) for a in active})}), best of {r} rounds, µs per tick:")
     for name, us_ in rows:
         print(f"  {name:58s} {us_:9.1f}  ({us_ / n:6.1f} per knot)")
-    print(f"Pinocchio's whole linearisation / rbdgen's three batch calls: {rows[6][1] / rows[3][1]:.1f}x; "
-          f"Pinocchio's solve and derivatives alone / rbdgen's derivatives batch alone: "
-          f"{rows[5][1] / rows[2][1]:.1f}x")
+    print(f"Pinocchio's whole linearisation / rbdgen's: {rows[4][1] / rows[1][1]:.1f}x; "
+          f"Pinocchio's solve and derivatives alone / rbdgen's batch call alone: "
+          f"{rows[3][1] / rows[0][1]:.1f}x")
 
 
 if __name__ == "__main__":

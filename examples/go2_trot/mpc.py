@@ -2,7 +2,7 @@
 
 Real-time iteration: each tick (every `dt`, 50 Hz) the horizon of N knots is
 shifted by one knot, its first state set to the measured one, and every knot
-linearised in one batch call per function; one QP in the torque corrections
+linearised in one batch call; one QP in the torque corrections
 δu_k (the δx_k eliminated through the dynamics, a dense QP for ProxQP) then
 corrects the whole trajectory:
 
@@ -13,12 +13,12 @@ corrects the whole trajectory:
 
 minimising base pose and velocity tracking, joint posture, each foot's height
 against the gait's swing profile, the stance feet's velocity, the touchdown
-position (a Raibert step) and the torques. f is rbdgen's
-`contact_step_linearization_masked` (semi-implicit Euler, v̇ from the rigid
-contact solve of the knot's active feet); x = (q, v) in Pinocchio's
+position (a Raibert step) and the torques. f and λ are rbdgen's
+`contact_step_linearization_forces_masked` (semi-implicit Euler, v̇ and λ
+from the rigid contact solve of the knot's active feet); x = (q, v) in Pinocchio's
 conventions, δx in the tangent space (base twist in the LOCAL frame).
 
-Two linearisers give the same numbers: `RbdgenLinearizer` (three batch calls)
+Two linearisers give the same numbers: `RbdgenLinearizer` (one batch call)
 and `PinocchioLinearizer` (`constraintDynamics` and
 `computeConstraintDynamicsDerivatives` per knot, A and B assembled with
 `dIntegrate`).
@@ -66,9 +66,9 @@ class Gait:
 
 class RbdgenLinearizer:
     """The knots' linearisation through the generated module: one batch call
-    each of `contact_step_linearization_masked` (q⁺, v⁺, A, B),
-    `contact_dynamics_masked` (λ) and `contact_dynamics_derivatives_masked`
-    (∂λ)."""
+    of `contact_step_linearization_forces_masked` (q⁺, v⁺, A, B, and the
+    contact forces λ with Λx = [∂λ/∂q | ∂λ/∂v], Λu = ∂λ/∂u, from the same
+    derivative pass)."""
 
     name = "rbdgen"
 
@@ -78,11 +78,9 @@ class RbdgenLinearizer:
     def __call__(self, qs, vs, us, active, h):
         n = len(qs)
         hs, damp = np.full(n, h), np.full(n, self.damping)
-        taus = np.concatenate([np.zeros((n, 6)), us], axis=1)
-        q_next, v_next, a, b = self.dyn.contact_step_linearization_masked_batch(qs, vs, us, hs, active, damp)
-        _, lam = self.dyn.contact_dynamics_masked_batch(qs, vs, taus, active, damp)
-        d = self.dyn.contact_dynamics_derivatives_masked_batch(qs, vs, taus, active, damp)
-        return q_next, v_next, a, b, lam, d[3], d[4], d[5][:, :, 6:]
+        q_next, v_next, a, b, lam, lam_x, lam_u = self.dyn.contact_step_linearization_forces_masked_batch(
+            qs, vs, us, hs, active, damp)
+        return q_next, v_next, a, b, lam, lam_x[:, :, :NV], lam_x[:, :, NV:], lam_u
 
 
 class PinocchioLinearizer:

@@ -72,12 +72,13 @@ pub use algorithms::{
     aba_derivatives_stage, centroidal_dynamics_derivatives, contact_drift_derivatives,
     contact_dynamics_derivatives, contact_dynamics_derivatives_masked, contact_dynamics_masked,
     contact_inverse_dynamics_derivatives, contact_step_linearization,
-    contact_step_linearization_masked, derivative_column_len, dual_oracle, frame_acceleration,
-    frame_acceleration_derivatives, frame_velocity, frame_velocity_derivatives, impulse_dynamics,
-    impulse_dynamics_derivatives, impulse_dynamics_derivatives_masked, impulse_dynamics_masked,
-    mass_factor_pattern, mass_factors, rnea_derivative_column, rnea_derivatives_stage,
-    solve_mass_column, CentroidalDerivatives, ContactDynamicsDerivatives, DerivativeColumns,
-    ForwardStage, ImpulseDynamicsDerivatives,
+    contact_step_linearization_forces_masked, contact_step_linearization_masked,
+    derivative_column_len, dual_oracle, frame_acceleration, frame_acceleration_derivatives,
+    frame_velocity, frame_velocity_derivatives, impulse_dynamics, impulse_dynamics_derivatives,
+    impulse_dynamics_derivatives_masked, impulse_dynamics_masked, mass_factor_pattern,
+    mass_factors, rnea_derivative_column, rnea_derivatives_stage, solve_mass_column,
+    CentroidalDerivatives, ContactDynamicsDerivatives, DerivativeColumns, ForwardStage,
+    ImpulseDynamicsDerivatives, StepWithForces,
 };
 pub use data::Data;
 pub use dual::Dual;

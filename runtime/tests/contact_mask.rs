@@ -13,9 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use rbdgen_runtime::{
     actuated_dofs, contact_dynamics, contact_dynamics_derivatives,
     contact_dynamics_derivatives_masked, contact_dynamics_masked, contact_step_linearization,
-    contact_step_linearization_masked, impulse_dynamics, impulse_dynamics_derivatives,
-    impulse_dynamics_derivatives_masked, impulse_dynamics_masked, Contact, ContactKind, Data,
-    InputError, Model,
+    contact_step_linearization_forces_masked, contact_step_linearization_masked, impulse_dynamics,
+    impulse_dynamics_derivatives, impulse_dynamics_derivatives_masked, impulse_dynamics_masked,
+    Contact, ContactKind, Data, InputError, Model,
 };
 
 const TOL: f64 = 1e-12;
@@ -125,6 +125,100 @@ fn check_model(name: &str, model: &Model) {
         {
             assert_close(&tag(&format!("step output {k}")), x, y, TOL);
         }
+        check_step_forces(model, &mut data, (&q, &v, &u), &mask, &s, &tag);
+    }
+}
+
+/// `contact_step_linearization_forces_masked`: the step's outputs, and `λ`,
+/// `Λx = [∂λ/∂q | ∂λ/∂v]`, `Λu` (the actuated columns of `∂λ/∂τ`) as
+/// `contact_dynamics_derivatives_masked` gives them at the step's torques;
+/// `Λu` and the `∂λ/∂v` half of `Λx` against central differences of
+/// `contact_dynamics_masked`'s `λ`.
+fn check_step_forces(
+    model: &Model,
+    data: &mut Data<f64>,
+    (q, v, u): (&[f64], &[f64], &[f64]),
+    mask: &[f64],
+    step: &(Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>),
+    tag: &dyn Fn(&str) -> String,
+) {
+    let all = model.contacts.clone();
+    let (nv, dofs) = (model.nv, actuated_dofs(model));
+    let (mu, h) = (1e-9, 0.01);
+    let f =
+        contact_step_linearization_forces_masked(model, data, q, v, u, h, &all, mask, mu).unwrap();
+    for (k, (x, y)) in [
+        (&f.0, &step.0),
+        (&f.1, &step.1),
+        (&f.2, &step.2),
+        (&f.3, &step.3),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        assert_close(&tag(&format!("forces step output {k}")), x, y, TOL);
+    }
+    let mut tau = vec![0.0; nv];
+    for (&k, &uk) in dofs.iter().zip(u) {
+        tau[k] = uk;
+    }
+    let d = contact_dynamics_derivatives_masked(model, data, q, v, &tau, &all, mask, mu).unwrap();
+    let nc = d.lambda.len();
+    let lambda_x: Vec<f64> = (0..nc)
+        .flat_map(|r| [&d.dlambda_dq[r * nv..][..nv], &d.dlambda_dv[r * nv..][..nv]].concat())
+        .collect();
+    let lambda_u: Vec<f64> = (0..nc)
+        .flat_map(|r| {
+            dofs.iter()
+                .map(|&k| d.dlambda_dtau[r * nv + k])
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_close(&tag("forces lambda"), &f.4, &d.lambda, TOL);
+    assert_close(&tag("forces Lambda_x"), &f.5, &lambda_x, TOL);
+    assert_close(&tag("forces Lambda_u"), &f.6, &lambda_u, TOL);
+    // Central differences: λ(τ ± ε e_k) for the actuated k, λ(v ± ε e_j).
+    let eps = 1e-6;
+    let mut lambda_at = |v: &[f64], tau: &[f64]| {
+        contact_dynamics_masked(model, data, q, v, tau, &all, mask, mu)
+            .unwrap()
+            .1
+    };
+    for (j, &k) in dofs.iter().enumerate() {
+        let (mut tp, mut tm) = (tau.clone(), tau.clone());
+        tp[k] += eps;
+        tm[k] -= eps;
+        let (lp, lm) = (lambda_at(v, &tp), lambda_at(v, &tm));
+        let fd: Vec<f64> = lp
+            .iter()
+            .zip(&lm)
+            .map(|(a, b)| (a - b) / (2.0 * eps))
+            .collect();
+        let col: Vec<f64> = (0..nc).map(|r| f.6[r * dofs.len() + j]).collect();
+        assert_close(
+            &tag(&format!("Lambda_u column {j} (central differences)")),
+            &col,
+            &fd,
+            1e-5,
+        );
+    }
+    for j in 0..nv {
+        let (mut vp, mut vm) = (v.to_vec(), v.to_vec());
+        vp[j] += eps;
+        vm[j] -= eps;
+        let (lp, lm) = (lambda_at(&vp, &tau), lambda_at(&vm, &tau));
+        let fd: Vec<f64> = lp
+            .iter()
+            .zip(&lm)
+            .map(|(a, b)| (a - b) / (2.0 * eps))
+            .collect();
+        let col: Vec<f64> = (0..nc).map(|r| f.5[r * 2 * nv + nv + j]).collect();
+        assert_close(
+            &tag(&format!("Lambda_x v column {j} (central differences)")),
+            &col,
+            &fd,
+            1e-5,
+        );
     }
 }
 

@@ -468,6 +468,7 @@ flat_tuple!(A 0, B 1);
 flat_tuple!(A 0, B 1, C 2);
 flat_tuple!(A 0, B 1, C 2, D 3);
 flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
+flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
 
 impl<T: Flat, const N: usize> Flat for [T; N] {{
     fn flat(&self, out: &mut Vec<f64>) {{
@@ -514,6 +515,7 @@ nan_tuple!(A, B);
 nan_tuple!(A, B, C);
 nan_tuple!(A, B, C, D);
 nan_tuple!(A, B, C, D, E, F);
+nan_tuple!(A, B, C, D, E, F, G);
 
 fn arg<const N: usize>(x: &[f64], k: &mut usize) -> [S; N] {{
     let a = core::array::from_fn(|i| x[*k + i] as S);

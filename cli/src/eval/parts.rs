@@ -379,6 +379,10 @@ pub const OUTSIDE_FORMAT: &[(Function, &str)] = &[
         Function::ContactStepLinearizationMasked,
         "its inputs `u`, `h` and `active` are no inputs of a state",
     ),
+    (
+        Function::ContactStepLinearizationForcesMasked,
+        "its inputs `u`, `h` and `active` are no inputs of a state",
+    ),
 ];
 
 /// The key of the joint placements, a key of the reference files beside the

@@ -61,8 +61,8 @@ pub use pose_error::pose_error;
 pub use regressor::{joint_torque_regressor, link_parameters, set_link_parameters};
 pub use rnea::{rnea, rnea_fext};
 pub use step::{
-    actuated_dofs, contact_step_linearization, contact_step_linearization_masked, step,
-    step_jacobians, step_linearization,
+    actuated_dofs, contact_step_linearization, contact_step_linearization_forces_masked,
+    contact_step_linearization_masked, step, step_jacobians, step_linearization, StepWithForces,
 };
 
 use crate::error::InputError;

@@ -5,7 +5,7 @@ use super::derivatives::aba_derivatives_at;
 use super::lie_group::{d_integrate, integrate};
 use super::{aba, check_len, check_q, check_state, check_v, ArgumentPosition};
 use crate::error::InputError;
-use crate::{Contact, Data, JointKind, Model, Scalar};
+use crate::{Contact, ContactDynamicsDerivatives, Data, JointKind, Model, Scalar};
 
 /// The actuated degrees of freedom: the indices into `v` of every dof except
 /// those of a free-flyer, in order (a mimicking joint has no dof of its own). The actuation matrix `S` (`nv x nu`) has
@@ -206,7 +206,9 @@ pub fn contact_step_linearization<S: Scalar>(
     contacts: &[Contact],
     damping: S,
 ) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
-    contact_step(model, data, q, v, u, h, contacts, None, damping)
+    let (q_next, v_next, a, b, _) =
+        contact_step(model, data, q, v, u, h, contacts, None, damping, false)?;
+    Ok((q_next, v_next, a, b))
 }
 
 /// [`contact_step_linearization`] with the run-time contact mask `active:
@@ -230,10 +232,84 @@ pub fn contact_step_linearization_masked<S: Scalar>(
     active: &[S],
     damping: S,
 ) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
-    contact_step(model, data, q, v, u, h, contacts, Some(active), damping)
+    let (q_next, v_next, a, b, _) = contact_step(
+        model,
+        data,
+        q,
+        v,
+        u,
+        h,
+        contacts,
+        Some(active),
+        damping,
+        false,
+    )?;
+    Ok((q_next, v_next, a, b))
 }
 
-/// [`contact_step_linearization`], masked by `active` when given.
+/// [`contact_step_linearization_masked`] with the step's contact forces and
+/// their linearization, from the same pass: `(q⁺, v⁺, A, B, λ, Λx, Λu)`,
+/// `λ ≈ λ̄ + Λx δx + Λu δu` with `δx = (δq tangent, δv)` as for `A` (the
+/// rows of `λ` those of [`contact_dynamics_masked`](super::contact_dynamics_masked):
+/// a point's force in world axes, a 6-D contact's wrench in its frame, the
+/// inactive rows zero). One call gives an MPC knot its dynamics and what
+/// friction cones and unilateral constraints need, where
+/// [`contact_step_linearization_masked`] and
+/// [`contact_dynamics_derivatives_masked`](super::contact_dynamics_derivatives_masked)
+/// would run the derivative pass twice (Crocoddyl's contact action model
+/// `calcDiff` gives the same set).
+///
+/// Returns `q⁺: [nq]`, `v⁺: [nv]`, `A: [2nv x 2nv]`, `B: [2nv x nu]`,
+/// `λ: [nc]`, `Λx: [nc x 2nv]` (`[∂λ/∂q | ∂λ/∂v]`), `Λu: [nc x nu]` (the
+/// actuated columns of `∂λ/∂τ`), row-major.
+///
+/// # Errors
+/// As [`contact_step_linearization_masked`].
+#[allow(clippy::too_many_arguments)]
+pub fn contact_step_linearization_forces_masked<S: Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    q: &[S],
+    v: &[S],
+    u: &[S],
+    h: S,
+    contacts: &[Contact],
+    active: &[S],
+    damping: S,
+) -> Result<StepWithForces<S>, InputError> {
+    let (q_next, v_next, a, b, d) = contact_step(
+        model,
+        data,
+        q,
+        v,
+        u,
+        h,
+        contacts,
+        Some(active),
+        damping,
+        true,
+    )?;
+    let nv = model.nv;
+    let dofs = actuated_dofs(model);
+    let nc = d.lambda.len();
+    let lambda_x = (0..nc)
+        .flat_map(|r| {
+            let (dq, dv) = (&d.dlambda_dq[r * nv..][..nv], &d.dlambda_dv[r * nv..][..nv]);
+            dq.iter().chain(dv).copied().collect::<Vec<S>>()
+        })
+        .collect();
+    let lambda_u = (0..nc)
+        .flat_map(|r| dofs.iter().map(move |&k| (r, k)))
+        .map(|(r, k)| d.dlambda_dtau[r * nv + k])
+        .collect();
+    Ok((q_next, v_next, a, b, d.lambda, lambda_x, lambda_u))
+}
+
+/// `(q⁺, v⁺, A, B, λ, Λx, Λu)` of [`contact_step_linearization_forces_masked`].
+pub type StepWithForces<S> = (Vec<S>, Vec<S>, Vec<S>, Vec<S>, Vec<S>, Vec<S>, Vec<S>);
+
+/// [`contact_step_linearization`], masked by `active` when given, with the
+/// contact derivatives it was built from (those of `λ` with `forces`).
 #[allow(clippy::too_many_arguments)]
 fn contact_step<S: Scalar>(
     model: &Model,
@@ -245,12 +321,22 @@ fn contact_step<S: Scalar>(
     contacts: &[Contact],
     active: Option<&[S]>,
     damping: S,
-) -> Result<(Vec<S>, Vec<S>, Vec<S>, Vec<S>), InputError> {
+    forces: bool,
+) -> Result<
+    (
+        Vec<S>,
+        Vec<S>,
+        Vec<S>,
+        Vec<S>,
+        ContactDynamicsDerivatives<S>,
+    ),
+    InputError,
+> {
     check_state(model, data, q, v)?;
     check_len("u", u.len(), actuated_dofs(model).len())?;
     let tau = actuate(model, u);
-    let d = contact_derivatives(model, data, q, v, &tau, contacts, active, damping, false)?;
+    let d = contact_derivatives(model, data, q, v, &tau, contacts, active, damping, forces)?;
     let (q_next, v_next) = euler(model, q, v, &d.ddq, h)?;
     let (a, b) = step_jacobians(model, q, &v_next, h, &d.ddq_dq, &d.ddq_dv, &d.ddq_dtau)?;
-    Ok((q_next, v_next, a, b))
+    Ok((q_next, v_next, a, b, d))
 }

@@ -21,7 +21,8 @@ use rbdgen_runtime::{
     contact_drift, contact_drift_derivatives, contact_dynamics, contact_dynamics_derivatives,
     contact_dynamics_derivatives_masked, contact_dynamics_masked, contact_inverse_dynamics,
     contact_inverse_dynamics_derivatives, contact_jacobian, contact_rows,
-    contact_step_linearization, contact_step_linearization_masked, crba, d_difference, d_integrate,
+    contact_step_linearization, contact_step_linearization_forces_masked,
+    contact_step_linearization_masked, crba, d_difference, d_integrate,
     dccrba, derivative_column_len, difference, forward_kinematics, frame_acceleration_derivatives,
     frame_acceleration_drift, frame_jacobian, frame_jacobian_time_variation, frame_placement,
     frame_velocity_derivatives, generalized_gravity, impulse_dynamics,
@@ -152,11 +153,14 @@ pub enum Function {
     ImpulseDynamicsDerivativesMasked,
     /// `contact_step_linearization_masked(q, v, u, h, active, damping) -> (q⁺, v⁺, A, B)`.
     ContactStepLinearizationMasked,
+    /// `contact_step_linearization_forces_masked(q, v, u, h, active, damping) -> (q⁺, v⁺, A,
+    /// B, λ, Λx, Λu)`.
+    ContactStepLinearizationForcesMasked,
 }
 
 impl Function {
     /// Every function, in emission order.
-    pub const ALL: [Function; 58] = [
+    pub const ALL: [Function; 59] = [
         Function::Rnea,
         Function::Crba,
         Function::Aba,
@@ -215,6 +219,7 @@ impl Function {
         Function::ImpulseDynamicsMasked,
         Function::ImpulseDynamicsDerivativesMasked,
         Function::ContactStepLinearizationMasked,
+        Function::ContactStepLinearizationForcesMasked,
     ];
 
     /// The generated function's name, as the runtime's.
@@ -296,6 +301,7 @@ impl Function {
                 | Function::ImpulseDynamicsMasked
                 | Function::ImpulseDynamicsDerivativesMasked
                 | Function::ContactStepLinearizationMasked
+                | Function::ContactStepLinearizationForcesMasked
         )
     }
 
@@ -571,6 +577,17 @@ const STEP: Output = Output::Tuple(&[
     Output::Vector(Dim::Nv),
     Output::Matrix(Dim::TwoNv, Dim::TwoNv),
     Output::Matrix(Dim::TwoNv, Dim::Nu),
+]);
+
+/// `(q⁺, v⁺, A, B, λ, Λx, Λu)`: [`STEP`] and the contact forces' linearization.
+const STEP_FORCES: Output = Output::Tuple(&[
+    Output::Vector(Dim::Nq),
+    Output::Vector(Dim::Nv),
+    Output::Matrix(Dim::TwoNv, Dim::TwoNv),
+    Output::Matrix(Dim::TwoNv, Dim::Nu),
+    Output::Vector(Dim::Contacts),
+    Output::Matrix(Dim::Contacts, Dim::TwoNv),
+    Output::Matrix(Dim::Contacts, Dim::Nu),
 ]);
 
 /// One column of a looped block: `(model, chain, factors, w) -> [NV]`, the
@@ -1842,6 +1859,29 @@ impl Function {
                 evaluate: |m, d, x, _| {
                     let (q_next, v_next, a, b) = contact_step_linearization_masked(m, d, &x[0], &x[1], &x[2], x[3][0], &m.contacts, &x[4], x[5][0])?;
                     Ok([q_next, v_next, a, b].concat())
+                },
+            },
+            Function::ContactStepLinearizationForcesMasked => Spec {
+                name: "contact_step_linearization_forces_masked",
+                args: &[("q", Dim::Nq), ("v", Dim::Nv), ("u", Dim::Nu), ("h", Dim::Scalar), ("active", Dim::Contacts), ("damping", Dim::Scalar)],
+                per_frame: false,
+                output: STEP_FORCES,
+                doc: &[
+                    "`contact_step_linearization_masked` with the step's contact forces and their",
+                    "linearization from the same pass (the runtime's `contact_step_linearization_forces_masked`):",
+                    "`λ ≈ λ̄ + Λx δx + Λu δu`, `δx = (δq, δv)` in the tangent space as for `A`, the rows of `λ`",
+                    "those of `contact_dynamics_masked` (a point's force in world axes, a 6-D contact's wrench",
+                    "in its frame, inactive rows zero). One call per knot for an MPC's dynamics and its",
+                    "friction cones, instead of the step and `contact_dynamics_derivatives_masked`.",
+                    "With the run-time contact mask `active: [NC]`, one weight per contact row: 1 for the",
+                    "rows of a contact in contact, 0 for the others (all rows of a contact alike).",
+                    "",
+                    "`q: [NQ]`, `v: [NV]`, `u: [NU]` (N·m, N), `h` (s), `active: [NC]`, `damping` ≥ 0; returns",
+                    "`(q⁺: [NQ], v⁺: [NV], A: [2NV x 2NV], B: [2NV x NU], λ: [NC], Λx: [NC x 2NV], Λu: [NC x NU])`.",
+                ],
+                evaluate: |m, d, x, _| {
+                    let (q_next, v_next, a, b, l, lx, lu) = contact_step_linearization_forces_masked(m, d, &x[0], &x[1], &x[2], x[3][0], &m.contacts, &x[4], x[5][0])?;
+                    Ok([q_next, v_next, a, b, l, lx, lu].concat())
                 },
             },
         }
