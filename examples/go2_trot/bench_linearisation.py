@@ -91,7 +91,7 @@ def main(argv=None):
         ("Pinocchio: constraintDynamics + derivatives, Python loop", best(pin_solve_only, r, max(p // 4, 1))),
         ("Pinocchio: the whole PinocchioLinearizer", best(lambda: pin_lin(qs, vs, us, active, h), r, max(p // 4, 1))),
     ]
-    print(f"{n} knots (masks {sorted({tuple(a[::3].astype(int)) for a in active})}), best of {r} rounds, µs per tick:")
+    print(f"{n} knots (masks {sorted({tuple(int(x) for x in a[::3]) for a in active})}), best of {r} rounds, µs per tick:")
     for name, us_ in rows:
         print(f"  {name:58s} {us_:9.1f}  ({us_ / n:6.1f} per knot)")
     print(f"Pinocchio's whole linearisation / rbdgen's: {rows[4][1] / rows[1][1]:.1f}x; "
