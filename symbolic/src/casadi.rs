@@ -36,6 +36,7 @@ use crate::jacobian::{jacobian_output, trace_jacobian};
 use crate::options::Options;
 use crate::simplify::Stops;
 use crate::trace::{try_trace, Expr, Traced};
+use crate::user::UserFunction;
 
 /// The CasADi module of a model: its Python text and what it holds.
 #[derive(Clone, Debug)]
@@ -95,9 +96,15 @@ pub fn output_names(function: Function) -> &'static [&'static str] {
         F::StepLinearization | F::ContactStepLinearization | F::ContactStepLinearizationMasked => {
             &["q_next", "v_next", "A", "B"]
         }
-        F::ContactStepLinearizationForcesMasked => {
-            &["q_next", "v_next", "A", "B", "lambda", "dlambda_dx", "dlambda_du"]
-        }
+        F::ContactStepLinearizationForcesMasked => &[
+            "q_next",
+            "v_next",
+            "A",
+            "B",
+            "lambda",
+            "dlambda_dx",
+            "dlambda_du",
+        ],
         F::PoseError => &["e", "J_e"],
         F::Integrate => &["q_next"],
         F::Difference => &["dq"],
@@ -794,10 +801,13 @@ fn external_items(
 /// named and shaped as in the CasADi module ([`casadi_module`]), values
 /// column-major (CasADi's), a null input read as zeros and a null output
 /// skipped. `rnea` and `aba` also get `jac_NAME`, the Jacobian CasADi looks
-/// up, filled from `rnea_derivatives` and `aba_derivatives`, when `q` has
-/// as many coordinates as the tangent space (`NQ = NV`: no free-flyer, no
-/// continuous joint): its inputs are the function's and its output (not
-/// read: no nonzeros), its outputs the blocks `jac_OUT_IN`.
+/// up: its inputs are the function's and its output (not read: no
+/// nonzeros), its outputs the blocks `jac_OUT_IN`, filled from
+/// `rnea_derivatives` and `aba_derivatives`; where `q` has more coordinates
+/// than the tangent space (`NQ > NV`: a free-flyer, a continuous joint),
+/// the block of `q` is with respect to its `NQ` entries, by automatic
+/// differentiation of the traced function (the module's user function
+/// `NAME_raw_q` and its `NAME_raw_q_jacobian`).
 ///
 /// # Errors
 /// As [`crate::generate_module`]; [`GenerateError::Casadi`] for a name that
@@ -846,15 +856,41 @@ pub fn external_crate(
             )));
         }
         functions.insert(f);
-        if let Some(d) = analytical_derivatives(f).filter(|_| tangent) {
+        if let Some(d) = analytical_derivatives(f) {
             functions.insert(d);
         }
     }
+    // With q not in the tangent space's coordinates, the block of q by
+    // automatic differentiation of the traced function with respect to q's
+    // entries, as a user function `NAME_raw_q` with q of fixed length.
+    let raw_q: Vec<UserFunction> = requested
+        .iter()
+        .filter(|_| !tangent)
+        .filter_map(|&f| {
+            let evaluate: crate::UserFn = match f {
+                Function::Rnea => rnea_on_entries,
+                Function::Aba => aba_on_entries,
+                _ => return None,
+            };
+            let mut user =
+                UserFunction::new(&format!("{}_raw_q", f.name()), f.spec().output, evaluate);
+            for (arg, dim) in f.args(&model) {
+                let dim = if dim == Dim::Nq {
+                    Dim::Fixed(model.nq)
+                } else {
+                    dim
+                };
+                user = user.input(arg, dim);
+            }
+            Some(user.jacobian(&["q"]))
+        })
+        .collect();
     let module_options = Options {
         functions,
         std: true,
         casadi: None,
         c_api: None,
+        user_functions: raw_q,
         ..options.clone()
     };
     let module = crate::generate_module(urdf, &module_options, |_| {})?;
@@ -931,7 +967,7 @@ pub fn external_crate(
             .collect();
         let doc = doc.join("\n/// ");
         lib.push_str(&external_items(spec.name, &doc, &inputs, &outputs, &body));
-        let Some(derivatives) = analytical_derivatives(f).filter(|_| tangent) else {
+        let Some(derivatives) = analytical_derivatives(f) else {
             continue;
         };
         // jac_NAME: the inputs, then the output (not read); a block per
@@ -958,18 +994,36 @@ pub fn external_crate(
             derivatives.name(),
             call.join(", ")
         );
+        if !tangent {
+            let _ = writeln!(
+                body,
+                "    let blocks = (dynamics::{}_raw_q_jacobian({}), blocks.1, blocks.2);",
+                spec.name,
+                call.join(", ")
+            );
+        }
         for (k, (_, r, c)) in jac_outputs.iter().enumerate() {
             let _ = writeln!(
                 body,
                 "    output(res, {k}, blocks.{k}.as_flattened(), {r}, {c});"
             );
         }
-        let doc = format!(
-            "the Jacobian of `{}` (CasADi's `jac_{}`), from `{}`.",
-            spec.name,
-            spec.name,
-            derivatives.name()
-        );
+        let doc = match tangent {
+            true => format!(
+                "the Jacobian of `{}` (CasADi's `jac_{}`), from `{}`.",
+                spec.name,
+                spec.name,
+                derivatives.name()
+            ),
+            false => format!(
+                "the Jacobian of `{}` (CasADi's `jac_{}`): with respect to `q`'s entries by automatic \
+                 differentiation of its traced graph (`{}_raw_q_jacobian`), the others from `{}`.",
+                spec.name,
+                spec.name,
+                spec.name,
+                derivatives.name()
+            ),
+        };
         lib.push_str(&external_items(
             &format!("jac_{}", spec.name),
             &doc,
@@ -1003,6 +1057,25 @@ pub fn external_crate(
         ("src/dynamics.rs".to_string(), source),
     ];
     Ok((files, module))
+}
+
+/// `rnea` on `q` given by its entries (a user function of the external
+/// crate, differentiated with respect to them).
+fn rnea_on_entries(
+    model: &Model,
+    data: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+) -> Result<Vec<Expr>, rbdgen_runtime::InputError> {
+    Function::Rnea.evaluate(model, data, x, None)
+}
+
+/// `aba` on `q` given by its entries, as [`rnea_on_entries`].
+fn aba_on_entries(
+    model: &Model,
+    data: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+) -> Result<Vec<Expr>, rbdgen_runtime::InputError> {
+    Function::Aba.evaluate(model, data, x, None)
 }
 
 /// The parts of an output (itself when not a tuple).
@@ -1146,6 +1219,18 @@ mod tests {
             .unwrap()
             .1;
         assert!(source.contains("pub fn rnea_derivatives("));
+        // A free-flyer: the block of q's entries by automatic differentiation.
+        let floating = Options {
+            floating_base: true,
+            ..options.clone()
+        };
+        let hopper = include_str!("../../tests/golden/hopper.urdf");
+        let (files, _) = external_crate(hopper, &floating, "hopper", "rbdgen generate").unwrap();
+        let lib = &files.iter().find(|(p, _)| p == "src/lib.rs").unwrap().1;
+        assert!(lib.contains(
+            "let blocks = (dynamics::aba_raw_q_jacobian(&q, &v, &tau), blocks.1, blocks.2);"
+        ));
+        assert!(lib.contains("output(res, 0, blocks.0.as_flattened(), 8, 9);"));
         let frame = Options {
             functions: [Function::FramePlacement].into_iter().collect(),
             ..Options::default()

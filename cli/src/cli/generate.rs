@@ -39,7 +39,7 @@ pub struct Args {
     /// With --crate: the crate is a shared library `libNAME.so` of CasADi
     /// external functions, one per function (`casadi.external("rnea",
     /// PATH)`), with `jac_rnea` and `jac_aba` from the analytical derivatives
-    /// on a model whose q has NV coordinates (docs/casadi.md).
+    /// (docs/casadi.md).
     #[arg(
         long,
         value_name = "NAME",
