@@ -595,3 +595,27 @@ fn eval_warns_on_a_non_unit_quaternion() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The header states the base an MJCF's `<freejoint>` gives, which needs no
+/// `--floating-base`.
+#[test]
+fn an_mjcf_free_joint_is_a_free_flyer_root_in_the_header() {
+    let run = rbdgen(&[
+        "generate",
+        "models/mjcf/menagerie/unitree_go2/go2.xml",
+        "--functions",
+        "rnea",
+        "--quiet",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        text.contains("go2.xml`, free-flyer root (the model's free joint); nq = 19, nv = 18."),
+        "{}",
+        &text[..text.len().min(600)]
+    );
+}

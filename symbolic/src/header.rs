@@ -12,7 +12,7 @@ use crate::functions::Function;
 use crate::graph::{OpCounts, BYTES_PER_OP};
 use crate::options::{command_line_options, Options};
 use crate::simplify::Stops;
-use rbdgen_runtime::Model;
+use rbdgen_runtime::{JointKind, Model};
 
 /// The module's inner doc comment, one line per entry: what was generated
 /// from which file (name, SHA-256) with which options, the command line that
@@ -32,11 +32,20 @@ pub(crate) fn header_doc(
     user_op_counts: &[(String, OpCounts)],
     stops: &Stops,
 ) -> Vec<String> {
-    let base = match (options.floating_base, options.mimic) {
-        (true, false) => "free-flyer root",
-        (false, false) => "fixed base",
-        (true, true) => "free-flyer root, mimic joints",
-        (false, true) => "fixed base, mimic joints",
+    // A free joint of the model file (an MJCF's `<freejoint>`) is a
+    // free-flyer root without `--floating-base`.
+    let own_free_joint = !options.floating_base
+        && model
+            .joints
+            .iter()
+            .any(|j| matches!(j.kind, JointKind::FreeFlyer));
+    let base = match (options.floating_base, own_free_joint, options.mimic) {
+        (true, _, false) => "free-flyer root",
+        (false, true, false) => "free-flyer root (the model's free joint)",
+        (false, false, false) => "fixed base",
+        (true, _, true) => "free-flyer root, mimic joints",
+        (false, true, true) => "free-flyer root (the model's free joint), mimic joints",
+        (false, false, true) => "fixed base, mimic joints",
     };
     let name = header_name(&options.source_name);
     let functions: Vec<&str> = op_counts.keys().map(|f| f.name()).collect();
