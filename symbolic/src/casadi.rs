@@ -720,6 +720,56 @@ fn sparsity(rows: usize, cols: usize, dense: bool) -> String {
     }
 }
 
+/// CasADi's sparsity pattern of a `(rows, cols)` result whose entries
+/// `zero` marks (row-major) are structural zeros: compressed columns
+/// `[rows, cols, colind[cols + 1], row[nnz]]`, or the dense short form when
+/// none is.
+fn pattern_of(rows: usize, cols: usize, zero: &[bool]) -> String {
+    if !zero.contains(&true) {
+        return sparsity(rows, cols, true);
+    }
+    let mut colind = vec![0];
+    let mut row = Vec::new();
+    for c in 0..cols {
+        row.extend((0..rows).filter(|r| !zero[r * cols + c]));
+        colind.push(row.len());
+    }
+    let all: Vec<String> = [rows, cols]
+        .into_iter()
+        .chain(colind)
+        .chain(row)
+        .map(|x| x.to_string())
+        .collect();
+    format!("[{}]", all.join(", "))
+}
+
+/// The statement writing the row-major `values` (Rust text) of a `(rows,
+/// cols)` result to output `k`: all of it column-major, or with structural
+/// zeros (`zero`, row-major) its nonzeros in CasADi's order.
+fn write_output(k: usize, values: &str, rows: usize, cols: usize, zero: &[bool]) -> String {
+    if !zero.contains(&true) {
+        return format!("    output(res, {k}, {values}, {rows}, {cols});\n");
+    }
+    let at: Vec<String> = (0..cols)
+        .flat_map(|c| (0..rows).map(move |r| r * cols + c))
+        .filter(|&i| !zero[i])
+        .map(|i| i.to_string())
+        .collect();
+    format!(
+        "    output_nonzeros(res, {k}, {values}, &[{}]);\n",
+        at.join(", ")
+    )
+}
+
+/// Which entries of a traced function's flat outputs are the constant zero.
+fn zeros(traced: &Traced) -> Vec<bool> {
+    traced
+        .outputs
+        .iter()
+        .map(|&id| traced.graph.node(id) == Node::Const(0))
+        .collect()
+}
+
 /// The items of one CasADi external function `name` (its evaluation, the
 /// counts, names, sparsity patterns and work sizes), with `body` the
 /// statements that read `arg` and write `res`.
@@ -727,7 +777,7 @@ fn external_items(
     name: &str,
     doc: &str,
     inputs: &[(String, usize, usize, bool)],
-    outputs: &[(String, usize, usize)],
+    outputs: &[(String, usize, usize, Vec<bool>)],
     body: &str,
 ) -> String {
     let mut out = String::new();
@@ -780,7 +830,12 @@ fn external_items(
         names(inputs.iter().map(|i| &i.0).collect()),
         names(outputs.iter().map(|o| &o.0).collect()),
         pattern(inputs.iter().map(|(_, r, c, d)| sparsity(*r, *c, *d)).collect()),
-        pattern(outputs.iter().map(|(_, r, c)| sparsity(*r, *c, true)).collect()),
+        pattern(
+            outputs
+                .iter()
+                .map(|(_, r, c, zero)| pattern_of(*r, *c, zero))
+                .collect()
+        ),
     );
     out
 }
@@ -901,7 +956,7 @@ pub fn external_crate(
          //! Do not edit: regenerate instead. `cargo build --release` writes\n\
          //! target/release/lib{name}.so; `casadi.external(\"FUNCTION\", PATH)` loads one.\n\
          //! Values are CasADi's: each input and output a column-major array of its\n\
-         //! nonzeros (every pattern dense), a null input read as zeros, a null output\n\
+         //! nonzeros (a result's structural zeros left out), a null input read as zeros, a null output\n\
          //! skipped; every function returns 0.\n\n\
          #![allow(clippy::missing_safety_doc)]\n\n\
          use std::ffi::{{c_char, c_int}};\n\n\
@@ -920,10 +975,21 @@ pub fn external_crate(
             })
             .collect();
         let shapes = output_shapes(spec.output, &model);
-        let outputs: Vec<(String, usize, usize)> = output_names(f)
+        // The structural zeros: the traced function's constant-zero outputs.
+        let lens: Vec<usize> = args.iter().map(|(_, d)| d.len(&model)).collect();
+        let traced = try_trace(&lens, |x| {
+            let mut data = Data::<Expr>::new(&model);
+            f.evaluate(&model, &mut data, x, None)
+        })
+        .map_err(|source| GenerateError::Input {
+            function: spec.name.to_string(),
+            source,
+        })?;
+        let mut zero = zeros(&traced).into_iter();
+        let outputs: Vec<(String, usize, usize, Vec<bool>)> = output_names(f)
             .iter()
             .zip(&shapes)
-            .map(|(n, (r, c))| (n.to_string(), *r, *c))
+            .map(|(n, (r, c))| (n.to_string(), *r, *c, zero.by_ref().take(r * c).collect()))
             .collect();
         let mut body = String::new();
         let mut call = Vec::new();
@@ -956,7 +1022,7 @@ pub fn external_crate(
                 Output::Matrix(..) => format!("{part}.as_flattened()"),
                 _ => format!("&{part}"),
             };
-            let _ = writeln!(body, "    output(res, {k}, {flat}, {r}, {c});");
+            body.push_str(&write_output(k, &flat, *r, *c, &outputs[k].3));
         }
         // The doc's first paragraph.
         let doc: Vec<&str> = spec
@@ -972,12 +1038,42 @@ pub fn external_crate(
         };
         // jac_NAME: the inputs, then the output (not read); a block per
         // (output, input), rows the output's entries, columns the input's.
-        let (out_name, out_rows, out_cols) = outputs[0].clone();
+        let (out_name, out_rows, out_cols, _) = outputs[0].clone();
         let mut jac_inputs = inputs.clone();
         jac_inputs.push((format!("out_{out_name}"), out_rows, out_cols, false));
-        let jac_outputs: Vec<(String, usize, usize)> = inputs
+        // The blocks' structural zeros: the derivatives' constant zeros (of
+        // q's entries' Jacobian for a free-flyer).
+        let traced = try_trace(&lens, |x| {
+            let mut data = Data::<Expr>::new(&model);
+            derivatives.evaluate(&model, &mut data, x, None)
+        })
+        .map_err(|source| GenerateError::Input {
+            function: derivatives.name().to_string(),
+            source,
+        })?;
+        let mut zero = zeros(&traced);
+        let n = out_rows * out_cols;
+        if !tangent {
+            let user = module_options
+                .user_functions
+                .iter()
+                .find(|u| u.name == format!("{}_raw_q", spec.name))
+                .expect("a raw q user function for each jac_ of a free-flyer");
+            let raw = crate::user::UserItem::Jacobian
+                .trace(user, &model)
+                .map_err(|source| GenerateError::Input {
+                    function: format!("{}_raw_q_jacobian", spec.name),
+                    source,
+                })?;
+            zero = [zeros(&raw), zero[n * model.nv..].to_vec()].concat();
+        }
+        let mut zero = zero.into_iter();
+        let jac_outputs: Vec<(String, usize, usize, Vec<bool>)> = inputs
             .iter()
-            .map(|(a, r, c, _)| (format!("jac_{out_name}_{a}"), out_rows * out_cols, r * c))
+            .map(|(a, r, c, _)| {
+                let mask = zero.by_ref().take(n * r * c).collect();
+                (format!("jac_{out_name}_{a}"), n, r * c, mask)
+            })
             .collect();
         let mut body = String::new();
         for (k, (a, d)) in args.iter().enumerate() {
@@ -1002,11 +1098,9 @@ pub fn external_crate(
                 call.join(", ")
             );
         }
-        for (k, (_, r, c)) in jac_outputs.iter().enumerate() {
-            let _ = writeln!(
-                body,
-                "    output(res, {k}, blocks.{k}.as_flattened(), {r}, {c});"
-            );
+        for (k, (_, r, c, zero)) in jac_outputs.iter().enumerate() {
+            let values = format!("blocks.{k}.as_flattened()");
+            body.push_str(&write_output(k, &values, *r, *c, zero));
         }
         let doc = match tangent {
             true => format!(
@@ -1093,6 +1187,7 @@ const EXTERNAL_HELPERS: &str =
 ///
 /// # Safety
 /// `arg` holds at least `i + 1` pointers, each null or to `N` values.
+#[allow(dead_code)]
 unsafe fn input<const N: usize>(arg: *const *const f64, i: usize) -> [f64; N] {
     let mut x = [0.0; N];
     let p = *arg.add(i);
@@ -1107,6 +1202,7 @@ unsafe fn input<const N: usize>(arg: *const *const f64, i: usize) -> [f64; N] {
 ///
 /// # Safety
 /// `res` holds at least `i + 1` pointers, each null or to `rows * cols` values.
+#[allow(dead_code)]
 unsafe fn output(res: *const *mut f64, i: usize, values: &[f64], rows: usize, cols: usize) {
     let p = *res.add(i);
     if p.is_null() {
@@ -1116,6 +1212,22 @@ unsafe fn output(res: *const *mut f64, i: usize, values: &[f64], rows: usize, co
         for c in 0..cols {
             *p.add(c * rows + r) = values[r * cols + c];
         }
+    }
+}
+
+/// Writes the nonzeros of output `i`, the entries `at` of `values` in
+/// CasADi's order; nothing when CasADi passes a null pointer.
+///
+/// # Safety
+/// `res` holds at least `i + 1` pointers, each null or to `at.len()` values.
+#[allow(dead_code)]
+unsafe fn output_nonzeros(res: *const *mut f64, i: usize, values: &[f64], at: &[usize]) {
+    let p = *res.add(i);
+    if p.is_null() {
+        return;
+    }
+    for (j, &k) in at.iter().enumerate() {
+        *p.add(j) = values[k];
     }
 }
 
@@ -1230,7 +1342,9 @@ mod tests {
         assert!(lib.contains(
             "let blocks = (dynamics::aba_raw_q_jacobian(&q, &v, &tau), blocks.1, blocks.2);"
         ));
-        assert!(lib.contains("output(res, 0, blocks.0.as_flattened(), 8, 9);"));
+        // The q block's structural zeros left out (`aba` does not depend on
+        // the base's position).
+        assert!(lib.contains("output_nonzeros(res, 0, blocks.0.as_flattened(), &[3, 12, "));
         let frame = Options {
             functions: [Function::FramePlacement].into_iter().collect(),
             ..Options::default()
