@@ -515,10 +515,19 @@ fn python_module(
     }
     for e in exports {
         let per_frame = e.graphs.first().is_some_and(|(f, _)| f.is_some());
-        let params: Vec<&str> = e.inputs.iter().map(|(a, _, _)| a.as_str()).collect();
+        // A Python keyword (`lambda`) as a parameter takes a `_` after it;
+        // the casadi.Function's input keeps the name.
+        let params: Vec<String> = e
+            .inputs
+            .iter()
+            .map(|(a, _, _)| match PYTHON_KEYWORDS.contains(&a.as_str()) {
+                true => format!("{a}_"),
+                false => a.clone(),
+            })
+            .collect();
         let mut all = params.clone();
         if per_frame {
-            all.push("frame");
+            all.push("frame".to_string());
         }
         let ins: Vec<String> = e
             .inputs
@@ -598,6 +607,14 @@ fn python_module(
     out.push_str("}\n");
     out
 }
+
+/// Python's keywords, which a parameter cannot be named.
+const PYTHON_KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
 
 /// The model's name as the command line gives it (its first argument after
 /// `generate`).

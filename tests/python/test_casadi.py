@@ -29,7 +29,8 @@ GO2_Z1 = {
     "reference": "tests/reference/go2_z1_floating.json",
     "flags": ["--floating-base"],
     "contacts": [("FL_foot", "point"), ("FR_foot", "point"), ("RL_foot", "point"), ("RR_foot", "point")],
-    "functions": "rnea,crba,aba,rnea_derivatives,aba_derivatives,integrate,contact_jacobian,contact_dynamics",
+    "functions": "rnea,crba,aba,rnea_derivatives,aba_derivatives,integrate,contact_jacobian,contact_dynamics,"
+    "contact_inverse_dynamics",
 }
 Z1 = {
     "name": "z1_casadi",
@@ -37,7 +38,8 @@ Z1 = {
     "reference": "tests/reference/z1_fixed.json",
     "flags": [],
     "contacts": [("gripperMover", "6d")],
-    "functions": "rnea,crba,aba,rnea_derivatives,aba_derivatives,contact_dynamics,contact_dynamics_derivatives",
+    "functions": "rnea,crba,aba,rnea_derivatives,aba_derivatives,contact_dynamics,contact_dynamics_derivatives,"
+    "contact_inverse_dynamics",
 }
 
 
@@ -138,6 +140,10 @@ def test_values_equal_the_runtime_on_sx(robot):
         ddq, lam = m.contact_dynamics_function(q, v, tau, 0.0)
         close(ddq, s["contact_dynamics"]["ddq"], f"contact_dynamics.ddq {k}")
         close(lam, s["contact_dynamics"]["lambda"], f"contact_dynamics.lambda {k}")
+        # Its inverse (an argument named `lambda`, a Python keyword: `lambda_`).
+        sq = ca.SX.sym("q", m.NQ)
+        f = ca.Function("f", [sq], [m.contact_inverse_dynamics(sq, v, ddq, lambda_=lam)])
+        close(f(q), tau, f"contact_inverse_dynamics {k}")
         if "contact_dynamics_derivatives" in m.FUNCTIONS:
             f = m.contact_dynamics_derivatives_function
             for i, result in enumerate(f(q, v, tau, 0.0)):
