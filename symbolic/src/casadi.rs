@@ -722,6 +722,8 @@ pub fn analytical_derivatives(function: Function) -> Option<Function> {
     match function {
         Function::Rnea => Some(Function::RneaDerivatives),
         Function::Aba => Some(Function::AbaDerivatives),
+        Function::ContactInverseDynamics => Some(Function::ContactInverseDynamicsDerivatives),
+        Function::ContactDrift => Some(Function::ContactDriftDerivatives),
         _ => None,
     }
 }
@@ -872,10 +874,11 @@ fn external_items(
 /// `NAME_sparsity_in`, `NAME_sparsity_out`, `NAME_work`; inputs and outputs
 /// named and shaped as in the CasADi module ([`casadi_module`]), values
 /// column-major (CasADi's), a null input read as zeros and a null output
-/// skipped. `rnea` and `aba` also get `jac_NAME`, the Jacobian CasADi looks
-/// up: its inputs are the function's and its output (not read: no
-/// nonzeros), its outputs the blocks `jac_OUT_IN`, filled from
-/// `rnea_derivatives` and `aba_derivatives`; where `q` has more coordinates
+/// skipped. `rnea`, `aba`, `contact_inverse_dynamics` and `contact_drift`
+/// also get `jac_NAME`, the Jacobian CasADi looks up: its inputs are the
+/// function's and its output (not read: no nonzeros), its outputs the blocks
+/// `jac_OUT_IN`, filled from their analytical derivatives
+/// ([`analytical_derivatives`]); where `q` has more coordinates
 /// than the tangent space (`NQ > NV`: a free-flyer, a continuous joint),
 /// the block of `q` is with respect to its `NQ` entries, by automatic
 /// differentiation of the traced function (the module's user function
@@ -942,6 +945,8 @@ pub fn external_crate(
             let evaluate: crate::UserFn = match f {
                 Function::Rnea => rnea_on_entries,
                 Function::Aba => aba_on_entries,
+                Function::ContactInverseDynamics => contact_inverse_dynamics_on_entries,
+                Function::ContactDrift => contact_drift_on_entries,
                 _ => return None,
             };
             let mut user =
@@ -1110,13 +1115,16 @@ pub fn external_crate(
         if !tangent {
             let _ = writeln!(
                 body,
-                "    let blocks = (dynamics::{}_raw_q_jacobian({}), blocks.1, blocks.2);",
+                "    let raw_q = dynamics::{}_raw_q_jacobian({});",
                 spec.name,
                 call.join(", ")
             );
         }
         for (k, (_, r, c, zero)) in jac_outputs.iter().enumerate() {
-            let values = format!("blocks.{k}.as_flattened()");
+            let values = match k == 0 && !tangent {
+                true => "raw_q.as_flattened()".to_string(),
+                false => format!("blocks.{k}.as_flattened()"),
+            };
             body.push_str(&write_output(k, &values, *r, *c, zero));
         }
         let doc = match tangent {
@@ -1178,6 +1186,24 @@ fn rnea_on_entries(
     x: &[Vec<Expr>],
 ) -> Result<Vec<Expr>, rbdgen_runtime::InputError> {
     Function::Rnea.evaluate(model, data, x, None)
+}
+
+/// `contact_inverse_dynamics` on `q` given by its entries, as [`rnea_on_entries`].
+fn contact_inverse_dynamics_on_entries(
+    model: &Model,
+    data: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+) -> Result<Vec<Expr>, rbdgen_runtime::InputError> {
+    Function::ContactInverseDynamics.evaluate(model, data, x, None)
+}
+
+/// `contact_drift` on `q` given by its entries, as [`rnea_on_entries`].
+fn contact_drift_on_entries(
+    model: &Model,
+    data: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+) -> Result<Vec<Expr>, rbdgen_runtime::InputError> {
+    Function::ContactDrift.evaluate(model, data, x, None)
 }
 
 /// `aba` on `q` given by its entries, as [`rnea_on_entries`].
@@ -1356,12 +1382,10 @@ mod tests {
         let hopper = include_str!("../../tests/golden/hopper.urdf");
         let (files, _) = external_crate(hopper, &floating, "hopper", "rbdgen generate").unwrap();
         let lib = &files.iter().find(|(p, _)| p == "src/lib.rs").unwrap().1;
-        assert!(lib.contains(
-            "let blocks = (dynamics::aba_raw_q_jacobian(&q, &v, &tau), blocks.1, blocks.2);"
-        ));
+        assert!(lib.contains("let raw_q = dynamics::aba_raw_q_jacobian(&q, &v, &tau);"));
         // The q block's structural zeros left out (`aba` does not depend on
         // the base's position).
-        assert!(lib.contains("output_nonzeros(res, 0, blocks.0.as_flattened(), &[3, 12, "));
+        assert!(lib.contains("output_nonzeros(res, 0, raw_q.as_flattened(), &[3, 12, "));
         let frame = Options {
             functions: [Function::FramePlacement].into_iter().collect(),
             ..Options::default()

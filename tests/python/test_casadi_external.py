@@ -23,7 +23,7 @@ import pytest
 
 from test_casadi import GO2_Z1, ROOT, Z1, close, column, random_states, rbdgen
 
-FUNCTIONS = "rnea,crba,aba,contact_dynamics"
+FUNCTIONS = "rnea,crba,aba,contact_dynamics,contact_inverse_dynamics,contact_drift"
 TARGET = ROOT / "target" / "casadi-external"
 
 
@@ -54,27 +54,27 @@ def external(request, tmp_path_factory):
     )
     header = data["model"]
     library = TARGET / "release" / f"lib{name}.so"
-    # The symbolic module's integrate, for the free-flyer's tangent space.
-    integrate = None
-    if header["nq"] != header["nv"]:
-        path = out / f"{name}_integrate.py"
-        subprocess.run(
-            [rbdgen(), "generate", spec["model"], *spec["flags"], "--functions", "integrate",
-             "--casadi", f"{name}_integrate", "-o", str(path), "--quiet"],
-            cwd=ROOT, check=True,
-        )
-        module_spec = importlib.util.spec_from_file_location(f"{name}_integrate", path)
-        module = importlib.util.module_from_spec(module_spec)
-        module_spec.loader.exec_module(module)
-        integrate = module.integrate_function
+    # The symbolic module: its integrate for the free-flyer's tangent space,
+    # its contact functions for CasADi's own derivatives of them.
+    path = out / f"{name}_symbolic.py"
+    subprocess.run(
+        [rbdgen(), "generate", spec["model"], *spec["flags"], "--contacts", contacts,
+         "--functions", "integrate,contact_inverse_dynamics,contact_drift",
+         "--casadi", f"{name}_symbolic", "-o", str(path), "--quiet"],
+        cwd=ROOT, check=True,
+    )
+    module_spec = importlib.util.spec_from_file_location(f"{name}_symbolic", path)
+    symbolic = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(symbolic)
+    integrate = symbolic.integrate_function if header["nq"] != header["nv"] else None
     states = json.loads(values.read_text())["states"]
-    return str(library), header["nq"], header["nv"], states, integrate
+    return str(library), header["nq"], header["nv"], states, integrate, symbolic
 
 
 def test_external_values_equal_the_runtime(external):
-    library, nq, nv, states, _ = external
-    rnea, crba, aba, contact_dynamics = (
-        ca.external(f, library) for f in ("rnea", "crba", "aba", "contact_dynamics")
+    library, nq, nv, states, _, _ = external
+    rnea, crba, aba, contact_dynamics, contact_inverse_dynamics, contact_drift = (
+        ca.external(f, library) for f in FUNCTIONS.split(",")
     )
     assert [rnea.name_in(i) for i in range(3)] == ["q", "v", "a"]
     assert rnea.name_out(0) == "tau" and crba.size_out(0) == (nv, nv)
@@ -91,6 +91,8 @@ def test_external_values_equal_the_runtime(external):
         ddq, lam = contact_dynamics(q, v, tau, 0.0)
         close(ddq, s["contact_dynamics"]["ddq"], f"contact_dynamics.ddq {k}")
         close(lam, s["contact_dynamics"]["lambda"], f"contact_dynamics.lambda {k}")
+        close(contact_inverse_dynamics(q, v, ddq, lam), tau, f"contact_inverse_dynamics {k}")
+        close(contact_drift(q, v), s["contact_drift"], f"contact_drift {k}")
         # Inside an MX graph, as IPOPT's problems hold it.
         sq = ca.MX.sym("q", nq)
         f = ca.Function("f", [sq], [aba(sq, v, tau) + 0])
@@ -100,7 +102,7 @@ def test_external_values_equal_the_runtime(external):
 def test_external_jacobians_are_the_analytical_derivatives(external):
     """CasADi's jacobian of the external rnea and aba (their jac_) against the
     runtime's derivatives; with a free-flyer, d/dδ f(integrate(q, δ)) at δ = 0."""
-    library, nq, nv, states, integrate = external
+    library, nq, nv, states, integrate, _ = external
     for name, derivatives, args, outs in [
         ("rnea", "rnea_derivatives", ("q", "v", "a"), ("dtau_dq", "dtau_dv", "dtau_da")),
         ("aba", "aba_derivatives", ("q", "v", "tau"), ("ddq_dq", "ddq_dv", "ddq_dtau")),
@@ -128,3 +130,26 @@ def test_the_opti_example_solves_through_both_routes():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count("Solve_Succeeded") == 2, run.stdout
+
+
+def test_external_contact_jacobians_equal_casadis_own(external):
+    """jac_contact_inverse_dynamics and jac_contact_drift (from the analytical
+    derivatives, q's entries by automatic differentiation on Go2+Z1) against
+    CasADi's own jacobian of the symbolic export, with respect to every input."""
+    library, nq, nv, states, _, symbolic = external
+    nc = symbolic.NC
+    for name, sizes in [
+        ("contact_inverse_dynamics", (nq, nv, nv, nc)),
+        ("contact_drift", (nq, nv)),
+    ]:
+        f = ca.external(name, library)
+        g = symbolic.function(name)
+        symbols = [ca.MX.sym(f"x{i}", n) for i, n in enumerate(sizes)]
+        ours = ca.Function("ours", symbols, [ca.jacobian(f(*symbols), x) for x in symbols])
+        theirs = ca.Function("theirs", symbols, [ca.jacobian(g(*symbols), x) for x in symbols])
+        rng = np.random.default_rng(57)
+        for k, s in enumerate(states):
+            args = [column(s["q"]), column(s["v"]), column(s["a"]), rng.uniform(-50, 50, (nc, 1))]
+            args = args[: len(sizes)]
+            for i, (a, b) in enumerate(zip(ours(*args), theirs(*args))):
+                close(a, b.full(), f"jac_{name} block {i} {k}")

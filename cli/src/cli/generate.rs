@@ -38,7 +38,8 @@ pub struct Args {
     python: Option<String>,
     /// With --crate: the crate is a shared library `libNAME.so` of CasADi
     /// external functions, one per function (`casadi.external("rnea",
-    /// PATH)`), with `jac_rnea` and `jac_aba` from the analytical derivatives
+    /// PATH)`), with `jac_rnea`, `jac_aba`, `jac_contact_inverse_dynamics`
+    /// and `jac_contact_drift` from the analytical derivatives
     /// (docs/casadi.md).
     #[arg(
         long,
