@@ -219,3 +219,18 @@ def test_op_counts_and_sparsity(robot):
         # Go2+Z1's mass matrix: the legs do not couple.
         crba = m.crba_function
         assert crba.nnz_out(0) < m.NV * m.NV
+
+
+def test_the_module_is_byte_identical_from_run_to_run(tmp_path):
+    """Two runs of the generator write the same bytes."""
+    path = tmp_path / "z1_twice.py"
+    texts = []
+    for _ in range(2):
+        subprocess.run(
+            [rbdgen(), "generate", "models/z1.urdf", "--contacts", "gripperMover:6d",
+             "--functions", "rnea,aba_derivatives,contact_dynamics", "--casadi", "z1_twice",
+             "-o", str(path), "--quiet"],
+            cwd=ROOT, check=True,
+        )
+        texts.append(path.read_bytes())
+    assert texts[0] == texts[1]
