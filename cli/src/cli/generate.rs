@@ -71,6 +71,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .to_string()
             .into());
     }
+    if args.casadi_external.is_some() && args.crate_dir.is_none() {
+        return Err("--casadi-external NAME writes a crate: add --crate DIR"
+            .to_string()
+            .into());
+    }
     if let Some(name) = &args.python {
         let identifier = |c: char| c == '_' || c.is_ascii_alphanumeric();
         if name.is_empty()
@@ -373,7 +378,33 @@ fn clip(line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use clap::{Args as _, Command};
+    use clap::{Args as _, Command, FromArgMatches as _};
+
+    /// `--casadi` writes one file and `--casadi-external` a crate: each
+    /// refuses the other's output before reading the model.
+    #[test]
+    fn the_casadi_outputs_refuse_the_wrong_destination() {
+        let parse = |args: &[&str]| {
+            let command = super::Args::augment_args(Command::new("generate"));
+            let matches = command
+                .try_get_matches_from(["generate", "no_such_model.urdf"].iter().chain(args))
+                .unwrap();
+            super::Args::from_arg_matches(&matches).unwrap()
+        };
+        for (args, message) in [
+            (
+                &["--casadi-external", "z1", "-o", "z1.py"][..],
+                "--casadi-external NAME writes a crate: add --crate DIR",
+            ),
+            (
+                &["--casadi", "z1", "--crate", "dir"][..],
+                "--casadi NAME writes one Python file (-o FILE.py): leave out --crate and --header",
+            ),
+        ] {
+            let error = super::run(parse(args)).err().expect("refused");
+            assert_eq!((error.message.as_str(), error.code), (message, 2));
+        }
+    }
 
     /// `--python`'s help gives the lanes the Python module takes by default.
     #[test]
