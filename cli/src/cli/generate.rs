@@ -401,7 +401,7 @@ mod tests {
                 "--casadi NAME writes one Python file (-o FILE.py): leave out --crate and --header",
             ),
         ] {
-            let error = super::run(parse(args)).err().expect("refused");
+            let error = super::run(parse(args)).expect_err("refused");
             assert_eq!((error.message.as_str(), error.code), (message, 2));
         }
     }
