@@ -60,7 +60,7 @@
 //! tangent space (48 states, 18 actuated joints). The example
 //!
 //! - linearizes the 20 knots of a horizon three ways (scalar knot by knot,
-//!   `lanes::contact_step_linearization_batch`, `..._batch_par`): the lanes
+//!   `lanes::contact_step_linearization_masked_batch`, `..._batch_par`): the lanes
 //!   match the scalar results to 2.6e-19 relative, the threads the lanes bit for
 //!   bit;
 //! - checks `A` and `B` at one knot against central differences of the stance

@@ -95,14 +95,15 @@ pub enum ModelError {
         hint: String,
     },
     /// A model that could not be built from a document with unknown
-    /// elements or attributes ([`ModelError::UnknownElement`]): the first of
-    /// them is the likely cause (a misspelled `<joint>` leaves its child
-    /// link without a parent).
+    /// elements or attributes ([`ModelError::UnknownElement`]): one of them
+    /// is the likely cause (a misspelled `<joint>` leaves its child link
+    /// without a parent), so the note names them all, in document order.
     #[error("{source}; note: {unknown}")]
     WithUnknownElement {
         /// Why the model could not be built.
         source: Box<ModelError>,
-        /// The first unknown element, as [`ModelError::UnknownElement`] says it.
+        /// The unknown elements and attributes, each as
+        /// [`ModelError::UnknownElement`] says it, `; `-separated.
         unknown: String,
     },
     /// The document's root element is not `<robot>`.

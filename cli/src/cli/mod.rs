@@ -159,7 +159,9 @@ pub struct ModelArgs {
     pub frames: Option<Vec<String>>,
     /// Refuse a model that Pinocchio accepts but no rigid body has (a link
     /// inertia that violates the triangle inequality, a moving joint that
-    /// carries no mass) instead of warning about it on stderr.
+    /// carries no mass), or a file with an element or attribute its format
+    /// does not have (a misspelled `<inertial>`), instead of warning about it
+    /// on stderr.
     #[arg(long)]
     pub strict: bool,
 }

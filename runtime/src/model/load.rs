@@ -78,13 +78,17 @@ impl Model {
 /// parse, tree, then the inertia checks (`strict` adds the triangle inequality).
 fn load(urdf: &str, floating_base: bool, strict: bool) -> Result<Model, ModelError> {
     let (reduced, unknown) = super::document::reduce_with_unknowns(urdf)?;
-    // A model that fails to build names the first unknown element too: a
+    // A model that fails to build names the unknown elements too (any one may be the cause): a
     // misspelled `<joint>` leaves its child link without a parent.
-    let with_unknown = |e: ModelError| match unknown.first() {
-        None => e,
-        Some(u) => ModelError::WithUnknownElement {
+    let with_unknown = |e: ModelError| match unknown.is_empty() {
+        true => e,
+        false => ModelError::WithUnknownElement {
             source: Box::new(e),
-            unknown: u.to_error().to_string(),
+            unknown: unknown
+                .iter()
+                .map(|u| u.to_error().to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
         },
     };
     let robot = urdf_rs::read_from_string(&reduced)

@@ -141,7 +141,7 @@ impl Model {
     /// A child element or attribute that MuJoCo does not define, in an
     /// element this loader reads, is read past and reported by
     /// [`Model::physical_warnings`]; when the model cannot be built,
-    /// [`ModelError::WithUnknownElement`] names the first one too.
+    /// [`ModelError::WithUnknownElement`] names them all too.
     pub fn from_mjcf_str(xml: &str, floating_base: bool) -> Result<Model, ModelError> {
         build(&xml::Tree::parse(xml, None)?, floating_base, false)
     }
@@ -330,13 +330,17 @@ struct Attachment {
 /// bodies, then the model; `strict` refuses the first unknown.
 fn build(tree: &xml::Tree, floating_base: bool, strict: bool) -> Result<Model, ModelError> {
     let unknown = known::unknowns(tree);
-    // A model that fails to build names the first unknown element too: a
+    // A model that fails to build names the unknown elements too (any one may be the cause): a
     // misspelled `<inertial>` leaves the body to its geoms' inertia.
-    let with_unknown = |e: ModelError| match unknown.first() {
-        None => e,
-        Some(u) => ModelError::WithUnknownElement {
+    let with_unknown = |e: ModelError| match unknown.is_empty() {
+        true => e,
+        false => ModelError::WithUnknownElement {
             source: Box::new(e),
-            unknown: u.to_error().to_string(),
+            unknown: unknown
+                .iter()
+                .map(|u| u.to_error().to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
         },
     };
     let mut model = build_spec(tree, floating_base).map_err(with_unknown)?;
