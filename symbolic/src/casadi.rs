@@ -724,6 +724,7 @@ pub fn analytical_derivatives(function: Function) -> Option<Function> {
         Function::Aba => Some(Function::AbaDerivatives),
         Function::ContactInverseDynamics => Some(Function::ContactInverseDynamicsDerivatives),
         Function::ContactDrift => Some(Function::ContactDriftDerivatives),
+        Function::ContactDynamics => Some(Function::ContactDynamicsDerivatives),
         _ => None,
     }
 }
@@ -938,7 +939,7 @@ pub fn external_crate(
     // With q not in the tangent space's coordinates, the block of q by
     // automatic differentiation of the traced function with respect to q's
     // entries, as a user function `NAME_raw_q` with q of fixed length.
-    let raw_q: Vec<UserFunction> = requested
+    let mut raw_q: Vec<UserFunction> = requested
         .iter()
         .filter(|_| !tangent)
         .filter_map(|&f| {
@@ -962,6 +963,42 @@ pub fn external_crate(
             Some(user.jacobian(&["q"]))
         })
         .collect();
+    // contact_dynamics' (a, λ) as one vector, differentiated by automatic
+    // differentiation with respect to the damping (which
+    // contact_dynamics_derivatives leaves out) and, with a free-flyer root, to
+    // the base's 7 entries of q only (the joints' entries are their tangent
+    // coordinates: their columns are the analytical derivatives').
+    let free_flyer = free_flyer_root(&model);
+    if requested.contains(&Function::ContactDynamics) {
+        if !tangent && !free_flyer {
+            return Err(GenerateError::Casadi(
+                "`contact_dynamics`' Jacobian with q's entries unlike its tangent's needs a free-flyer root \
+                 and joints of one coordinate each (leave contact_dynamics out)"
+                    .into(),
+            ));
+        }
+        let len = Function::ContactDynamics.spec().output.len(&model);
+        let mut user = UserFunction::new(
+            "contact_dynamics_raw",
+            Output::Vector(Dim::Fixed(len)),
+            contact_dynamics_on_parts,
+        );
+        user = match tangent {
+            true => user.input("q", Dim::Nq),
+            false => user
+                .input("base", Dim::Fixed(7))
+                .input("joints", Dim::Fixed(model.nq - 7)),
+        };
+        user = user
+            .input("v", Dim::Nv)
+            .input("tau", Dim::Nv)
+            .input("damping", Dim::Scalar);
+        raw_q.push(user.jacobian(if tangent {
+            &["damping"]
+        } else {
+            &["base", "damping"]
+        }));
+    }
     let module_options = Options {
         functions,
         std: true,
@@ -1058,6 +1095,12 @@ pub fn external_crate(
         let Some(derivatives) = analytical_derivatives(f) else {
             continue;
         };
+        if f == Function::ContactDynamics {
+            lib.push_str(&contact_dynamics_jacobian(
+                &model, &inputs, &outputs, tangent,
+            ));
+            continue;
+        }
         // jac_NAME: the inputs, then the output (not read); a block per
         // (output, input), rows the output's entries, columns the input's.
         let (out_name, out_rows, out_cols, _) = outputs[0].clone();
@@ -1195,6 +1238,116 @@ fn contact_inverse_dynamics_on_entries(
     x: &[Vec<Expr>],
 ) -> Result<Vec<Expr>, rbdgen_runtime::InputError> {
     Function::ContactInverseDynamics.evaluate(model, data, x, None)
+}
+
+/// Whether the model's root is a free-flyer (q's first 7 entries) and every
+/// other joint has one coordinate per velocity (`NQ = NV + 1`).
+fn free_flyer_root(model: &Model) -> bool {
+    model.nq == model.nv + 1
+        && model
+            .joints
+            .get(1)
+            .is_some_and(|j| matches!(j.kind, rbdgen_runtime::JointKind::FreeFlyer))
+}
+
+/// `jac_contact_dynamics`: CasADi's Jacobian of both outputs (`a`, `λ`) with
+/// respect to each input, output-major: the blocks of `v` and `tau` and the
+/// joints' columns of `q` from `contact_dynamics_derivatives`, the columns
+/// of a free-flyer's 7 entries and the block of `damping` by automatic
+/// differentiation of the traced function (`contact_dynamics_raw_jacobian`).
+/// Dense blocks.
+fn contact_dynamics_jacobian(
+    model: &Model,
+    inputs: &[(String, usize, usize, bool)],
+    outputs: &[(String, usize, usize, Vec<bool>)],
+    tangent: bool,
+) -> String {
+    let (nq, nv) = (model.nq, model.nv);
+    let mut jac_inputs = inputs.to_vec();
+    for (o, r, c, _) in outputs {
+        jac_inputs.push((format!("out_{o}"), *r, *c, false));
+    }
+    let mut jac_outputs = Vec::new();
+    let mut body = String::new();
+    for (k, (a, r, c, _)) in inputs.iter().enumerate() {
+        let _ = writeln!(body, "    let {a}: [f64; {}] = input(arg, {k});", r * c);
+    }
+    body.push_str(
+        "    let blocks = dynamics::contact_dynamics_derivatives(&q, &v, &tau, damping[0]);\n",
+    );
+    if tangent {
+        body.push_str(
+            "    let raw = dynamics::contact_dynamics_raw_jacobian(&q, &v, &tau, damping[0]);\n",
+        );
+    } else {
+        let _ = writeln!(
+            body,
+            "    let base: [f64; 7] = q[..7].try_into().unwrap_or([0.0; 7]);\n    \
+             let joints: [f64; {}] = q[7..].try_into().unwrap_or([0.0; {}]);\n    \
+             let raw = dynamics::contact_dynamics_raw_jacobian(&base, &joints, &v, &tau, damping[0]);",
+            nq - 7,
+            nq - 7
+        );
+    }
+    let mut k = 0;
+    for (oi, (o, rows, _, _)) in outputs.iter().enumerate() {
+        let offset = if oi == 0 { 0 } else { nv };
+        let range = if oi == 0 {
+            format!("..{nv}")
+        } else {
+            format!("{nv}..")
+        };
+        for (ii, (a, r, c, _)) in inputs.iter().enumerate() {
+            let cols = r * c;
+            let values = match (a.as_str(), tangent) {
+                ("q", false) => {
+                    // The base's 7 columns by AD, the joints' analytical.
+                    let _ = writeln!(
+                        body,
+                        "    let mut jq{oi} = [[0.0; {nq}]; {rows}];\n    \
+                         for (r, row) in jq{oi}.iter_mut().enumerate() {{\n        \
+                         row[..7].copy_from_slice(&raw.0[{offset} + r]);\n        \
+                         row[7..].copy_from_slice(&blocks.{}[r][6..]);\n    }}",
+                        3 * oi
+                    );
+                    format!("jq{oi}.as_flattened()")
+                }
+                ("damping", false) => format!("&raw.1[{range}]"),
+                ("damping", true) => format!("&raw[{range}]"),
+                _ => format!("blocks.{}.as_flattened()", 3 * oi + ii),
+            };
+            body.push_str(&write_output(k, &values, *rows, cols, &[]));
+            jac_outputs.push((format!("jac_{o}_{a}"), *rows, cols, Vec::new()));
+            k += 1;
+        }
+    }
+    let doc = "the Jacobian of `contact_dynamics` (CasADi's `jac_contact_dynamics`): the blocks of \
+               `v`, `tau` and the joints' columns of `q` from `contact_dynamics_derivatives`, those of \
+               a free-flyer's 7 entries of `q` and of `damping` by automatic differentiation of its \
+               traced graph (`contact_dynamics_raw_jacobian`).";
+    external_items(
+        "jac_contact_dynamics",
+        doc,
+        &jac_inputs,
+        &jac_outputs,
+        &body,
+    )
+}
+
+/// `contact_dynamics` with `q` in one argument, or a free-flyer's 7 entries
+/// and the joints' in two; its `(a, λ)` one vector.
+fn contact_dynamics_on_parts(
+    model: &Model,
+    data: &mut Data<Expr>,
+    x: &[Vec<Expr>],
+) -> Result<Vec<Expr>, rbdgen_runtime::InputError> {
+    if x.len() == 5 {
+        let q: Vec<Expr> = x[0].iter().chain(&x[1]).cloned().collect();
+        let args = [q, x[2].clone(), x[3].clone(), x[4].clone()];
+        Function::ContactDynamics.evaluate(model, data, &args, None)
+    } else {
+        Function::ContactDynamics.evaluate(model, data, x, None)
+    }
 }
 
 /// `contact_drift` on `q` given by its entries, as [`rnea_on_entries`].
