@@ -1545,6 +1545,29 @@ mod tests {
         };
         let refused = external_crate(urdf, &frame, "pendulum", "rbdgen generate");
         assert!(matches!(refused, Err(GenerateError::Casadi(_))));
+        // jac_contact_dynamics on the floating hopper standing on its shin:
+        // both outputs' blocks, the base's 7 columns and the damping by
+        // automatic differentiation.
+        let contact = Options {
+            functions: [Function::ContactDynamics].into_iter().collect(),
+            contacts: vec![("shin".to_string(), rbdgen_runtime::ContactKind::Point)],
+            ..floating.clone()
+        };
+        let (files, _) = external_crate(hopper, &contact, "hopper", "rbdgen generate").unwrap();
+        let lib = &files.iter().find(|(p, _)| p == "src/lib.rs").unwrap().1;
+        assert!(lib.contains("extern \"C\" fn jac_contact_dynamics("));
+        for name in [
+            "out_a",
+            "out_lambda",
+            "jac_a_damping",
+            "jac_lambda_q",
+            "jac_lambda_damping",
+        ] {
+            assert!(lib.contains(&format!("c\"{name}\".as_ptr()")), "{name}");
+        }
+        assert!(lib.contains(
+            "dynamics::contact_dynamics_raw_jacobian(&base, &joints, &v, &tau, damping[0])"
+        ));
     }
 
     /// Literals read back as the same number.
