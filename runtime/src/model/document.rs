@@ -203,6 +203,24 @@ impl Unknown {
             hint: self.hint.clone(),
         }
     }
+
+    /// `error` as a model that could not be built from a document with the
+    /// unknown elements and attributes `unknown` (any of them may be the
+    /// cause): [`ModelError::WithUnknownElement`] naming them all, or
+    /// `error` itself when there are none.
+    pub(crate) fn note_on(error: ModelError, unknown: &[Unknown]) -> ModelError {
+        if unknown.is_empty() {
+            return error;
+        }
+        ModelError::WithUnknownElement {
+            source: Box::new(error),
+            unknown: unknown
+                .iter()
+                .map(|u| u.to_error().to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
 }
 
 /// The unknown children of `tag` among its attributes `attributes` (when the

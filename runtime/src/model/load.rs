@@ -1,6 +1,7 @@
 //! Loading a URDF document: XML structure, URDF parse, tree, then the checks
 //! of [`super::validate`].
 
+use super::document::Unknown;
 use super::urdf::Builder;
 use super::{validate, Model};
 use crate::error::ModelError;
@@ -80,17 +81,7 @@ fn load(urdf: &str, floating_base: bool, strict: bool) -> Result<Model, ModelErr
     let (reduced, unknown) = super::document::reduce_with_unknowns(urdf)?;
     // A model that fails to build names the unknown elements too (any one may be the cause): a
     // misspelled `<joint>` leaves its child link without a parent.
-    let with_unknown = |e: ModelError| match unknown.is_empty() {
-        true => e,
-        false => ModelError::WithUnknownElement {
-            source: Box::new(e),
-            unknown: unknown
-                .iter()
-                .map(|u| u.to_error().to_string())
-                .collect::<Vec<_>>()
-                .join("; "),
-        },
-    };
+    let with_unknown = |e: ModelError| Unknown::note_on(e, &unknown);
     let robot = urdf_rs::read_from_string(&reduced)
         .map_err(|e| with_unknown(ModelError::Parse(e.to_string())))?;
     let mut model = Builder::new(&robot)

@@ -115,6 +115,7 @@ mod xml;
 
 use std::path::{Path, PathBuf};
 
+use super::document::Unknown;
 use super::{Frame, FrameKind, Joint, JointKind, Model};
 use crate::error::ModelError;
 use crate::spatial::{Inertia, Matrix3, Transform, Vector3};
@@ -332,17 +333,7 @@ fn build(tree: &xml::Tree, floating_base: bool, strict: bool) -> Result<Model, M
     let unknown = known::unknowns(tree);
     // A model that fails to build names the unknown elements too (any one may be the cause): a
     // misspelled `<inertial>` leaves the body to its geoms' inertia.
-    let with_unknown = |e: ModelError| match unknown.is_empty() {
-        true => e,
-        false => ModelError::WithUnknownElement {
-            source: Box::new(e),
-            unknown: unknown
-                .iter()
-                .map(|u| u.to_error().to_string())
-                .collect::<Vec<_>>()
-                .join("; "),
-        },
-    };
+    let with_unknown = |e: ModelError| Unknown::note_on(e, &unknown);
     let mut model = build_spec(tree, floating_base).map_err(with_unknown)?;
     if let (true, Some(u)) = (strict, unknown.first()) {
         return Err(u.to_error());
