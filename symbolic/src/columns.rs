@@ -747,7 +747,7 @@ pub(crate) fn emit_columns(
 /// Unitree G1's `aba_derivatives` ran in 0.88 to 0.90 of the time of one
 /// column at a time, Go2+Z1's in about 0.93; their machine code grew from
 /// 470 to 511 KiB and from 221 to 238 KiB (AMD EPYC, 2 vCPUs, `-C
-/// target-cpu=native`, 2026-12-06; alternating runs, docs/performance-log.md).
+/// target-cpu=native`, 2026-12-06; alternating runs, CHANGELOG.md).
 /// One column at a time, LLVM's loop vectoriser already ran the loop over
 /// a chain's columns four at a time; written as four lanes (`f64x4`), G1's
 /// ran 3 to 4 % slower than as eight, likely because two vectors per value
