@@ -4,7 +4,8 @@
 //! derivatives, with and without external forces, and the step
 //! linearization) of the double pendulum, and the RNEA derivatives of a
 //! branching chain with mimic joints (`mimic_chain`, as
-//! `tests/urdf/mimic/chain.urdf`),
+//! `tests/urdf/mimic/chain.urdf`), and a user function's value, gradient
+//! and Hessian with lanes (`double_pendulum_user`, a cost written below),
 //! committed next to their URDF and compared as text, so that a change to
 //! emission reads as a short diff of these files. They are also compiled (the
 //! modules below) and checked against the runtime.
@@ -206,6 +207,58 @@ fn committed_golden_files_are_current() {
         "{}\n\nor all at once: `RBDGEN_BLESS=1 cargo test --test golden`; then review \
          `git diff tests/golden` and record the change in CHANGELOG.md",
         stale.join("\n\n")
+    );
+}
+
+/// The user function of `double_pendulum_user.rs`: half the squared height
+/// of the `lower` link's origin above `target[0]`.
+fn lower_height_cost<S: rbdgen::runtime::Scalar>(
+    model: &Model,
+    data: &mut Data<S>,
+    x: &[Vec<S>],
+) -> Result<Vec<S>, rbdgen::runtime::InputError> {
+    rbdgen::runtime::forward_kinematics(model, data, &x[0])?;
+    let lower = model.link_frame("lower").expect("the pendulum has `lower`");
+    let placement = rbdgen::runtime::frame_placement(model, data, lower)?;
+    let h = placement.translation.0[2] - x[1][0];
+    Ok(vec![S::constant(0.5) * h * h])
+}
+
+/// `tests/golden/double_pendulum_user.rs`: the user function's items (value,
+/// gradient and Hessian in `q`) over two lanes, and no function of the table.
+#[test]
+fn user_function_golden_file_is_current() {
+    use rbdgen::symbolic::{Dim, Expr, Output, UserFunction};
+    let cost = UserFunction::new(
+        "lower_height_cost",
+        Output::Scalar,
+        lower_height_cost::<Expr>,
+    )
+    .input("q", Dim::Nq)
+    .input("target", Dim::Fixed(1))
+    .gradient(&["q"])
+    .hessian(&["q"]);
+    let options = Options {
+        functions: Default::default(),
+        user_functions: vec![cost],
+        lanes: Some(2),
+        source_name: "tests/golden/double_pendulum.urdf".into(),
+        ..Options::default()
+    };
+    let source = std::fs::read_to_string(root().join("tests/golden/double_pendulum.urdf")).unwrap();
+    let fresh = generate(&source, &options).unwrap();
+    let path = root().join("tests/golden/double_pendulum_user.rs");
+    if std::env::var_os("RBDGEN_BLESS").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "tests/golden/double_pendulum_user.rs differs from the generator's output (- committed, \
+         + new):\n{}\nregenerate with `RBDGEN_BLESS=1 cargo test --test golden`, review \
+         `git diff tests/golden` and record the change in CHANGELOG.md",
+        diff(&committed, &fresh, 60)
     );
 }
 

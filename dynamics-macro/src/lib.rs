@@ -86,7 +86,7 @@ fn expand(args: &Args) -> syn::Result<TokenStream> {
 }
 
 /// What `robot_dynamics!` expands to: `vis mod name { items }` with the items
-/// of [`rbdgen_symbolic::generate_tokens`] (so that formatting them gives exactly the file
+/// of [`rbdgen_symbolic::Module::tokens`] (so that formatting them gives exactly the file
 /// `rbdgen generate` writes), a `use` of the `libm` and `wide` that `rbdgen`
 /// re-exports (and of its `rayon` with `threads`), an `include_bytes!` of each
 /// of `tracked` (absolute paths: the model's file and the files its MJCF `<include>`s

@@ -1,5 +1,5 @@
 //! The macro's module and a committed file are the same code: the
-//! expansion ([`super::module`]) is `generate_tokens` wrapped in a module, and
+//! expansion ([`super::module`]) is `Module::tokens` wrapped in a module, and
 //! formatting its items gives exactly `generate`'s text.
 
 use quote::{format_ident, quote};

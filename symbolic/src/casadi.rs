@@ -29,11 +29,12 @@ use std::fmt::Write as _;
 use rbdgen_runtime::{Data, Model};
 
 use crate::api::selected_frames;
+use crate::error::GenerateError;
 use crate::functions::{Dim, Function, Output};
-use crate::generate::{build_model, check, simplified, GenerateError};
 use crate::graph::{Graph, Node, NodeId, OpCounts};
 use crate::jacobian::{jacobian_output, trace_jacobian};
 use crate::options::Options;
+use crate::prepare::{build_model, check, simplified};
 use crate::simplify::Stops;
 use crate::trace::{try_trace, Expr, Traced};
 use crate::user::UserFunction;

@@ -37,13 +37,13 @@ use crate::emit::{
     print, print_packed, schedule, Arith, Emitted, Inputs, Op, Schedule, Shape, Split, PART_LEN,
     WHOLE_LEN,
 };
+use crate::error::GenerateError;
+use crate::form::limbs_side_by_side;
 use crate::functions::{Columns, Dim, Looped, Output};
-use crate::generate::{
-    check, function_doc, function_items, into_doc, limbs_side_by_side, simplified, upper_camel,
-    FunctionItems, GenerateError, Signature,
-};
 use crate::graph::OpCounts;
+use crate::item::{function_doc, function_items, into_doc, upper_camel, FunctionItems, Signature};
 use crate::options::Options;
+use crate::prepare::{check, simplified};
 use crate::simplify::Stops;
 use crate::trace::{try_trace, Expr, Traced};
 

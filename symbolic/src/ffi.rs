@@ -29,7 +29,7 @@ use rbdgen_runtime::Model;
 use crate::api::{dim_tokens, output_type, selected_frames};
 use crate::emit::ScalarType;
 use crate::functions::{Dim, Output};
-use crate::generate::Signature;
+use crate::item::Signature;
 pub use crate::options::is_c_identifier;
 use crate::options::Options;
 

@@ -12,9 +12,11 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::emit::ScalarType;
+use crate::error::GenerateError;
 use crate::ffi::{arg_part, output_parts, Part};
 use crate::functions::Output;
-use crate::generate::{generate_module, GenerateError, Module, Signature};
+use crate::generate::{generate_module, Module};
+use crate::item::Signature;
 use crate::options::Options;
 
 /// The lanes of the Python module's batches when the options name none: 2,

@@ -139,7 +139,7 @@ pub fn run(args: Args) -> Result<(), String> {
             let mut doc = evaluate(&model, &name, floating_base, &file)
                 .map_err(|e| format!("{}: {e}", states.display()))?;
             if options.frames.is_some() {
-                let frames: Vec<String> = super::selected_frames(&model, &options)
+                let frames: Vec<String> = rbdgen_symbolic::module_frames(&model, &options)
                     .into_iter()
                     .map(|(_, name)| name)
                     .collect();

@@ -35,7 +35,6 @@ use rbdgen_symbolic::{build_model, generate_module, Function, Options};
 use serde_json::Value;
 
 use super::harness::Harness;
-use super::selected_frames;
 
 /// Every generated function that computes part of a quantity, in table order.
 pub fn eval_functions() -> BTreeSet<Function> {
@@ -189,7 +188,7 @@ pub fn evaluate_generated(
         })
         .collect();
     let runs = harness.run(&inputs, 0.0)?;
-    let frames = selected_frames(&model, &options);
+    let frames = rbdgen_symbolic::module_frames(&model, &options);
     let ids: Vec<usize> = frames.iter().map(|(id, _)| *id).collect();
 
     let mut by_runtime = BTreeSet::new();

@@ -69,7 +69,7 @@ impl Harness {
     /// directory shared between crates builds their dependencies once, and
     /// each crate's package name then ends in a hash of `dir`, so that no two
     /// crates write the same binary. The harness runs the functions of the
-    /// module ([`super::generated_functions`]), in that order.
+    /// module ([`rbdgen_symbolic::module_functions`]), in that order.
     ///
     /// # Errors
     /// A message when a file cannot be written, cargo is missing, or the build
@@ -88,7 +88,7 @@ impl Harness {
             let hash = rbdgen_symbolic::sha256_hex(&absolute.to_string_lossy());
             package = format!("{package}_{}", &hash[..12]);
         }
-        let functions = super::generated_functions(model, options);
+        let functions = rbdgen_symbolic::module_functions(model, options);
         let widths: Vec<usize> = functions
             .iter()
             .map(|f| f.args(model).iter().map(|(_, d)| d.len(model)).sum())

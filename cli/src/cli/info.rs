@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<(), String> {
 /// cannot be generated (over `--max-ops`, or ABA on a massless subtree) gets
 /// the reason in place of its count.
 fn print_op_counts(model: &Model, text: &str, options: &Options, simplify: bool) {
-    let functions = super::generated_functions(model, options);
+    let functions = rbdgen_symbolic::module_functions(model, options);
     let width = functions.iter().map(|f| f.name().len()).max().unwrap_or(0);
     outln!("operation counts of the generated functions:");
     let bar = super::progress_bar(functions.len(), "counting", false);

@@ -298,39 +298,6 @@ pub fn progress_bar(len: usize, prefix: &'static str, quiet: bool) -> indicatif:
     bar
 }
 
-/// The functions a module generated with `options` for `model` holds: the
-/// options' set, or, when it is every function, those that `model` supports
-/// (the contact functions need a contact set).
-pub fn generated_functions(
-    model: &rbdgen_runtime::Model,
-    options: &rbdgen_symbolic::Options,
-) -> Vec<rbdgen_symbolic::Function> {
-    use rbdgen_symbolic::Function;
-    if options.functions.len() == Function::ALL.len() {
-        Function::default_set(model)
-    } else {
-        options.functions.iter().copied().collect()
-    }
-}
-
-/// The link frames of the per-frame functions of a module generated with
-/// `options` for `model`: `(frame index, name)` in model order.
-pub fn selected_frames(
-    model: &rbdgen_runtime::Model,
-    options: &rbdgen_symbolic::Options,
-) -> Vec<(usize, String)> {
-    model
-        .body_frames()
-        .filter(|(_, f)| {
-            options
-                .frames
-                .as_ref()
-                .is_none_or(|names| names.contains(&f.name))
-        })
-        .map(|(id, f)| (id, f.name.clone()))
-        .collect()
-}
-
 impl CodeArgs {
     /// The URDF text and the generation options these arguments ask for.
     ///

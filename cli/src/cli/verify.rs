@@ -116,9 +116,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let seconds = args.seconds;
         return Err(format!("--seconds {seconds}: must be a finite number, 0 or more").into());
     }
-    let (text, options, module) = args.code.generate(args.quiet)?;
+    let (_, options, module) = args.code.generate(args.quiet)?;
     let source = module.source().map_err(|e| e.to_string())?;
-    let model = super::build_model(&args.code.urdf, &text, &options)?;
+
+    let model = module.model;
     let work = match &args.work_dir {
         Some(dir) => dir.clone(),
         None => std::env::temp_dir().join("rbdgen-verify"),
@@ -144,10 +145,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let runs = harness.run(&inputs, args.seconds)?;
 
     let mut data = Data::new(&model);
-    let frames: Vec<usize> = super::selected_frames(&model, &options)
-        .into_iter()
-        .map(|(id, _)| id)
-        .collect();
+    let frames: Vec<usize> = module.frames.iter().map(|(id, _)| *id).collect();
     let mut rows = Vec::new();
     for (run, calls) in runs.iter().zip(&states) {
         let spec = run.function.spec();
