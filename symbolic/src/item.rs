@@ -4,8 +4,8 @@
 //! columns) and every output (C, Python) reads these; none of them reads the
 //! assembly above ([`crate::generate`]).
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
 
 use crate::emit::Arith;
 use crate::functions::{Dim, Output};
@@ -39,6 +39,92 @@ pub(crate) struct FunctionItems {
     pub(crate) stops: Stops,
     /// The function's signature, which the C interface wraps.
     pub(crate) signature: Signature,
+}
+
+/// A function's entry points in one arithmetic, as every form writes them:
+/// `NAME` and `NAME_into` (in the `lanes` module, the kernel `NAME` and
+/// `NAME_into`, which its wrappers call).
+pub(crate) struct EntryPoints<'a> {
+    pub(crate) arith: Arith,
+    pub(crate) name: &'a str,
+    pub(crate) per_frame: bool,
+    /// The parameters (a per-frame function's `frame: Frame` last).
+    pub(crate) params: &'a [&'a TokenStream],
+    /// The arguments of a call with the same parameters.
+    pub(crate) args: TokenStream,
+    pub(crate) ret: &'a TokenStream,
+    pub(crate) doc: &'a [String],
+    /// `NAME`'s body; none for the lanes kernel written into `out`, which
+    /// `NAME` then calls on a result zeroed by `Lanes::zero`.
+    pub(crate) body: Option<TokenStream>,
+    pub(crate) into: Into,
+}
+
+/// How `NAME_into` is written.
+pub(crate) enum Into {
+    /// Its own body, into `out` ([`into_doc`]).
+    Body(TokenStream),
+    /// A copy of `NAME`'s result into `out`, after `NAME` (a function in one
+    /// block), with this doc.
+    Copy(String),
+    /// A copy of `NAME`'s result, inlined, before `NAME` (the column form),
+    /// with this doc.
+    InlineCopy(String),
+}
+
+impl EntryPoints<'_> {
+    /// The items: `NAME` and `NAME_into` in the order and with the
+    /// attributes of the form.
+    pub(crate) fn items(self) -> TokenStream {
+        let name = Ident::new(self.name, Span::call_site());
+        let into_name = format_ident!("{}_into", self.name);
+        let (params, args, ret) = (self.params, &self.args, self.ret);
+        let doc = self.doc;
+        let visibility = match self.arith {
+            Arith::Scalar => quote!(pub),
+            Arith::Lanes => quote!(pub(super)),
+        };
+        let function = match self.body {
+            Some(body) => quote! {
+                #(#[doc = #doc])*
+                #[allow(unused_variables)]
+                pub fn #name(#(#params),*) -> #ret #body
+            },
+            None => quote! {
+                #(#[doc = #doc])*
+                pub fn #name(#(#params),*) -> #ret {
+                    let mut out = <#ret as Lanes>::zero();
+                    #into_name(#args &mut out);
+                    out
+                }
+            },
+        };
+        let into = |doc: &str, body: TokenStream| {
+            quote! {
+                #[doc = #doc]
+                #[allow(unused_variables)]
+                #visibility fn #into_name(#(#params,)* out: &mut #ret) #body
+            }
+        };
+        match self.into {
+            Into::Body(body) => {
+                let into = into(&into_doc(self.name, self.arith, self.per_frame), body);
+                quote!(#function #into)
+            }
+            Into::Copy(doc) => {
+                let into = into(&doc, quote!({ *out = #name(#args); }));
+                quote!(#function #into)
+            }
+            Into::InlineCopy(doc) => quote! {
+                #[doc = #doc]
+                #[inline]
+                #visibility fn #into_name(#(#params,)* out: &mut #ret) {
+                    *out = #name(#args);
+                }
+                #function
+            },
+        }
+    }
 }
 
 /// A function's items from its emission in each arithmetic (`emit`): the

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use rbdgen_runtime::Model;
 
 use crate::api::{arg_params, output_shape, output_type, selected_frames, variant_name};
@@ -16,7 +16,8 @@ use crate::error::GenerateError;
 use crate::form::{in_parts, limbs_side_by_side};
 use crate::functions::Dim;
 use crate::graph::OpCounts;
-use crate::item::{function_doc, function_items, into_doc, upper_camel, FunctionItems, Signature};
+use crate::item::Signature;
+use crate::item::{function_doc, function_items, upper_camel, EntryPoints, FunctionItems, Into};
 use crate::limbs::{self, Packing};
 use crate::options::Options;
 use crate::prepare::{check, simplified};
@@ -193,7 +194,6 @@ impl Writer<'_> {
         let split = in_parts(&self.form.schedules, self.form.packings.is_some(), arith);
         let code = self.blocks(arith, split, &params, &ret);
         let names = self.names();
-        let name = Ident::new(&spec.name, Span::call_site());
         let frame_param = spec.per_frame.then(|| quote!(frame: Frame));
         let params: Vec<&TokenStream> = params.iter().chain(frame_param.as_ref()).collect();
         let (counts, traced) = (&self.form.counts, &self.form.traced_counts);
@@ -207,47 +207,27 @@ impl Writer<'_> {
             ));
         }
         let frame_arg = spec.per_frame.then(|| quote!(frame,));
-        let into_name = format_ident!("{}_into", spec.name);
-        let parts = &code.parts;
-        if arith == Arith::Scalar {
-            let (into_doc, into_body) = if split {
-                (
-                    into_doc(&spec.name, arith, spec.per_frame),
-                    self.body(code.into_blocks),
-                )
-            } else {
-                let doc = format!(
-                    " [`{}`]'s result copied into `out` (every entry written): in one block, \
-                     the function has no form that skips the fill of its zeros.",
-                    spec.name
-                );
-                (doc, quote!({ *out = #name(#(#names,)* #frame_arg); }))
-            };
-            let body = self.body(code.blocks);
-            return quote! {
-                #(#[doc = #doc])*
-                #[allow(unused_variables)]
-                pub fn #name(#(#params),*) -> #ret #body
-                #[doc = #into_doc]
-                #[allow(unused_variables)]
-                pub fn #into_name(#(#params,)* out: &mut #ret) #into_body
-                #(#parts)*
-            };
-        }
-        let into = into_doc(&spec.name, arith, spec.per_frame);
-        let body = self.body(code.into_blocks);
-        quote! {
-            #(#[doc = #doc])*
-            pub fn #name(#(#params),*) -> #ret {
-                let mut out = <#ret as Lanes>::zero();
-                #into_name(#(#names,)* #frame_arg &mut out);
-                out
-            }
-            #[doc = #into]
-            #[allow(unused_variables)]
-            pub(super) fn #into_name(#(#params,)* out: &mut #ret) #body
-            #(#parts)*
-        }
+        let into = match (arith, split) {
+            (Arith::Lanes, _) | (Arith::Scalar, true) => Into::Body(self.body(code.into_blocks)),
+            (Arith::Scalar, false) => Into::Copy(format!(
+                " [`{}`]'s result copied into `out` (every entry written): in one block, \
+                 the function has no form that skips the fill of its zeros.",
+                spec.name
+            )),
+        };
+        let entry = EntryPoints {
+            arith,
+            name: &spec.name,
+            per_frame: spec.per_frame,
+            params: &params,
+            args: quote!(#(#names,)* #frame_arg),
+            ret: &ret,
+            doc: &doc,
+            body: (arith == Arith::Scalar).then(|| self.body(code.blocks)),
+            into,
+        };
+        let (entry, parts) = (entry.items(), &code.parts);
+        quote!(#entry #(#parts)*)
     }
 
     /// The arguments' names, as identifiers.

@@ -16,7 +16,8 @@ use crate::error::GenerateError;
 use crate::form::limbs_side_by_side;
 use crate::functions::{Columns, Dim, Looped, Output};
 use crate::graph::OpCounts;
-use crate::item::{function_doc, function_items, into_doc, upper_camel, FunctionItems, Signature};
+use crate::item::{function_doc, function_items, into_doc, upper_camel, EntryPoints, Into};
+use crate::item::{FunctionItems, Signature};
 use crate::limbs::Packing;
 use crate::options::Options;
 use crate::prepare::{check, simplified};
@@ -215,12 +216,11 @@ impl Writer<'_> {
         let stage = self.stage(&t);
         let (written, called) = self.kernels(&t);
         let items = self.kernel_items(&t, written);
-        let into = self.copy_into(&t);
         let doc = self.doc(&t);
         if t.by_window {
-            self.windowed(&t, stage, &items, &called, into, doc)
+            self.windowed(&t, stage, &items, &called, &doc)
         } else {
-            self.unrolled(&t, stage, &items, into, doc)
+            self.unrolled(&t, stage, &items, &doc)
         }
     }
 
@@ -415,33 +415,31 @@ impl Writer<'_> {
         doc
     }
 
-    /// `NAME_into`, as for straight-line functions (the batch functions'
-    /// entry point); it copies `NAME`'s result.
-    fn copy_into(&self, t: &Typed) -> TokenStream {
-        let name = Ident::new(&self.spec.name, Span::call_site());
-        let into_name = format_ident!("{}_into", self.spec.name);
-        let (into_doc, visibility) = match t.arith {
-            Arith::Scalar => (
-                format!(
-                    " [`{}`]'s result copied into `out` (every entry written): in its column \
-                     form the function has no form that writes into `out` directly.",
-                    self.spec.name
-                ),
-                quote!(pub),
+    /// `NAME_into` (a copy of `NAME`'s result, as the batch functions'
+    /// entry point), then `NAME` with `body`.
+    fn entry_points(&self, t: &Typed, doc: &[String], body: TokenStream) -> TokenStream {
+        let into_doc = match t.arith {
+            Arith::Scalar => format!(
+                " [`{}`]'s result copied into `out` (every entry written): in its column \
+                 form the function has no form that writes into `out` directly.",
+                self.spec.name
             ),
-            Arith::Lanes => (
-                into_doc(&self.spec.name, t.arith, false),
-                quote!(pub(super)),
-            ),
+            Arith::Lanes => into_doc(&self.spec.name, t.arith, false),
         };
-        let (params, ret, names) = (&t.params, &t.ret, self.names());
-        quote! {
-            #[doc = #into_doc]
-            #[inline]
-            #visibility fn #into_name(#(#params,)* out: &mut #ret) {
-                *out = #name(#(#names),*);
-            }
+        let names = self.names();
+        let params: Vec<&TokenStream> = t.params.iter().collect();
+        EntryPoints {
+            arith: t.arith,
+            name: &self.spec.name,
+            per_frame: false,
+            params: &params,
+            args: quote!(#(#names),*),
+            ret: &t.ret,
+            doc,
+            body: Some(body),
+            into: Into::InlineCopy(into_doc),
         }
+        .items()
     }
 
     /// The outputs (`o0`, ...) and the looped blocks' inputs (`w0`, ...).
@@ -474,8 +472,7 @@ impl Writer<'_> {
         t: &Typed,
         stage: Emitted,
         items: &[(usize, TokenStream)],
-        into: TokenStream,
-        doc: Vec<String>,
+        doc: &[String],
     ) -> TokenStream {
         let (outs, ins) = self.outs_and_ins();
         let bind = (0..outs.len()).map(|k| match self.looped(k) {
@@ -516,20 +513,21 @@ impl Writer<'_> {
         };
         let kernels = items.iter().map(|(_, item)| item);
         let fresh = self.fresh(t, &outs);
-        let name = Ident::new(&self.spec.name, Span::call_site());
         let stage_name = format_ident!("{}_stage", self.spec.name);
-        let (params, ret, stage_ret, names) = (&t.params, &t.ret, &t.stage_ret, self.names());
+        let (params, stage_ret, names) = (&t.params, &t.stage_ret, self.names());
         let (stage_block, stage_parts) = (stage.block, stage.parts);
-        quote! {
-            #into
-            #(#[doc = #doc])*
-            #[allow(unused_variables)]
-            pub fn #name(#(#params),*) -> #ret {
+        let entry = self.entry_points(
+            t,
+            doc,
+            quote!({
                 let (#(#bind,)* f) = #stage_name(#(#names),*);
                 #(#fresh)*
                 #(#loops)*
                 #result
-            }
+            }),
+        );
+        quote! {
+            #entry
             /// The outputs before the looped blocks (those hold their columns'
             /// inputs), then the factors the columns read.
             #[allow(unused_variables)]
@@ -548,8 +546,7 @@ impl Writer<'_> {
         stage: Emitted,
         items: &[(usize, TokenStream)],
         called: &[Ident],
-        into: TokenStream,
-        doc: Vec<String>,
+        doc: &[String],
     ) -> TokenStream {
         let (outs, ins) = self.outs_and_ins();
         let ty = &t.ty;
@@ -632,21 +629,22 @@ impl Writer<'_> {
         );
         let helpers = window_helpers(ty, self.options);
         let fresh = self.fresh(t, &outs);
-        let name = Ident::new(&self.spec.name, Span::call_site());
         let stage_name = format_ident!("{}_stage", self.spec.name);
-        let (params, ret, stage_ret, names) = (&t.params, &t.ret, &t.stage_ret, self.names());
+        let (params, stage_ret, names) = (&t.params, &t.stage_ret, self.names());
         let (stage_block, stage_parts) = (stage.block, stage.parts);
-        quote! {
-            #into
-            #(#[doc = #doc])*
-            #[allow(unused_variables)]
-            pub fn #name(#(#params),*) -> #ret {
+        let entry = self.entry_points(
+            t,
+            doc,
+            quote!({
                 let mut s: #stage_ret = #stage_zeros;
                 #stage_name(#(#names,)* &mut s);
                 #(#fresh)*
                 #module::solve(#(#solve_args),*);
                 #result
-            }
+            }),
+        );
+        quote! {
+            #entry
             /// The outputs before the looped blocks (those hold their columns'
             /// inputs), then the factors the columns read, into `out`, which
             /// holds zeros (every entry but the constant zeros is written).
