@@ -21,11 +21,11 @@ pub enum GenerateError {
         /// What went wrong.
         reason: String,
     },
-    /// An option is wrong ([`Options::check`], [`apply_to_model`]): which
+    /// An option is wrong ([`Options::check`](crate::Options::check), [`apply_to_model`](crate::options::apply_to_model)): which
     /// one, which entry, and why.
     #[error(transparent)]
     Option(#[from] OptionError),
-    /// A function has more operations than [`Options::max_ops`] (displayed
+    /// A function has more operations than [`Options::max_ops`](crate::Options::max_ops) (displayed
     /// with the option's name; [`GenerateError::render`] spells it as a front
     /// end does).
     #[error("{}", self.render(|s| format!("`{}`", s.name)))]
@@ -35,10 +35,10 @@ pub enum GenerateError {
         /// Its operation count (at least; the count stops at the first frame
         /// of a per-frame function that passes the limit).
         ops: usize,
-        /// [`Options::max_ops`].
+        /// [`Options::max_ops`](crate::Options::max_ops).
         limit: usize,
         /// Whether the function has a column form (`minverse`, the dynamics
-        /// derivatives) that a lower [`Options::unroll_limit`] would take and
+        /// derivatives) that a lower [`Options::unroll_limit`](crate::Options::unroll_limit) would take and
         /// that writes out at most `limit` operations.
         loopable: bool,
     },

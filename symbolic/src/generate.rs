@@ -16,14 +16,13 @@ use rbdgen_runtime::{Data, Model};
 use crate::api::{constants, mul_add_helper, sincos4_helper};
 use crate::columns::emit_columns;
 use crate::error::GenerateError;
-use crate::ffi::{c_api_module, c_header};
 use crate::form::{choose_form, Form};
-use crate::functions::{Dim, Function, Output};
+use crate::functions::{Dim, Function};
 use crate::graph::OpCounts;
 use crate::header::header_doc;
+use crate::interface::{interfaces, CApi, Finished, Interface};
 use crate::item::{FunctionItems, Signature};
 use crate::jacobian::{jacobian_output, trace_jacobian};
-use crate::lanes::lanes_module;
 use crate::options::Options;
 use crate::prepare::build_model;
 use crate::simplify::Stops;
@@ -79,9 +78,10 @@ pub struct Module {
     pub warnings: Vec<String>,
     /// The C header of the `c_api` module with [`Options::c_api`], else `None`.
     pub c_header: Option<String>,
-    /// The signature of every emitted function, in order (the table's, the
-    /// Jacobians, the user functions): what the C and Python interfaces wrap.
-    pub(crate) signatures: Vec<Signature>,
+    /// The files the interfaces write beside the module
+    /// (the interfaces of the C API and the Python module): a name and the text (the C header
+    /// `PREFIX.h`; a Python crate's `src/lib.rs`).
+    pub files: Vec<(String, String)>,
     /// The functions of the table the module holds, in order
     /// ([`module_functions`]; a contact set's submodule: its own).
     pub functions: Vec<Function>,
@@ -125,11 +125,22 @@ pub fn generate(urdf: &str, options: &Options) -> Result<String, GenerateError> 
 pub fn generate_module(
     urdf: &str,
     options: &Options,
+    progress: impl FnMut(Progress),
+) -> Result<Module, GenerateError> {
+    generate_with(urdf, options, Vec::new(), progress)
+}
+
+/// [`generate_module`] with `extra` interfaces besides those of the options
+/// (the Python module of a Python crate), on the top module.
+pub(crate) fn generate_with(
+    urdf: &str,
+    options: &Options,
+    extra: Vec<Box<dyn Interface>>,
     mut progress: impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
     options.check()?;
     if options.contact_sets.is_empty() {
-        return generate_one(urdf, options, options, None, &mut progress);
+        return generate_one(urdf, options, options, None, extra, &mut progress);
     }
     // The top: every function but the contact ones (unless `contacts` gives
     // them a set there too); then one submodule per set with those.
@@ -164,7 +175,7 @@ pub fn generate_module(
             contact_sets: Vec::new(),
             ..options.clone()
         };
-        let m = generate_one(urdf, &sub, &sub, Some(name), &mut progress)?;
+        let m = generate_one(urdf, &sub, &sub, Some(name), Vec::new(), &mut progress)?;
         let ident = Ident::new(name, Span::call_site());
         let mut tokens = m.tokens;
         if set.is_empty() {
@@ -186,7 +197,7 @@ pub fn generate_module(
             }
         });
     }
-    let mut module = generate_top(urdf, options, &mut progress)?;
+    let mut module = generate_top(urdf, options, extra, &mut progress)?;
     module.tokens.extend(sets);
     Ok(module)
 }
@@ -197,6 +208,7 @@ pub fn generate_module(
 fn generate_top(
     urdf: &str,
     options: &Options,
+    extra: Vec<Box<dyn Interface>>,
     progress: &mut impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
     let mut top = Options {
@@ -206,7 +218,7 @@ fn generate_top(
     if options.contacts.is_empty() {
         top = without_contact_functions(&top);
     }
-    generate_one(urdf, &top, options, None, progress)
+    generate_one(urdf, &top, options, None, extra, progress)
 }
 
 /// `options` without its contact functions.
@@ -244,6 +256,7 @@ fn generate_one(
     options: &Options,
     header_options: &Options,
     set: Option<&str>,
+    extra: Vec<Box<dyn Interface>>,
     progress: &mut impl FnMut(Progress),
 ) -> Result<Module, GenerateError> {
     let model = build_model(urdf, options)?;
@@ -266,9 +279,10 @@ fn generate_one(
                 .iter()
                 .flat_map(|f| f.items().into_iter().map(move |item| Job::User(f, item))),
         );
+    let mut interfaces = interfaces(options);
+    interfaces.extend(extra);
     let mut signatures = Vec::new();
     let mut items = Vec::new();
-    let mut lane_items = Vec::new();
     let mut op_counts = BTreeMap::new();
     let mut op_counts_traced = BTreeMap::new();
     let mut jacobian_op_counts = BTreeMap::new();
@@ -286,9 +300,11 @@ fn generate_one(
             Job::Jacobian(f) => _ = jacobian_op_counts.insert(f, counts),
             Job::User(..) => user_op_counts.push((item.signature.name.clone(), counts)),
         }
+        for interface in &mut interfaces {
+            interface.function(&item);
+        }
         signatures.push(item.signature);
         items.push(item.scalar);
-        lane_items.extend(item.lanes);
         stops += item.stops;
     }
     let header = header_doc(
@@ -304,32 +320,20 @@ fn generate_one(
     let constants = constants(&model, options);
     let mul_add = mul_add_helper(&options.scalar.ty(), options.std);
     let sincos4 = sincos4_helper(options.scalar);
-    let tuple_arity = signatures
-        .iter()
-        .map(|s| match s.output {
-            Output::Tuple(parts) => parts.len(),
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0);
-    let lanes = options.lanes.map(|l| {
-        lanes_module(
-            l,
-            options.scalar,
-            options.std,
-            options.threads,
-            tuple_arity,
-            &lane_items,
-        )
-    });
-    let c_api = options
-        .c_api
-        .as_ref()
-        .map(|prefix| c_api_module(options, &signatures, prefix));
-    let c_header = options
-        .c_api
-        .as_ref()
-        .map(|prefix| c_header(&model, options, &signatures, prefix, &header));
+    let finished = Finished {
+        model: &model,
+        options,
+        signatures: &signatures,
+        header: &header,
+    };
+    let outputs: Vec<TokenStream> = interfaces.iter().map(|i| i.items(&finished)).collect();
+    let mut files = Vec::new();
+    for interface in &interfaces {
+        files.extend(interface.files(&finished)?);
+    }
+    let c_header = (options.c_api.as_ref())
+        .and_then(|prefix| files.iter().find(|(n, _)| *n == CApi::header_name(prefix)))
+        .map(|(_, text)| text.clone());
     let tokens = quote! {
         #(#![doc = #header])*
         // `cargo fmt` leaves the file as generated, so that `--check` still holds.
@@ -340,8 +344,7 @@ fn generate_one(
         #(#items)*
         #mul_add
         #sincos4
-        #lanes
-        #c_api
+        #(#outputs)*
     };
     let frames = module_frames(&model, options);
     Ok(Module {
@@ -352,7 +355,7 @@ fn generate_one(
         user_op_counts,
         warnings,
         c_header,
-        signatures,
+        files,
         functions,
         frames,
         model,

@@ -10,7 +10,6 @@ use quote::{format_ident, quote};
 use crate::emit::Arith;
 use crate::functions::{Dim, Output};
 use crate::graph::OpCounts;
-use crate::lanes::lane_wrappers;
 use crate::options::Options;
 use crate::simplify::Stops;
 
@@ -33,6 +32,7 @@ pub(crate) struct Signature {
 /// batch function for the `lanes` module.
 pub(crate) struct FunctionItems {
     pub(crate) scalar: TokenStream,
+    /// The lanes kernel (`NAME` and `NAME_into` over `V`), with lanes.
     pub(crate) lanes: Option<TokenStream>,
     /// Why egg stopped in the windows of the function's simplification
     /// (none without [`Options::simplify`]).
@@ -128,10 +128,10 @@ impl EntryPoints<'_> {
 }
 
 /// A function's items from its emission in each arithmetic (`emit`): the
-/// scalar function, and with lanes the lanes kernel and its wrappers.
+/// scalar function, and with lanes the lanes kernel (its wrappers are the
+/// `lanes` interface's, [`crate::interface::Lanes`]).
 pub(crate) fn function_items(
     spec: &Signature,
-    fargs: &[(&str, Dim)],
     options: &Options,
     stops: Stops,
     ops: usize,
@@ -144,19 +144,7 @@ pub(crate) fn function_items(
             ..spec.clone()
         },
         scalar: emit(Arith::Scalar),
-        lanes: options.lanes.map(|_| {
-            let kernel = emit(Arith::Lanes);
-            let wrappers = lane_wrappers(
-                &spec.name,
-                fargs,
-                &spec.output,
-                spec.per_frame,
-                options.scalar,
-                options.threads,
-                ops,
-            );
-            quote!(#kernel #wrappers)
-        }),
+        lanes: options.lanes.map(|_| emit(Arith::Lanes)),
     }
 }
 

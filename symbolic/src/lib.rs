@@ -20,6 +20,7 @@ pub mod functions;
 pub mod generate;
 pub mod graph;
 pub mod header;
+mod interface;
 mod item;
 pub mod jacobian;
 mod lanes;

@@ -127,7 +127,7 @@ impl Straight {
             fargs: &fargs,
         };
         let ops = self.counts.total() / self.frames.len().max(1);
-        let items = function_items(spec, &fargs, options, self.stops, ops, |arith| {
+        let items = function_items(spec, options, self.stops, ops, |arith| {
             writer.function(arith)
         });
         (items, self.traced_counts, self.counts)

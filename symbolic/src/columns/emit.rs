@@ -92,7 +92,7 @@ pub(crate) fn emit_columns(
         nf: (columns.factors)(model),
         groups,
     };
-    let items = function_items(spec, &fargs, options, stops, counts.total(), |arith| {
+    let items = function_items(spec, options, stops, counts.total(), |arith| {
         writer.function(arith)
     });
     Ok((items, traced_counts, counts))
