@@ -978,6 +978,26 @@ pub fn c_crate(
     ]
 }
 
+/// A small signature for the writers' tests: `f(q, h)` of a pair
+/// (`[f64; NV]`, `f64`), per frame or not.
+#[cfg(test)]
+pub(crate) fn example_signature(per_frame: bool) -> Signature {
+    Signature {
+        name: "f".into(),
+        args: vec![("q".into(), Dim::Nq), ("h".into(), Dim::Scalar)],
+        per_frame,
+        output: Output::Tuple(&[Output::Vector(Dim::Nv), Output::Scalar]),
+        doc: vec!["An example.".into()],
+        ops: 7,
+    }
+}
+
+/// Items as `prettyplease` prints them, for the writers' tests.
+#[cfg(test)]
+pub(crate) fn pretty(tokens: TokenStream) -> String {
+    prettyplease::unparse(&syn::parse2(tokens).expect("items"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1069,6 +1089,246 @@ mod tests {
         }
         assert!(is_c_identifier("go2_z1") && is_c_identifier("_x1"));
     }
+
+    /// The items of a function: the single call, the batch over slices and
+    /// its C form, state by state without lanes.
+    #[test]
+    fn function_items_text() {
+        let ty = quote!(f64);
+        let items = function_items(&Options::default(), &example_signature(false), "p", &ty);
+        assert_eq!(pretty(items), C_ITEMS);
+    }
+
+    /// With lanes and threads the batch goes through `lanes::f_into` in
+    /// groups and through `f_par` on rayon's pool; a per-frame function
+    /// checks its frame index.
+    #[test]
+    fn function_items_with_lanes_and_threads() {
+        let options = Options {
+            lanes: Some(2),
+            threads: true,
+            ..Options::default()
+        };
+        let ty = quote!(f64);
+        let text = pretty(function_items(&options, &example_signature(true), "p", &ty));
+        for line in [
+            "    let Some(frame) = frame_at(frame) else {",
+            "    let r = super::f(unsafe { &*q.cast::<[f64; NQ]>() }, h, frame);",
+            "    f_par(q, h, out0, out1, frame, lanes::par_chunk(out0.len(), 7));",
+            "    while c < full {",
+            "        lanes::f_into(",
+            "        if let Ok(s) = <&mut [_; lanes::L]>::try_from(&mut out1[c..c + lanes::L]) {",
+            "        || f_par(q_a, h_a, out0_a, out1_a, frame, chunk),",
+            "    f_par(q, h, out0, out1, frame, lanes::par_chunk(n, 7));",
+        ] {
+            assert!(text.contains(&format!("{line}\n")), "{line}");
+        }
+        assert!(!text.contains("let c = 0;"));
+    }
+
+    /// The header around the prototypes: the module's header, the sizes,
+    /// the status codes, the frames and the neutral configuration.
+    #[test]
+    fn header_text() {
+        let options = c_options(None);
+        let model = crate::build_model(URDF, &options).unwrap();
+        let h = c_header(&model, &options, &[], "pendulum", &[" A header */".into()]);
+        assert_eq!(h, C_HEADER);
+    }
+
+    /// A function's comment and prototypes in the header.
+    #[test]
+    fn prototypes_text() {
+        let mut h = String::new();
+        prototypes(
+            &mut h,
+            &example_signature(true),
+            ScalarType::F32,
+            "p",
+            "float",
+        );
+        assert_eq!(h, C_PROTOTYPES);
+    }
+
+    /// [`function_items`] of `example_signature(false)` with the default
+    /// options.
+    const C_ITEMS: &str = r##"/// C form of [`super::f`]: `q`: [NQ], `h`: scalar; `out0`: [NV], `out1`: scalar. Returns [`OK`], or [`NULL_POINTER`], [`MISALIGNED`] with nothing written.
+///
+/// An example.
+///
+/// # Safety
+/// Each pointer is to as many values as its shape holds.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn p_f(
+    q: *const f64,
+    h: f64,
+    out0: *mut f64,
+    out1: *mut f64,
+) -> i32 {
+    if let Some(status) = check(q as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(out0 as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(out1 as *const f64) {
+        return status;
+    }
+    let r = super::f(unsafe { &*q.cast::<[f64; NQ]>() }, h);
+    unsafe { out0.cast::<[f64; NV]>().write(r.0) };
+    unsafe { out1.cast::<f64>().write(r.1) };
+    OK
+}
+/// [`super::f`] on every state of the slices, state by state; result part `k` of state `i` in `out{k}[i]` (`out[i]` for a single result).
+///
+/// # Errors
+/// The argument whose length differs from the first result's, with its length and
+/// the expected one; nothing is written then.
+pub fn f_batch(
+    q: &[[f64; NQ]],
+    h: &[f64],
+    out0: &mut [[f64; NV]],
+    out1: &mut [f64],
+) -> Result<(), (&'static str, usize, usize)> {
+    if q.len() != out0.len() {
+        return Err(("q", q.len(), out0.len()));
+    }
+    if h.len() != out0.len() {
+        return Err(("h", h.len(), out0.len()));
+    }
+    if out1.len() != out0.len() {
+        return Err(("out1", out1.len(), out0.len()));
+    }
+    f_each(q, h, out0, out1);
+    Ok(())
+}
+/// The batch after its length checks, on one thread.
+fn f_each(q: &[[f64; NQ]], h: &[f64], out0: &mut [[f64; NV]], out1: &mut [f64]) {
+    let c = 0;
+    for k in c..out0.len() {
+        let r = super::f(&q[k], h[k]);
+        out0[k] = r.0;
+        out1[k] = r.1;
+    }
+}
+/// C form of [`f_batch`]: `n` states one after the other in each argument (`n` times its shape, `n` values for a scalar argument), `n` results per part. Returns [`OK`] (at once for `n = 0`), or [`NULL_POINTER`], [`MISALIGNED`], [`BAD_COUNT`] with nothing written.
+///
+/// # Safety
+/// Each pointer is to `n` states of its shape; results do not overlap arguments or
+/// each other.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn p_f_batch(
+    n: usize,
+    q: *const f64,
+    h: *const f64,
+    out0: *mut f64,
+    out1: *mut f64,
+) -> i32 {
+    if n == 0 {
+        return OK;
+    }
+    if let Some(status) = check(q as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(h as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(out0 as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(out1 as *const f64) {
+        return status;
+    }
+    if !fits::<[f64; NQ]>(n) {
+        return BAD_COUNT;
+    }
+    if !fits::<f64>(n) {
+        return BAD_COUNT;
+    }
+    if !fits::<[f64; NV]>(n) {
+        return BAD_COUNT;
+    }
+    if !fits::<f64>(n) {
+        return BAD_COUNT;
+    }
+    let q = unsafe { core::slice::from_raw_parts(q.cast::<[f64; NQ]>(), n) };
+    let h = unsafe { core::slice::from_raw_parts(h.cast::<f64>(), n) };
+    let out0 = unsafe { core::slice::from_raw_parts_mut(out0.cast::<[f64; NV]>(), n) };
+    let out1 = unsafe { core::slice::from_raw_parts_mut(out1.cast::<f64>(), n) };
+    f_each(q, h, out0, out1);
+    OK
+}
+"##;
+
+    /// [`c_header`] of the double pendulum without functions, its header
+    /// line closing a comment.
+    const C_HEADER: &str = r##"/*
+ * A header * /
+ *
+ * The C interface of the module above (its `c_api` module), generated by rbdgen.
+ * Arrays are double pointers to row-major memory aligned to double; a tuple result is
+ * one pointer per part (out0, out1, ...). Every function returns PENDULUM_OK or another
+ * status code below, with nothing written. The `_batch` forms take n states one
+ * after the other; their results must not overlap their arguments or each other.
+ */
+#ifndef PENDULUM_H
+#define PENDULUM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Length of the configuration q. */
+#define PENDULUM_NQ 2
+/* Length of the velocity v, and of a and tau. */
+#define PENDULUM_NV 2
+/* Number of joints, the universe included: the rows of fext. */
+#define PENDULUM_NJOINTS 3
+/* Number of actuated dofs: the length of u. */
+#define PENDULUM_NU 2
+/* Number of link frames of the per-frame functions. */
+#define PENDULUM_NFRAMES 3
+
+/* Status codes. */
+#define PENDULUM_OK 0 /* success: every result written */
+#define PENDULUM_NULL_POINTER 1 /* a pointer argument is null (with n > 0 for a batch); nothing written */
+#define PENDULUM_MISALIGNED 2 /* a pointer is not aligned to its scalar type; nothing written */
+#define PENDULUM_BAD_FRAME 3 /* the frame index is not below the number of frames; nothing written */
+#define PENDULUM_BAD_COUNT 4 /* n states of an argument or result would exceed isize::MAX bytes; nothing written */
+
+/* Frame indices of the per-frame functions (the Rust `Frame::ALL` order). */
+#define PENDULUM_FRAME_BASE 0 /* link `base` */
+#define PENDULUM_FRAME_UPPER 1 /* link `upper` */
+#define PENDULUM_FRAME_LOWER 2 /* link `lower` */
+
+/* The neutral configuration (Pinocchio's `neutral`). */
+static const double PENDULUM_NEUTRAL[PENDULUM_NQ] = {0.0, 0.0};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PENDULUM_H */
+"##;
+
+    /// [`prototypes`] of `example_signature(true)` with `f32`.
+    const C_PROTOTYPES: &str = r##"
+/*
+ * An example.
+ *
+ * q: [NQ] (values: P_NQ)
+ * h: scalar (a value)
+ * frame: a frame index P_FRAME_*, below P_NFRAMES (P_BAD_FRAME otherwise)
+ * out0: [NV] (values: P_NV)
+ * out1: scalar (values: 1)
+ * The _batch form takes n states of each argument (n values of a scalar one)
+ * and writes n results per part, state after state.
+ */
+int p_f(const float *q, float h, size_t frame, float *out0, float *out1);
+int p_f_batch(size_t n, const float *q, const float *h, size_t frame, float *out0, float *out1);
+"##;
 
     /// Frame constants are upper-cased link names, numbered on a clash.
     #[test]

@@ -390,6 +390,96 @@ mod tests {
     use crate::options::lane_widths;
     use crate::{generate, GenerateError, OptionKey, Options};
 
+    /// The wrappers of a lanes kernel `f(q, h)`: the whole text without
+    /// threads, the lines that a frame and threads change with them.
+    #[test]
+    fn wrappers_text() {
+        let args = [("q", Dim::Nq), ("h", Dim::Scalar)];
+        let output = Output::Vector(Dim::Nv);
+        let text = crate::ffi::pretty(lane_wrappers(
+            "f",
+            &args,
+            &output,
+            false,
+            ScalarType::F64,
+            false,
+            7,
+        ));
+        assert_eq!(text, WRAPPERS);
+        // Per frame, `f32`, with threads.
+        let par = crate::ffi::pretty(lane_wrappers(
+            "f",
+            &args,
+            &output,
+            true,
+            ScalarType::F32,
+            true,
+            7,
+        ));
+        for line in [
+            "pub fn f_aos(q: &[[f32; NQ]; L], h: &[f32; L], frame: Frame) -> [[f32; NV]; L] {",
+            "    Lanes::scatter(&f(&Lanes::gather(q), Lanes::gather(h), frame))",
+            "        out[k] = super::f(&q[k], h[k], frame);",
+            "pub fn f_batch_par(",
+            "    let chunk = par_chunk(out.len(), 7);",
+            "        f_each(&q[s..e], &h[s..e], frame, out)",
+        ] {
+            assert!(par.contains(&format!("{line}\n")), "{line}");
+        }
+    }
+
+    /// [`lane_wrappers`] of `f(q, h) -> [f64; NV]`, without threads.
+    const WRAPPERS: &str = r##"/// [`f`] on `L` states given one per entry (array of structures): transposes them into lanes, runs the kernel, and transposes the results back.
+pub fn f_aos(q: &[[f64; NQ]; L], h: &[f64; L]) -> [[f64; NV]; L] {
+    Lanes::scatter(&f(&Lanes::gather(q), Lanes::gather(h)))
+}
+/// [`super::f`] on every state of the slices, one result per state in `out`: full groups of `L` states gathered into lanes, through the kernel [`f`] and transposed back `L` values at a time, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place.
+///
+/// # Errors
+/// [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is written then.
+pub fn f_batch(
+    q: &[[f64; NQ]],
+    h: &[f64],
+    out: &mut [[f64; NV]],
+) -> Result<(), LengthMismatch> {
+    if q.len() != out.len() {
+        return Err(LengthMismatch {
+            argument: "q",
+            len: q.len(),
+            expected: out.len(),
+        });
+    }
+    if h.len() != out.len() {
+        return Err(LengthMismatch {
+            argument: "h",
+            len: h.len(),
+            expected: out.len(),
+        });
+    }
+    f_each(q, h, out);
+    Ok(())
+}
+/// [`f_batch`] after its length checks: every slice holds `out.len()` states.
+fn f_each(q: &[[f64; NQ]], h: &[f64], out: &mut [[f64; NV]]) {
+    let full = out.len() / L * L;
+    let mut r = <[V; NV] as Lanes>::zero();
+    for (g, group) in out[..full].chunks_exact_mut(L).enumerate() {
+        let c = g * L;
+        f_into(
+            &Lanes::gather(&core::array::from_fn(|j| q[c + j])),
+            Lanes::gather(&core::array::from_fn(|j| h[c + j])),
+            &mut r,
+        );
+        if let Ok(group) = <&mut [[f64; NV]; L]>::try_from(group) {
+            r.write_lanes(group.each_mut());
+        }
+    }
+    for k in full..out.len() {
+        out[k] = super::f(&q[k], h[k]);
+    }
+}
+"##;
+
     /// Lane counts outside `wide`'s widths are refused with the expected ones.
     #[test]
     fn lane_counts_follow_the_scalar_type() {

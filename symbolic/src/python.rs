@@ -584,6 +584,93 @@ mod tests {
         assert_eq!(again, files);
     }
 
+    /// A per-frame function's single call and batch, of a tuple result.
+    #[test]
+    fn function_text() {
+        let spec = crate::ffi::example_signature(true);
+        let f = PyFunction::new(&spec, "p");
+        assert_eq!(crate::ffi::pretty(f.single()), PY_SINGLE);
+        assert_eq!(crate::ffi::pretty(f.batch()), PY_BATCH);
+    }
+
+    /// [`PyFunction::single`] of `example_signature(true)`.
+    const PY_SINGLE: &str = r##"/// An example.
+///
+/// q: array of shape (NQ,)
+/// h: float
+/// frame: the link name (one of FRAMES)
+/// Returns a tuple of arrays: shape (NV,), float.
+/// Raises ValueError for an argument of another shape (naming it) or an unknown frame.
+#[pyfunction]
+#[pyo3(name = "f", signature = (q, h, frame))]
+fn py_f<'py>(
+    py: Python<'py>,
+    q: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
+    h: f64,
+    frame: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let frame = frame_named(frame)?;
+    let mut q_buf = Vec::new();
+    let q = values("q", &q, &[NQ], None, &mut q_buf)?;
+    let q = q.as_chunks::<NQ>().0.first().ok_or_else(|| shape_error("q"))?;
+    let r = dynamics::f(q, h, frame);
+    Ok(
+        PyTuple::new(
+                py,
+                [
+                    PyArray1::from_slice(py, &r.0).into_any(),
+                    PyFloat::new(py, r.1).into_any(),
+                ],
+            )?
+            .into_any(),
+    )
+}
+"##;
+
+    /// [`PyFunction::batch`] of `example_signature(true)`.
+    const PY_BATCH: &str = r##"/// `f` on n states at once: the generated batch (lanes, split across threads) with the GIL released.
+///
+/// q: array of shape (n, NQ)
+/// h: float array of shape (n,)
+/// frame: the link name (one of FRAMES)
+/// Returns a tuple of arrays: shape (n, NV), shape (n,).
+/// Raises ValueError for an argument of another shape (naming it) or an unknown frame.
+#[pyfunction]
+#[pyo3(name = "f_batch", signature = (q, h, frame))]
+fn py_f_batch<'py>(
+    py: Python<'py>,
+    q: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
+    h: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
+    frame: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let frame = frame_named(frame)?;
+    let n = q.shape().first().copied().unwrap_or(0);
+    let mut q_buf = Vec::new();
+    let q = values("q", &q, &[n, NQ], Some("q"), &mut q_buf)?.as_chunks::<NQ>().0;
+    let mut h_buf = Vec::new();
+    let h = values("h", &h, &[n], Some("q"), &mut h_buf)?;
+    let out0_array = PyArrayDyn::<f64>::zeros(py, IxDyn(&[n, NV]), false);
+    let mut out0_guard = out0_array.readwrite();
+    let out0 = out0_guard
+        .as_slice_mut()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .as_chunks_mut::<NV>()
+        .0;
+    let out1_array = PyArrayDyn::<f64>::zeros(py, IxDyn(&[n]), false);
+    let mut out1_guard = out1_array.readwrite();
+    let out1 = out1_guard
+        .as_slice_mut()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.detach(|| dynamics::c_api::f_batch(q, h, out0, out1, frame))
+        .map_err(|(argument, len, expected)| PyValueError::new_err(
+            format!("{argument}: {len} states, expected {expected}"),
+        ))?;
+    drop(out0_guard);
+    drop(out1_guard);
+    Ok(PyTuple::new(py, [out0_array.into_any(), out1_array.into_any()])?.into_any())
+}
+"##;
+
     /// `f32` is refused: the module's arrays are `float64`.
     #[test]
     fn f32_is_refused() {

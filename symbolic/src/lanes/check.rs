@@ -6,6 +6,7 @@
 //! what `lanes_module` makes of them.
 
 use crate::emit::TRIG_LANES;
+use crate::ffi::pretty;
 use wide::f64x4 as Wide;
 
 type Real = f64;
@@ -131,11 +132,6 @@ parameter_set!(f64x8, f64, f64x8, 8, true, 1e8, ::libm);
 parameter_set!(f32x4, f32, f32x4, 4, false, 1e4, super::libm_f32);
 parameter_set!(f32x8, f32, f32x8, 8, true, 1e4, super::libm_f32);
 parameter_set!(f32x16, f32, f32x16, 16, false, 1e4, super::libm_f32);
-
-/// Pretty-printed items, for comparing tokens.
-fn pretty(tokens: proc_macro2::TokenStream) -> String {
-    prettyplease::unparse(&syn::parse2(tokens).unwrap())
-}
 
 /// tuples.rs holds `tuple_impl`'s pairs and triples: what compiles above
 /// is what the generator writes.
