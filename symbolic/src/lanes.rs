@@ -96,6 +96,7 @@ pub(crate) fn lanes_module(
 struct Params {
     /// The number of lanes.
     l: usize,
+    /// The scalar type.
     scalar: ScalarType,
     /// Whether the module may use `std` (the square root and the fused
     /// multiply-add as vector instructions).
