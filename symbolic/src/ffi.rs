@@ -291,154 +291,312 @@ pub(crate) fn c_api_module(
     }
 }
 
-/// A function's items in `c_api`.
+/// A function's items in `c_api`: its `extern "C"` single call, its batch
+/// over slices (with the batch's lanes loop and threaded split) and the
+/// batch's `extern "C"` form.
 fn function_items(
     options: &Options,
     spec: &Signature,
     prefix: &str,
     ty: &TokenStream,
 ) -> TokenStream {
-    let name = Ident::new(&spec.name, Span::call_site());
-    let args: Vec<Part> = spec
-        .args
-        .iter()
-        .map(|(n, d)| arg_part(n, *d, ty, prefix))
-        .collect();
-    let outs = output_parts(&spec.output, ty, prefix);
-    let tuple = matches!(spec.output, Output::Tuple(_));
-    let per_frame = spec.per_frame;
-    let ops = proc_macro2::Literal::usize_unsuffixed(spec.ops);
-    let c_name = format_ident!("{prefix}_{}", spec.name);
-    let c_batch = format_ident!("{prefix}_{}_batch", spec.name);
-    let batch = format_ident!("{}_batch", spec.name);
-    let each = format_ident!("{}_each", spec.name);
-    let par = format_ident!("{}_par", spec.name);
-    let a_names: Vec<Ident> = args
-        .iter()
-        .map(|a| Ident::new(&a.name, Span::call_site()))
-        .collect();
-    let o_names: Vec<Ident> = outs
-        .iter()
-        .map(|o| Ident::new(&o.name, Span::call_site()))
-        .collect();
-    let a_tys: Vec<&TokenStream> = args.iter().map(|a| &a.ty).collect();
-    let o_tys: Vec<&TokenStream> = outs.iter().map(|o| &o.ty).collect();
-    let frame_param = per_frame.then(|| quote!(frame: usize,));
-    let frame_arg = per_frame.then(|| quote!(frame,));
-    let frame_check = per_frame.then(|| {
-        quote! {
-            let Some(frame) = frame_at(frame) else { return BAD_FRAME; };
-        }
-    });
-    let frame_rust_param = per_frame.then(|| quote!(frame: Frame,));
+    let f = CFunction::new(options, spec, prefix, ty);
+    let single = f.single(prefix);
+    let batch_items = f.batch_items();
+    let c_batch_fn = f.c_batch(prefix);
+    quote!(#single #batch_items #c_batch_fn)
+}
 
-    // The single call.
-    let single_params = args.iter().zip(&a_names).map(|(a, n)| {
-        if a.by_value {
-            quote!(#n: #ty)
-        } else {
-            quote!(#n: *const #ty)
-        }
-    });
-    let pointer_names: Vec<&Ident> = args
-        .iter()
-        .zip(&a_names)
-        .filter(|(a, _)| !a.by_value)
-        .map(|(_, n)| n)
-        .collect();
-    let checks = pointer_names
-        .iter()
-        .map(|n| quote!(#n as *const #ty))
-        .chain(o_names.iter().map(|n| quote!(#n as *const #ty)))
-        .map(|p| quote!(if let Some(status) = check(#p) { return status; }));
-    let call_args = args.iter().zip(&a_names).map(|(a, n)| {
-        let t = &a.ty;
-        if a.by_value {
-            quote!(#n)
-        } else {
-            quote!(unsafe { &*#n.cast::<#t>() })
-        }
-    });
-    let writes: Vec<TokenStream> = if tuple {
-        o_names
+/// A function of the table as the `c_api` module wraps it: its parts and
+/// their names.
+struct CFunction<'a> {
+    options: &'a Options,
+    spec: &'a Signature,
+    /// The scalar type.
+    ty: &'a TokenStream,
+    args: Vec<Part>,
+    outs: Vec<Part>,
+    a_names: Vec<Ident>,
+    o_names: Vec<Ident>,
+    /// Whether the result is a tuple (one pointer or slice per part).
+    tuple: bool,
+}
+
+impl<'a> CFunction<'a> {
+    fn new(options: &'a Options, spec: &'a Signature, prefix: &str, ty: &'a TokenStream) -> Self {
+        let args: Vec<Part> = spec
+            .args
             .iter()
-            .zip(&o_tys)
-            .enumerate()
-            .map(|(k, (n, t))| {
-                let k = proc_macro2::Literal::usize_unsuffixed(k);
-                quote!(unsafe { #n.cast::<#t>().write(r.#k) };)
-            })
-            .collect()
-    } else {
-        let (n, t) = (&o_names[0], o_tys[0]);
-        vec![quote!(unsafe { #n.cast::<#t>().write(r) };)]
-    };
-    let rust_doc = spec.doc.iter().map(|l| format!(" {l}"));
-    let single_doc = format!(
-        " C form of [`super::{}`]: {}; {}. Returns [`OK`], or [`NULL_POINTER`], [`MISALIGNED`]{} \
-         with nothing written.",
-        spec.name,
-        args.iter()
-            .map(|a| format!("`{}`: {}", a.name, a.shape))
-            .collect::<Vec<_>>()
-            .join(", "),
-        outs.iter()
-            .map(|o| format!("`{}`: {}", o.name, o.shape))
-            .collect::<Vec<_>>()
-            .join(", "),
-        if per_frame { ", [`BAD_FRAME`]" } else { "" },
-    );
-    let single = quote! {
-        #[doc = #single_doc]
-        ///
-        #(#[doc = #rust_doc])*
-        ///
-        /// # Safety
-        /// Each pointer is to as many values as its shape holds.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn #c_name(#(#single_params,)* #frame_param #(#o_names: *mut #ty),*) -> i32 {
-            #(#checks)*
-            #frame_check
-            let r = super::#name(#(#call_args,)* #frame_arg);
-            #(#writes)*
-            OK
+            .map(|(n, d)| arg_part(n, *d, ty, prefix))
+            .collect();
+        let outs = output_parts(&spec.output, ty, prefix);
+        let ident = |p: &Part| Ident::new(&p.name, Span::call_site());
+        CFunction {
+            options,
+            spec,
+            ty,
+            a_names: args.iter().map(ident).collect(),
+            o_names: outs.iter().map(ident).collect(),
+            args,
+            outs,
+            tuple: matches!(spec.output, Output::Tuple(_)),
         }
-    };
+    }
 
-    // The batch over slices.
-    let n0 = &o_names[0];
-    let lengths = a_names
-        .iter()
-        .map(|n| (n, n.to_string()))
-        .chain(o_names.iter().skip(1).map(|n| (n, n.to_string())))
-        .map(|(n, text)| {
+    /// The Rust function's name.
+    fn name(&self) -> Ident {
+        Ident::new(&self.spec.name, Span::call_site())
+    }
+
+    fn a_tys(&self) -> Vec<&TokenStream> {
+        self.args.iter().map(|a| &a.ty).collect()
+    }
+
+    fn o_tys(&self) -> Vec<&TokenStream> {
+        self.outs.iter().map(|o| &o.ty).collect()
+    }
+
+    /// The frame index of an `extern "C"` function.
+    fn frame_param(&self) -> Option<TokenStream> {
+        self.spec.per_frame.then(|| quote!(frame: usize,))
+    }
+
+    fn frame_arg(&self) -> Option<TokenStream> {
+        self.spec.per_frame.then(|| quote!(frame,))
+    }
+
+    /// The frame of the index, or `BAD_FRAME`.
+    fn frame_check(&self) -> Option<TokenStream> {
+        self.spec.per_frame.then(|| {
             quote! {
-                if #n.len() != #n0.len() {
-                    return Err((#text, #n.len(), #n0.len()));
-                }
+                let Some(frame) = frame_at(frame) else { return BAD_FRAME; };
+            }
+        })
+    }
+
+    /// The frame of a batch over slices.
+    fn frame_rust_param(&self) -> Option<TokenStream> {
+        self.spec.per_frame.then(|| quote!(frame: Frame,))
+    }
+
+    /// `if let Some(status) = check(p) { return status; }` for each pointer.
+    fn pointer_checks<'b>(
+        &'b self,
+        pointers: impl Iterator<Item = &'b Ident> + 'b,
+    ) -> impl Iterator<Item = TokenStream> + 'b {
+        let ty = self.ty;
+        pointers
+            .chain(&self.o_names)
+            .map(move |n| quote!(#n as *const #ty))
+            .map(|p| quote!(if let Some(status) = check(#p) { return status; }))
+    }
+
+    /// The arguments of one state `k` of the slices to the scalar function.
+    fn state_args(&self) -> impl Iterator<Item = TokenStream> + '_ {
+        self.args.iter().zip(&self.a_names).map(|(a, n)| {
+            if a.by_value {
+                quote!(#n[k])
+            } else {
+                quote!(&#n[k])
+            }
+        })
+    }
+
+    /// The `extern "C"` single call: `PREFIX_NAME`.
+    fn single(&self, prefix: &str) -> TokenStream {
+        let (spec, ty, o_names) = (self.spec, self.ty, &self.o_names);
+        let name = self.name();
+        let c_name = format_ident!("{prefix}_{}", spec.name);
+        let (frame_param, frame_arg) = (self.frame_param(), self.frame_arg());
+        let frame_check = self.frame_check();
+        let single_params = self.args.iter().zip(&self.a_names).map(|(a, n)| {
+            if a.by_value {
+                quote!(#n: #ty)
+            } else {
+                quote!(#n: *const #ty)
             }
         });
-    let one = args.iter().zip(&a_names).map(|(a, n)| {
-        if a.by_value {
-            quote!(#n[k])
-        } else {
-            quote!(&#n[k])
-        }
-    });
-    let store_one: Vec<TokenStream> = if tuple {
-        o_names
+        let pointer_names = self
+            .args
             .iter()
-            .enumerate()
-            .map(|(k, n)| {
-                let k = proc_macro2::Literal::usize_unsuffixed(k);
-                quote!(#n[k] = r.#k;)
-            })
+            .zip(&self.a_names)
+            .filter(|(a, _)| !a.by_value)
+            .map(|(_, n)| n);
+        let checks = self.pointer_checks(pointer_names);
+        let call_args = self.args.iter().zip(&self.a_names).map(|(a, n)| {
+            let t = &a.ty;
+            if a.by_value {
+                quote!(#n)
+            } else {
+                quote!(unsafe { &*#n.cast::<#t>() })
+            }
+        });
+        let o_tys = self.o_tys();
+        let writes: Vec<TokenStream> = if self.tuple {
+            o_names
+                .iter()
+                .zip(&o_tys)
+                .enumerate()
+                .map(|(k, (n, t))| {
+                    let k = proc_macro2::Literal::usize_unsuffixed(k);
+                    quote!(unsafe { #n.cast::<#t>().write(r.#k) };)
+                })
+                .collect()
+        } else {
+            let (n, t) = (&o_names[0], o_tys[0]);
+            vec![quote!(unsafe { #n.cast::<#t>().write(r) };)]
+        };
+        let rust_doc = spec.doc.iter().map(|l| format!(" {l}"));
+        let single_doc = format!(
+            " C form of [`super::{}`]: {}; {}. Returns [`OK`], or [`NULL_POINTER`], [`MISALIGNED`]{} \
+             with nothing written.",
+            spec.name,
+            shapes(&self.args),
+            shapes(&self.outs),
+            if spec.per_frame { ", [`BAD_FRAME`]" } else { "" },
+        );
+        quote! {
+            #[doc = #single_doc]
+            ///
+            #(#[doc = #rust_doc])*
+            ///
+            /// # Safety
+            /// Each pointer is to as many values as its shape holds.
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn #c_name(#(#single_params,)* #frame_param #(#o_names: *mut #ty),*) -> i32 {
+                #(#checks)*
+                #frame_check
+                let r = super::#name(#(#call_args,)* #frame_arg);
+                #(#writes)*
+                OK
+            }
+        }
+    }
+
+    /// The parameters of the batch over slices: a slice per argument, a
+    /// mutable one per result part.
+    fn slice_params(&self) -> Vec<TokenStream> {
+        let (a_tys, o_tys) = (self.a_tys(), self.o_tys());
+        self.a_names
+            .iter()
+            .zip(&a_tys)
+            .map(|(n, t)| quote!(#n: &[#t]))
+            .chain(
+                self.o_names
+                    .iter()
+                    .zip(&o_tys)
+                    .map(|(n, t)| quote!(#n: &mut [#t])),
+            )
             .collect()
-    } else {
-        vec![quote!(#n0[k] = r;)]
-    };
-    let lanes_loop = options.lanes.map(|_| {
-        let group = args.iter().zip(&a_names).map(|(a, n)| {
+    }
+
+    /// The arguments' and the results' names, in the order of the slices.
+    fn all_names(&self) -> Vec<&Ident> {
+        self.a_names.iter().chain(&self.o_names).collect()
+    }
+
+    /// `NAME_batch` (the length checks, then `NAME_each` or `NAME_par`),
+    /// `NAME_each` (the loop on one thread) and, with threads, `NAME_par`.
+    fn batch_items(&self) -> TokenStream {
+        let (spec, options) = (self.spec, self.options);
+        let name = self.name();
+        let batch = format_ident!("{}_batch", spec.name);
+        let each = format_ident!("{}_each", spec.name);
+        let par = format_ident!("{}_par", spec.name);
+        let ops = proc_macro2::Literal::usize_unsuffixed(spec.ops);
+        let (frame_arg, frame_rust_param) = (self.frame_arg(), self.frame_rust_param());
+        let n0 = &self.o_names[0];
+        let lengths = self
+            .a_names
+            .iter()
+            .chain(self.o_names.iter().skip(1))
+            .map(|n| {
+                let text = n.to_string();
+                quote! {
+                    if #n.len() != #n0.len() {
+                        return Err((#text, #n.len(), #n0.len()));
+                    }
+                }
+            });
+        let one = self.state_args();
+        let store_one: Vec<TokenStream> = if self.tuple {
+            self.o_names
+                .iter()
+                .enumerate()
+                .map(|(k, n)| {
+                    let k = proc_macro2::Literal::usize_unsuffixed(k);
+                    quote!(#n[k] = r.#k;)
+                })
+                .collect()
+        } else {
+            vec![quote!(#n0[k] = r;)]
+        };
+        let lanes_loop = options.lanes.map(|_| self.lanes_loop());
+        let slice_params = self.slice_params();
+        let all_names = self.all_names();
+        let run = if options.threads {
+            self.par_fn()
+        } else {
+            TokenStream::new()
+        };
+        let call_batch = if options.threads {
+            quote!(#par(#(#all_names,)* #frame_arg lanes::par_chunk(#n0.len(), #ops));)
+        } else {
+            quote!(#each(#(#all_names,)* #frame_arg);)
+        };
+        let through = match (options.lanes.is_some(), options.threads) {
+            (true, true) => {
+                "in whole groups of `L` states through the lanes kernel, split across rayon's threads \
+                 as `lanes::NAME_batch_par`, the tail through the scalar function"
+            }
+            (true, false) => {
+                "in whole groups of `L` states through the lanes kernel, the tail through the scalar \
+                 function"
+            }
+            _ => "state by state",
+        };
+        let start = if options.lanes.is_some() {
+            TokenStream::new()
+        } else {
+            quote!(let c = 0;)
+        };
+        let batch_doc = format!(
+            " [`super::{}`] on every state of the slices, {through}; result part `k` of state `i` in \
+             `out{{k}}[i]` (`out[i]` for a single result).",
+            spec.name
+        );
+        quote! {
+            #[doc = #batch_doc]
+            ///
+            /// # Errors
+            /// The argument whose length differs from the first result's, with its length and
+            /// the expected one; nothing is written then.
+            pub fn #batch(#(#slice_params,)* #frame_rust_param) -> Result<(), (&'static str, usize, usize)> {
+                #(#lengths)*
+                #call_batch
+                Ok(())
+            }
+
+            /// The batch after its length checks, on one thread.
+            fn #each(#(#slice_params,)* #frame_rust_param) {
+                #start
+                #lanes_loop
+                for k in c..#n0.len() {
+                    let r = super::#name(#(#one,)* #frame_arg);
+                    #(#store_one)*
+                }
+            }
+
+            #run
+        }
+    }
+
+    /// The batch's loop over whole groups of `L` states through
+    /// `lanes::NAME_into`, leaving `c` at the first state of the tail.
+    fn lanes_loop(&self) -> TokenStream {
+        let frame_arg = self.frame_arg();
+        let n0 = &self.o_names[0];
+        let group = self.args.iter().zip(&self.a_names).map(|(a, n)| {
             let g = quote!(Lanes::gather(&core::array::from_fn(|j| #n[c + j])));
             if a.by_value {
                 g
@@ -448,8 +606,8 @@ fn function_items(
         });
         // The `L` states of a group of one output slice, as `[&mut T; L]`.
         let states = |n: &Ident| quote!(<&mut [_; lanes::L]>::try_from(&mut #n[c..c + lanes::L]));
-        let store_lanes: Vec<TokenStream> = if tuple {
-            o_names
+        let store_lanes: Vec<TokenStream> = if self.tuple {
+            self.o_names
                 .iter()
                 .enumerate()
                 .map(|(k, n)| {
@@ -469,7 +627,7 @@ fn function_items(
                 }
             }]
         };
-        let into = format_ident!("{name}_into");
+        let into = format_ident!("{}_into", self.spec.name);
         quote! {
             let full = #n0.len() / lanes::L * lanes::L;
             // One result for the whole batch, zero once (`lanes::NAME_into`
@@ -482,25 +640,22 @@ fn function_items(
                 c += lanes::L;
             }
         }
-    });
-    let slice_params: Vec<TokenStream> = a_names
-        .iter()
-        .zip(&a_tys)
-        .map(|(n, t)| quote!(#n: &[#t]))
-        .chain(
-            o_names
-                .iter()
-                .zip(&o_tys)
-                .map(|(n, t)| quote!(#n: &mut [#t])),
-        )
-        .collect();
-    let all_names: Vec<&Ident> = a_names.iter().chain(&o_names).collect();
-    let run = if options.threads {
-        let halves_a = a_names.iter().map(|n| {
+    }
+
+    /// `NAME_par`: the batch halved recursively with `rayon::join` down to
+    /// tasks of `chunk` states.
+    fn par_fn(&self) -> TokenStream {
+        let each = format_ident!("{}_each", self.spec.name);
+        let par = format_ident!("{}_par", self.spec.name);
+        let (frame_arg, frame_rust_param) = (self.frame_arg(), self.frame_rust_param());
+        let slice_params = self.slice_params();
+        let all_names = self.all_names();
+        let n0 = &self.o_names[0];
+        let halves_a = self.a_names.iter().map(|n| {
             let (x, y) = (format_ident!("{n}_a"), format_ident!("{n}_b"));
             quote!(let (#x, #y) = #n.split_at(mid);)
         });
-        let halves_o = o_names.iter().map(|n| {
+        let halves_o = self.o_names.iter().map(|n| {
             let (x, y) = (format_ident!("{n}_a"), format_ident!("{n}_b"));
             quote!(let (#x, #y) = #n.split_at_mut(mid);)
         });
@@ -522,111 +677,75 @@ fn function_items(
                 );
             }
         }
-    } else {
-        TokenStream::new()
-    };
-    let call_batch = if options.threads {
-        quote!(#par(#(#all_names,)* #frame_arg lanes::par_chunk(#n0.len(), #ops));)
-    } else {
-        quote!(#each(#(#all_names,)* #frame_arg);)
-    };
-    let through = match (options.lanes.is_some(), options.threads) {
-        (true, true) => {
-            "in whole groups of `L` states through the lanes kernel, split across rayon's threads \
-             as `lanes::NAME_batch_par`, the tail through the scalar function"
-        }
-        (true, false) => {
-            "in whole groups of `L` states through the lanes kernel, the tail through the scalar \
-             function"
-        }
-        _ => "state by state",
-    };
-    let start = if options.lanes.is_some() {
-        TokenStream::new()
-    } else {
-        quote!(let c = 0;)
-    };
-    let batch_doc = format!(
-        " [`super::{}`] on every state of the slices, {through}; result part `k` of state `i` in \
-         `out{{k}}[i]` (`out[i]` for a single result).",
-        spec.name
-    );
-    let batch_items = quote! {
-        #[doc = #batch_doc]
-        ///
-        /// # Errors
-        /// The argument whose length differs from the first result's, with its length and
-        /// the expected one; nothing is written then.
-        pub fn #batch(#(#slice_params,)* #frame_rust_param) -> Result<(), (&'static str, usize, usize)> {
-            #(#lengths)*
-            #call_batch
-            Ok(())
-        }
+    }
 
-        /// The batch after its length checks, on one thread.
-        fn #each(#(#slice_params,)* #frame_rust_param) {
-            #start
-            #lanes_loop
-            for k in c..#n0.len() {
-                let r = super::#name(#(#one,)* #frame_arg);
-                #(#store_one)*
+    /// The batch's `extern "C"` form: `PREFIX_NAME_batch(n, ...)`.
+    fn c_batch(&self, prefix: &str) -> TokenStream {
+        let (spec, ty, options) = (self.spec, self.ty, self.options);
+        let c_batch = format_ident!("{prefix}_{}_batch", spec.name);
+        let batch = format_ident!("{}_batch", spec.name);
+        let each = format_ident!("{}_each", spec.name);
+        let par = format_ident!("{}_par", spec.name);
+        let ops = proc_macro2::Literal::usize_unsuffixed(spec.ops);
+        let (frame_param, frame_arg) = (self.frame_param(), self.frame_arg());
+        let frame_check = self.frame_check();
+        let (a_names, o_names) = (&self.a_names, &self.o_names);
+        let (a_tys, o_tys) = (self.a_tys(), self.o_tys());
+        let all_names = self.all_names();
+        let batch_in = a_names.iter().map(|n| quote!(#n: *const #ty));
+        let batch_out = o_names.iter().map(|n| quote!(#n: *mut #ty));
+        let batch_checks = self.pointer_checks(a_names.iter());
+        let counts = a_tys
+            .iter()
+            .chain(&o_tys)
+            .map(|t| quote!(if !fits::<#t>(n) { return BAD_COUNT; }));
+        let slices_a = a_names.iter().zip(&a_tys).map(
+            |(n, t)| quote!(let #n = unsafe { core::slice::from_raw_parts(#n.cast::<#t>(), n) };),
+        );
+        let slices_o = o_names.iter().zip(&o_tys).map(
+            |(n, t)| quote!(let #n = unsafe { core::slice::from_raw_parts_mut(#n.cast::<#t>(), n) };),
+        );
+        let c_batch_doc = format!(
+            " C form of [`{batch}`]: `n` states one after the other in each argument (`n` times its \
+             shape, `n` values for a scalar argument), `n` results per part. Returns [`OK`] (at once \
+             for `n = 0`), or [`NULL_POINTER`], [`MISALIGNED`], [`BAD_COUNT`]{} with nothing written.",
+            if spec.per_frame { ", [`BAD_FRAME`]" } else { "" },
+        );
+        let each_or_par = if options.threads {
+            quote!(#par(#(#all_names,)* #frame_arg lanes::par_chunk(n, #ops));)
+        } else {
+            quote!(#each(#(#all_names,)* #frame_arg);)
+        };
+        quote! {
+            #[doc = #c_batch_doc]
+            ///
+            /// # Safety
+            /// Each pointer is to `n` states of its shape; results do not overlap arguments or
+            /// each other.
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn #c_batch(n: usize, #(#batch_in,)* #frame_param #(#batch_out),*) -> i32 {
+                if n == 0 {
+                    return OK;
+                }
+                #(#batch_checks)*
+                #frame_check
+                #(#counts)*
+                #(#slices_a)*
+                #(#slices_o)*
+                #each_or_par
+                OK
             }
         }
+    }
+}
 
-        #run
-    };
-
-    // The batch's C form.
-    let batch_in = a_names.iter().map(|n| quote!(#n: *const #ty));
-    let batch_out = o_names.iter().map(|n| quote!(#n: *mut #ty));
-    let batch_checks = a_names
+/// The parts' names and shapes, for a doc line: `` `q`: [NQ], `v`: [NV] ``.
+fn shapes(parts: &[Part]) -> String {
+    parts
         .iter()
-        .map(|n| quote!(#n as *const #ty))
-        .chain(o_names.iter().map(|n| quote!(#n as *const #ty)))
-        .map(|p| quote!(if let Some(status) = check(#p) { return status; }));
-    let counts = a_tys
-        .iter()
-        .chain(&o_tys)
-        .map(|t| quote!(if !fits::<#t>(n) { return BAD_COUNT; }));
-    let slices_a = a_names
-        .iter()
-        .zip(&a_tys)
-        .map(|(n, t)| quote!(let #n = unsafe { core::slice::from_raw_parts(#n.cast::<#t>(), n) };));
-    let slices_o = o_names.iter().zip(&o_tys).map(
-        |(n, t)| quote!(let #n = unsafe { core::slice::from_raw_parts_mut(#n.cast::<#t>(), n) };),
-    );
-    let c_batch_doc = format!(
-        " C form of [`{batch}`]: `n` states one after the other in each argument (`n` times its \
-         shape, `n` values for a scalar argument), `n` results per part. Returns [`OK`] (at once \
-         for `n = 0`), or [`NULL_POINTER`], [`MISALIGNED`], [`BAD_COUNT`]{} with nothing written.",
-        if per_frame { ", [`BAD_FRAME`]" } else { "" },
-    );
-    let each_or_par = if options.threads {
-        quote!(#par(#(#all_names,)* #frame_arg lanes::par_chunk(n, #ops));)
-    } else {
-        quote!(#each(#(#all_names,)* #frame_arg);)
-    };
-    let c_batch_fn = quote! {
-        #[doc = #c_batch_doc]
-        ///
-        /// # Safety
-        /// Each pointer is to `n` states of its shape; results do not overlap arguments or
-        /// each other.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn #c_batch(n: usize, #(#batch_in,)* #frame_param #(#batch_out),*) -> i32 {
-            if n == 0 {
-                return OK;
-            }
-            #(#batch_checks)*
-            #frame_check
-            #(#counts)*
-            #(#slices_a)*
-            #(#slices_o)*
-            #each_or_par
-            OK
-        }
-    };
-    quote!(#single #batch_items #c_batch_fn)
+        .map(|p| format!("`{}`: {}", p.name, p.shape))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The C header of a module generated with `c_api = Some(prefix)`: an
@@ -646,6 +765,18 @@ pub(crate) fn c_header(
         ScalarType::F32 => "float",
     };
     let mut h = String::new();
+    header_intro(&mut h, model, header, c_ty, &p);
+    header_frames(&mut h, model, options, prefix, c_ty);
+    for spec in functions {
+        prototypes(&mut h, spec, options.scalar, prefix, c_ty);
+    }
+    let _ = writeln!(h, "\n#ifdef __cplusplus\n}}\n#endif\n\n#endif /* {p}_H */");
+    h
+}
+
+/// The header's opening comment (the module's header, then how the
+/// interface passes arrays), its include guard and the size macros.
+fn header_intro(h: &mut String, model: &Model, header: &[String], c_ty: &str, p: &str) {
     let _ = writeln!(h, "/*");
     for line in header {
         let line = line.replace("*/", "* /");
@@ -703,6 +834,12 @@ pub(crate) fn c_header(
         );
         let _ = writeln!(h, "#define {p}_NPARAMETERS {}", model.parameters.len());
     }
+}
+
+/// The number of frames, the status codes, the frame indices and the
+/// neutral configuration.
+fn header_frames(h: &mut String, model: &Model, options: &Options, prefix: &str, c_ty: &str) {
+    let p = prefix.to_uppercase();
     let frames = frame_constants(model, options, prefix);
     let _ = writeln!(
         h,
@@ -726,73 +863,75 @@ pub(crate) fn c_header(
         "\n/* The neutral configuration (Pinocchio's `neutral`). */\nstatic const {c_ty} {p}_NEUTRAL[{p}_NQ] = {{{}}};",
         neutral.join(", ")
     );
-    for spec in functions {
-        let ty = options.scalar.ty();
-        let args: Vec<Part> = spec
-            .args
-            .iter()
-            .map(|(n, d)| arg_part(n, *d, &ty, prefix))
-            .collect();
-        let outs = output_parts(&spec.output, &ty, prefix);
-        let _ = writeln!(h, "\n/*");
-        for l in &spec.doc {
-            let _ = writeln!(h, "{}", format!(" * {}", l.replace("*/", "* /")).trim_end());
-        }
-        let _ = writeln!(h, " *");
-        for a in &args {
-            let _ = writeln!(
-                h,
-                " * {}: {} ({}{})",
-                a.name,
-                a.shape,
-                if a.by_value { "a value" } else { "values: " },
-                if a.by_value {
-                    String::new()
-                } else {
-                    a.len_c.clone()
-                }
-            );
-        }
-        if spec.per_frame {
-            let _ = writeln!(
-                h,
-                " * frame: a frame index {p}_FRAME_*, below {p}_NFRAMES ({p}_BAD_FRAME otherwise)"
-            );
-        }
-        for o in &outs {
-            let _ = writeln!(h, " * {}: {} (values: {})", o.name, o.shape, o.len_c);
-        }
+}
+
+/// A function's comment (its doc lines, then its parts' shapes and lengths)
+/// and the prototypes of its single call and its batch.
+fn prototypes(h: &mut String, spec: &Signature, scalar: ScalarType, prefix: &str, c_ty: &str) {
+    let p = prefix.to_uppercase();
+    let ty = scalar.ty();
+    let args: Vec<Part> = spec
+        .args
+        .iter()
+        .map(|(n, d)| arg_part(n, *d, &ty, prefix))
+        .collect();
+    let outs = output_parts(&spec.output, &ty, prefix);
+    let _ = writeln!(h, "\n/*");
+    for l in &spec.doc {
+        let _ = writeln!(h, "{}", format!(" * {}", l.replace("*/", "* /")).trim_end());
+    }
+    let _ = writeln!(h, " *");
+    for a in &args {
         let _ = writeln!(
             h,
-            " * The _batch form takes n states of each argument (n values of a scalar one)\n * and writes n results per part, state after state."
+            " * {}: {} ({}{})",
+            a.name,
+            a.shape,
+            if a.by_value { "a value" } else { "values: " },
+            if a.by_value {
+                String::new()
+            } else {
+                a.len_c.clone()
+            }
         );
-        let _ = writeln!(h, " */");
-        let mut params: Vec<String> = args
-            .iter()
-            .map(|a| {
-                if a.by_value {
-                    format!("{c_ty} {}", a.name)
-                } else {
-                    format!("const {c_ty} *{}", a.name)
-                }
-            })
-            .collect();
-        let mut batch: Vec<String> = std::iter::once("size_t n".to_string())
-            .chain(args.iter().map(|a| format!("const {c_ty} *{}", a.name)))
-            .collect();
-        if spec.per_frame {
-            params.push("size_t frame".into());
-            batch.push("size_t frame".into());
-        }
-        for o in &outs {
-            params.push(format!("{c_ty} *{}", o.name));
-            batch.push(format!("{c_ty} *{}", o.name));
-        }
-        let _ = writeln!(h, "int {prefix}_{}({});", spec.name, params.join(", "));
-        let _ = writeln!(h, "int {prefix}_{}_batch({});", spec.name, batch.join(", "));
     }
-    let _ = writeln!(h, "\n#ifdef __cplusplus\n}}\n#endif\n\n#endif /* {p}_H */");
-    h
+    if spec.per_frame {
+        let _ = writeln!(
+            h,
+            " * frame: a frame index {p}_FRAME_*, below {p}_NFRAMES ({p}_BAD_FRAME otherwise)"
+        );
+    }
+    for o in &outs {
+        let _ = writeln!(h, " * {}: {} (values: {})", o.name, o.shape, o.len_c);
+    }
+    let _ = writeln!(
+        h,
+        " * The _batch form takes n states of each argument (n values of a scalar one)\n * and writes n results per part, state after state."
+    );
+    let _ = writeln!(h, " */");
+    let mut params: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.by_value {
+                format!("{c_ty} {}", a.name)
+            } else {
+                format!("const {c_ty} *{}", a.name)
+            }
+        })
+        .collect();
+    let mut batch: Vec<String> = std::iter::once("size_t n".to_string())
+        .chain(args.iter().map(|a| format!("const {c_ty} *{}", a.name)))
+        .collect();
+    if spec.per_frame {
+        params.push("size_t frame".into());
+        batch.push("size_t frame".into());
+    }
+    for o in &outs {
+        params.push(format!("{c_ty} *{}", o.name));
+        batch.push(format!("{c_ty} *{}", o.name));
+    }
+    let _ = writeln!(h, "int {prefix}_{}({});", spec.name, params.join(", "));
+    let _ = writeln!(h, "int {prefix}_{}_batch({});", spec.name, batch.join(", "));
 }
 
 /// The files of the C library crate (`staticlib` and `cdylib`) around a
@@ -837,6 +976,26 @@ pub fn c_crate(
         (format!("src/{name}.rs"), source.to_string()),
         (format!("include/{name}.h"), header.to_string()),
     ]
+}
+
+/// A small signature for the writers' tests: `f(q, h)` of a pair
+/// (`[f64; NV]`, `f64`), per frame or not.
+#[cfg(test)]
+pub(crate) fn example_signature(per_frame: bool) -> Signature {
+    Signature {
+        name: "f".into(),
+        args: vec![("q".into(), Dim::Nq), ("h".into(), Dim::Scalar)],
+        per_frame,
+        output: Output::Tuple(&[Output::Vector(Dim::Nv), Output::Scalar]),
+        doc: vec!["An example.".into()],
+        ops: 7,
+    }
+}
+
+/// Items as `prettyplease` prints them, for the writers' tests.
+#[cfg(test)]
+pub(crate) fn pretty(tokens: TokenStream) -> String {
+    prettyplease::unparse(&syn::parse2(tokens).expect("items"))
 }
 
 #[cfg(test)]
@@ -930,6 +1089,246 @@ mod tests {
         }
         assert!(is_c_identifier("go2_z1") && is_c_identifier("_x1"));
     }
+
+    /// The items of a function: the single call, the batch over slices and
+    /// its C form, state by state without lanes.
+    #[test]
+    fn function_items_text() {
+        let ty = quote!(f64);
+        let items = function_items(&Options::default(), &example_signature(false), "p", &ty);
+        assert_eq!(pretty(items), C_ITEMS);
+    }
+
+    /// With lanes and threads the batch goes through `lanes::f_into` in
+    /// groups and through `f_par` on rayon's pool; a per-frame function
+    /// checks its frame index.
+    #[test]
+    fn function_items_with_lanes_and_threads() {
+        let options = Options {
+            lanes: Some(2),
+            threads: true,
+            ..Options::default()
+        };
+        let ty = quote!(f64);
+        let text = pretty(function_items(&options, &example_signature(true), "p", &ty));
+        for line in [
+            "    let Some(frame) = frame_at(frame) else {",
+            "    let r = super::f(unsafe { &*q.cast::<[f64; NQ]>() }, h, frame);",
+            "    f_par(q, h, out0, out1, frame, lanes::par_chunk(out0.len(), 7));",
+            "    while c < full {",
+            "        lanes::f_into(",
+            "        if let Ok(s) = <&mut [_; lanes::L]>::try_from(&mut out1[c..c + lanes::L]) {",
+            "        || f_par(q_a, h_a, out0_a, out1_a, frame, chunk),",
+            "    f_par(q, h, out0, out1, frame, lanes::par_chunk(n, 7));",
+        ] {
+            assert!(text.contains(&format!("{line}\n")), "{line}");
+        }
+        assert!(!text.contains("let c = 0;"));
+    }
+
+    /// The header around the prototypes: the module's header, the sizes,
+    /// the status codes, the frames and the neutral configuration.
+    #[test]
+    fn header_text() {
+        let options = c_options(None);
+        let model = crate::build_model(URDF, &options).unwrap();
+        let h = c_header(&model, &options, &[], "pendulum", &[" A header */".into()]);
+        assert_eq!(h, C_HEADER);
+    }
+
+    /// A function's comment and prototypes in the header.
+    #[test]
+    fn prototypes_text() {
+        let mut h = String::new();
+        prototypes(
+            &mut h,
+            &example_signature(true),
+            ScalarType::F32,
+            "p",
+            "float",
+        );
+        assert_eq!(h, C_PROTOTYPES);
+    }
+
+    /// [`function_items`] of `example_signature(false)` with the default
+    /// options.
+    const C_ITEMS: &str = r##"/// C form of [`super::f`]: `q`: [NQ], `h`: scalar; `out0`: [NV], `out1`: scalar. Returns [`OK`], or [`NULL_POINTER`], [`MISALIGNED`] with nothing written.
+///
+/// An example.
+///
+/// # Safety
+/// Each pointer is to as many values as its shape holds.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn p_f(
+    q: *const f64,
+    h: f64,
+    out0: *mut f64,
+    out1: *mut f64,
+) -> i32 {
+    if let Some(status) = check(q as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(out0 as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(out1 as *const f64) {
+        return status;
+    }
+    let r = super::f(unsafe { &*q.cast::<[f64; NQ]>() }, h);
+    unsafe { out0.cast::<[f64; NV]>().write(r.0) };
+    unsafe { out1.cast::<f64>().write(r.1) };
+    OK
+}
+/// [`super::f`] on every state of the slices, state by state; result part `k` of state `i` in `out{k}[i]` (`out[i]` for a single result).
+///
+/// # Errors
+/// The argument whose length differs from the first result's, with its length and
+/// the expected one; nothing is written then.
+pub fn f_batch(
+    q: &[[f64; NQ]],
+    h: &[f64],
+    out0: &mut [[f64; NV]],
+    out1: &mut [f64],
+) -> Result<(), (&'static str, usize, usize)> {
+    if q.len() != out0.len() {
+        return Err(("q", q.len(), out0.len()));
+    }
+    if h.len() != out0.len() {
+        return Err(("h", h.len(), out0.len()));
+    }
+    if out1.len() != out0.len() {
+        return Err(("out1", out1.len(), out0.len()));
+    }
+    f_each(q, h, out0, out1);
+    Ok(())
+}
+/// The batch after its length checks, on one thread.
+fn f_each(q: &[[f64; NQ]], h: &[f64], out0: &mut [[f64; NV]], out1: &mut [f64]) {
+    let c = 0;
+    for k in c..out0.len() {
+        let r = super::f(&q[k], h[k]);
+        out0[k] = r.0;
+        out1[k] = r.1;
+    }
+}
+/// C form of [`f_batch`]: `n` states one after the other in each argument (`n` times its shape, `n` values for a scalar argument), `n` results per part. Returns [`OK`] (at once for `n = 0`), or [`NULL_POINTER`], [`MISALIGNED`], [`BAD_COUNT`] with nothing written.
+///
+/// # Safety
+/// Each pointer is to `n` states of its shape; results do not overlap arguments or
+/// each other.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn p_f_batch(
+    n: usize,
+    q: *const f64,
+    h: *const f64,
+    out0: *mut f64,
+    out1: *mut f64,
+) -> i32 {
+    if n == 0 {
+        return OK;
+    }
+    if let Some(status) = check(q as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(h as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(out0 as *const f64) {
+        return status;
+    }
+    if let Some(status) = check(out1 as *const f64) {
+        return status;
+    }
+    if !fits::<[f64; NQ]>(n) {
+        return BAD_COUNT;
+    }
+    if !fits::<f64>(n) {
+        return BAD_COUNT;
+    }
+    if !fits::<[f64; NV]>(n) {
+        return BAD_COUNT;
+    }
+    if !fits::<f64>(n) {
+        return BAD_COUNT;
+    }
+    let q = unsafe { core::slice::from_raw_parts(q.cast::<[f64; NQ]>(), n) };
+    let h = unsafe { core::slice::from_raw_parts(h.cast::<f64>(), n) };
+    let out0 = unsafe { core::slice::from_raw_parts_mut(out0.cast::<[f64; NV]>(), n) };
+    let out1 = unsafe { core::slice::from_raw_parts_mut(out1.cast::<f64>(), n) };
+    f_each(q, h, out0, out1);
+    OK
+}
+"##;
+
+    /// [`c_header`] of the double pendulum without functions, its header
+    /// line closing a comment.
+    const C_HEADER: &str = r##"/*
+ * A header * /
+ *
+ * The C interface of the module above (its `c_api` module), generated by rbdgen.
+ * Arrays are double pointers to row-major memory aligned to double; a tuple result is
+ * one pointer per part (out0, out1, ...). Every function returns PENDULUM_OK or another
+ * status code below, with nothing written. The `_batch` forms take n states one
+ * after the other; their results must not overlap their arguments or each other.
+ */
+#ifndef PENDULUM_H
+#define PENDULUM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Length of the configuration q. */
+#define PENDULUM_NQ 2
+/* Length of the velocity v, and of a and tau. */
+#define PENDULUM_NV 2
+/* Number of joints, the universe included: the rows of fext. */
+#define PENDULUM_NJOINTS 3
+/* Number of actuated dofs: the length of u. */
+#define PENDULUM_NU 2
+/* Number of link frames of the per-frame functions. */
+#define PENDULUM_NFRAMES 3
+
+/* Status codes. */
+#define PENDULUM_OK 0 /* success: every result written */
+#define PENDULUM_NULL_POINTER 1 /* a pointer argument is null (with n > 0 for a batch); nothing written */
+#define PENDULUM_MISALIGNED 2 /* a pointer is not aligned to its scalar type; nothing written */
+#define PENDULUM_BAD_FRAME 3 /* the frame index is not below the number of frames; nothing written */
+#define PENDULUM_BAD_COUNT 4 /* n states of an argument or result would exceed isize::MAX bytes; nothing written */
+
+/* Frame indices of the per-frame functions (the Rust `Frame::ALL` order). */
+#define PENDULUM_FRAME_BASE 0 /* link `base` */
+#define PENDULUM_FRAME_UPPER 1 /* link `upper` */
+#define PENDULUM_FRAME_LOWER 2 /* link `lower` */
+
+/* The neutral configuration (Pinocchio's `neutral`). */
+static const double PENDULUM_NEUTRAL[PENDULUM_NQ] = {0.0, 0.0};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PENDULUM_H */
+"##;
+
+    /// [`prototypes`] of `example_signature(true)` with `f32`.
+    const C_PROTOTYPES: &str = r##"
+/*
+ * An example.
+ *
+ * q: [NQ] (values: P_NQ)
+ * h: scalar (a value)
+ * frame: a frame index P_FRAME_*, below P_NFRAMES (P_BAD_FRAME otherwise)
+ * out0: [NV] (values: P_NV)
+ * out1: scalar (values: 1)
+ * The _batch form takes n states of each argument (n values of a scalar one)
+ * and writes n results per part, state after state.
+ */
+int p_f(const float *q, float h, size_t frame, float *out0, float *out1);
+int p_f_batch(size_t n, const float *q, const float *h, size_t frame, float *out0, float *out1);
+"##;
 
     /// Frame constants are upper-cased link names, numbered on a clash.
     #[test]

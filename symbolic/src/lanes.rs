@@ -2,7 +2,7 @@
 //! type `V`, the `Lanes` transposition trait, the batch error) and each
 //! function's array-of-structures and batch wrappers around its lane kernel.
 
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use syn::Index;
 
@@ -42,10 +42,18 @@ fn tuple_impl(n: usize) -> TokenStream {
     }
 }
 
+/// The lane type `V` and the `Lanes` trait with its impls for `V` and arrays.
+const SUPPORT: &str = include_str!("lanes/support.rs");
+/// The batch error `LengthMismatch`.
+const BATCH: &str = include_str!("lanes/batch.rs");
+/// `TASK_OPS` and `par_chunk`, with `threads`.
+const THREADS: &str = include_str!("lanes/threads.rs");
+
 /// The `lanes` module: the lane type `V` (a `wide` SIMD vector of `L` values
 /// of the scalar type, one state per lane), the `Lanes` transposition trait,
 /// the batch error, the split of a batch across threads (with `threads`), and
-/// the functions' lane items.
+/// the functions' lane items. All but the tuple impls come from the support
+/// files `lanes/*.rs` ([`support_items`]).
 pub(crate) fn lanes_module(
     l: usize,
     scalar: ScalarType,
@@ -54,81 +62,12 @@ pub(crate) fn lanes_module(
     tuple_arity: usize,
     items: &[TokenStream],
 ) -> TokenStream {
-    let ty = scalar.ty();
-    let tuple_impls = (2..=tuple_arity.max(4)).map(tuple_impl);
     // One of `lane_widths(scalar)`, checked by `generate`.
-    let w = format_ident!("{}x{l}", scalar.name());
-    let v_doc = format!(
-        " `L` values side by side, one per state: a SIMD vector (the `wide` crate's `{w}`, \
-         vector registers of the target's widest matching kind); arithmetic acts"
-    );
-    let l = Literal::usize_unsuffixed(l);
-    let trig_limit = trig_limit(scalar);
-    let trig_lanes = Literal::usize_unsuffixed(TRIG_LANES);
-    let f = |name: &str| scalar.math_name(name);
-    let (sin, cos, sincos, sqrt, atan2) = (f("sin"), f("cos"), f("sincos"), f("sqrt"), f("atan2"));
-    let cos_doc = format!(" Cosine of every lane at once (as [`V::{sin}`]).");
-    let sincos_doc = format!(" Sine and cosine of every lane at once (as [`V::{sin}`]).");
-    let par_chunk = threads.then(|| {
-        quote! {
-            /// About the fewest operations a task of a `NAME_batch_par` function runs (the
-            /// last task, shortened to whole groups of `L`, can fall a few states short). Waking a
-            /// pool thread costs microseconds: on two cores, 64 states of Go2+Z1's `aba`
-            /// (400 000 operations) ran slower in two tasks than in one, 64 of its
-            /// `rnea_derivatives` (860 000) 1.5 times faster.
-            pub const TASK_OPS: usize = 400_000;
-
-            /// States per task of a `NAME_batch_par` function of `ops` operations per
-            /// state: `n` split evenly over rayon's threads but into no more tasks than
-            /// `n * ops / TASK_OPS`, rounded up to whole groups of `L` (at least one
-            /// group), so that only the last task has a scalar tail. At least `n` (one
-            /// task, run on the calling thread) when the batch is too small to split.
-            pub fn par_chunk(n: usize, ops: usize) -> usize {
-                let tasks = (n.saturating_mul(ops) / TASK_OPS).clamp(1, rayon::current_num_threads());
-                n.div_ceil(tasks).next_multiple_of(L).max(L)
-            }
-        }
-    });
-    // With std the square root is the vector instruction and a fused
-    // multiply-add the FMA instruction where the target has one, as in the
-    // scalar code; without it `libm`'s square root and a product and a sum.
-    // Both square roots are correctly rounded, so lanes equal scalars bit for bit.
-    let sqrt_body = if std {
-        quote!(V(x.0.sqrt()))
-    } else {
-        quote!(x.map(libm::#sqrt))
-    };
-    let fma_body = if std {
-        quote! {
-            #[cfg(target_feature = "fma")]
-            {
-                V(a.0.mul_add(b.0, c.0))
-            }
-            #[cfg(not(target_feature = "fma"))]
-            {
-                a * b + c
-            }
-        }
-    } else {
-        quote!(a * b + c)
-    };
-    let ops = [
-        (quote!(Add), quote!(add), quote!(+)),
-        (quote!(Sub), quote!(sub), quote!(-)),
-        (quote!(Mul), quote!(mul), quote!(*)),
-        (quote!(Div), quote!(div), quote!(/)),
-    ];
-    let op_impls = ops.iter().map(|(tr, method, op)| {
-        quote! {
-            impl core::ops::#tr for V {
-                type Output = V;
-                #[inline(always)]
-                fn #method(self, o: V) -> V {
-                    V(self.0 #op o.0)
-                }
-            }
-        }
-    });
+    let params = Params { l, scalar, std };
+    let support = support_items(SUPPORT, &params);
+    let tuple_impls = (2..=tuple_arity.max(4)).map(tuple_impl);
+    let batch = support_items(BATCH, &params);
+    let par_chunk = threads.then(|| support_items(THREADS, &params));
     quote! {
         /// Every function on `L` states at once: one state per lane of the values
         /// (structure of arrays). Each kernel performs the scalar function's operations
@@ -140,290 +79,121 @@ pub(crate) fn lanes_module(
             #![allow(clippy::all, clippy::pedantic, clippy::nursery, non_snake_case, dead_code)]
             use super::*;
 
-            /// The number of lanes.
-            pub const L: usize = #l;
-
-            /// The largest `|x|` whose `sin`, `cos` and `sincos` come from `wide`'s vectorised
-            /// polynomial (within two units in the last place of `libm`'s up to here, measured);
-            /// a call with any lane beyond it takes `libm`'s, lane by lane.
-            pub const TRIG_LIMIT: #ty = #trig_limit;
-
-            #[doc = #v_doc]
-            /// lane by lane. Index it (`v[k]`) or convert with [`V::new`] / [`V::to_array`].
-            /// The default is zero in every lane.
-            #[derive(Clone, Copy, Debug, Default, PartialEq)]
-            #[repr(transparent)]
-            pub struct V(wide::#w);
-
-            impl V {
-                /// The same value in every lane.
-                #[inline(always)]
-                pub const fn splat(x: #ty) -> V {
-                    V(wide::#w::splat(x))
-                }
-
-                /// The lanes of `x`, lane `k` from `x[k]`.
-                #[inline(always)]
-                pub const fn new(x: [#ty; L]) -> V {
-                    V(wide::#w::new(x))
-                }
-
-                /// The lanes as an array.
-                #[inline(always)]
-                pub const fn to_array(self) -> [#ty; L] {
-                    self.0.to_array()
-                }
-
-                #[inline(always)]
-                fn map(self, f: impl Fn(#ty) -> #ty) -> V {
-                    let x = self.to_array();
-                    V::new(core::array::from_fn(|k| f(x[k])))
-                }
-
-                /// Whether every lane is within [`TRIG_LIMIT`] (NaN counts as within).
-                #[inline(always)]
-                fn trig_in_range(x: V) -> bool {
-                    !x.0.abs().simd_gt(wide::#w::splat(TRIG_LIMIT)).any()
-                }
-
-                /// Sine of every lane at once: `wide`'s vectorised polynomial, within two units
-                /// in the last place of `libm`'s up to [`TRIG_LIMIT`]; beyond it, `libm`'s
-                /// lane by lane.
-                #[inline(always)]
-                pub fn #sin(x: V) -> V {
-                    if V::trig_in_range(x) {
-                        V(x.0.sin())
-                    } else {
-                        x.map(libm::#sin)
-                    }
-                }
-
-                #[doc = #cos_doc]
-                #[inline(always)]
-                pub fn #cos(x: V) -> V {
-                    if V::trig_in_range(x) {
-                        V(x.0.cos())
-                    } else {
-                        x.map(libm::#cos)
-                    }
-                }
-
-                #[doc = #sincos_doc]
-                #[inline(always)]
-                pub fn #sincos(x: V) -> (V, V) {
-                    if V::trig_in_range(x) {
-                        let (s, c) = x.0.sin_cos();
-                        (V(s), V(c))
-                    } else {
-                        let x = x.to_array();
-                        let (s, c): ([#ty; L], [#ty; L]) = (
-                            core::array::from_fn(|k| libm::#sincos(x[k]).0),
-                            core::array::from_fn(|k| libm::#sincos(x[k]).1),
-                        );
-                        (V::new(s), V::new(c))
-                    }
-                }
-
-                /// Square root, lane by lane.
-                #[inline(always)]
-                pub fn #sqrt(x: V) -> V {
-                    #sqrt_body
-                }
-
-                /// The four-quadrant arc tangent of `y / x`, lane by lane (`libm`).
-                #[inline(always)]
-                pub fn #atan2(y: V, x: V) -> V {
-                    let (y, x) = (y.to_array(), x.to_array());
-                    V::new(core::array::from_fn(|k| libm::#atan2(y[k], x[k])))
-                }
-
-                /// `a` where `c > 0`, else `b`, lane by lane (a blend).
-                #[inline(always)]
-                pub fn select(c: V, a: V, b: V) -> V {
-                    V(c.0.simd_gt(wide::#w::ZERO).select(a.0, b.0))
-                }
-            }
-
-            impl core::ops::Index<usize> for V {
-                type Output = #ty;
-                #[inline(always)]
-                fn index(&self, k: usize) -> &#ty {
-                    &self.0.as_array()[k]
-                }
-            }
-
-            impl core::ops::IndexMut<usize> for V {
-                #[inline(always)]
-                fn index_mut(&mut self, k: usize) -> &mut #ty {
-                    &mut self.0.as_mut_array()[k]
-                }
-            }
-
-            #(#op_impls)*
-
-            impl core::ops::Neg for V {
-                type Output = V;
-                #[inline(always)]
-                fn neg(self) -> V {
-                    V(-self.0)
-                }
-            }
-
-            /// `a * b + c` lane by lane: the sums of products the emitter fused.
-            #[allow(dead_code)]
-            #[inline(always)]
-            fn mul_add(a: V, b: V, c: V) -> V {
-                #fma_body
-            }
-
-            /// The sines and cosines of four values: the scalar code's `sincos4`, each
-            /// of them already a vector of `L` lanes.
-            #[allow(dead_code)]
-            #[inline(always)]
-            fn sincos4(x: [V; #trig_lanes]) -> ([V; #trig_lanes], [V; #trig_lanes]) {
-                let sc = x.map(V::#sincos);
-                (sc.map(|p| p.0), sc.map(|p| p.1))
-            }
-
-            /// Values that move between `L` states one per entry (array of structures)
-            /// and one state per lane.
-            pub trait Lanes: Sized {
-                /// One state's value.
-                type State: Copy;
-                /// The lanes of `L` states.
-                fn gather(states: &[Self::State; L]) -> Self;
-                /// The state of lane `k`.
-                fn lane(&self, k: usize) -> Self::State;
-                /// The `L` states of the lanes, each built in place lane by lane
-                /// ([`Lanes::lane`]).
-                #[inline(always)]
-                fn scatter(&self) -> [Self::State; L] {
-                    core::array::from_fn(|k| self.lane(k))
-                }
-                /// Writes lane `k` into one state's value (no intermediate copy).
-                fn write_lane(&self, k: usize, state: &mut Self::State);
-                /// Zero in every lane: a batch's result before its first kernel call.
-                fn zero() -> Self;
-                /// Writes every lane into its state, lane `k` into `states[k]`.
-                #[inline(always)]
-                fn write_lanes(&self, states: [&mut Self::State; L]) {
-                    for (k, state) in states.into_iter().enumerate() {
-                        self.write_lane(k, state);
-                    }
-                }
-                /// [`Lanes::write_lanes`] of consecutive values: `xs[i]` into
-                /// `states[k][i]` (the slices as long as `xs`).
-                #[inline(always)]
-                fn write_run(xs: &[Self], mut states: [&mut [Self::State]; L]) {
-                    for (i, x) in xs.iter().enumerate() {
-                        x.write_lanes(states.each_mut().map(|s| &mut s[i]));
-                    }
-                }
-            }
-
-            impl Lanes for V {
-                type State = #ty;
-                #[inline(always)]
-                fn gather(states: &[#ty; L]) -> V {
-                    V::new(*states)
-                }
-                #[inline(always)]
-                fn lane(&self, k: usize) -> #ty {
-                    self[k]
-                }
-                #[inline(always)]
-                fn scatter(&self) -> [#ty; L] {
-                    self.to_array()
-                }
-                #[inline(always)]
-                fn write_lane(&self, k: usize, state: &mut #ty) {
-                    *state = self[k];
-                }
-                #[inline(always)]
-                fn zero() -> V {
-                    V::splat(0.0)
-                }
-                /// `L` values at a time transposed in registers (`wide`'s
-                /// `transpose`), each state's `L` consecutive values stored
-                /// together; the rest lane by lane.
-                #[inline(always)]
-                fn write_run(xs: &[V], mut states: [&mut [#ty]; L]) {
-                    let mut blocks = xs.chunks_exact(L);
-                    let mut at = 0;
-                    for block in blocks.by_ref() {
-                        let t = wide::#w::transpose(core::array::from_fn(|k| block[k].0));
-                        for (state, t) in states.iter_mut().zip(t) {
-                            state[at..at + L].copy_from_slice(&t.to_array());
-                        }
-                        at += L;
-                    }
-                    for x in blocks.remainder() {
-                        x.write_lanes(states.each_mut().map(|s| &mut s[at]));
-                        at += 1;
-                    }
-                }
-            }
-
-            impl<T: Lanes, const N: usize> Lanes for [T; N] {
-                type State = [T::State; N];
-                #[inline(always)]
-                fn gather(states: &[[T::State; N]; L]) -> Self {
-                    core::array::from_fn(|i| T::gather(&core::array::from_fn(|k| states[k][i])))
-                }
-                #[inline(always)]
-                fn lane(&self, k: usize) -> [T::State; N] {
-                    core::array::from_fn(|i| self[i].lane(k))
-                }
-                #[inline(always)]
-                fn write_lane(&self, k: usize, state: &mut [T::State; N]) {
-                    for (x, s) in self.iter().zip(state.iter_mut()) {
-                        x.write_lane(k, s);
-                    }
-                }
-                #[inline(always)]
-                fn zero() -> Self {
-                    core::array::from_fn(|_| T::zero())
-                }
-                #[inline(always)]
-                fn write_lanes(&self, states: [&mut [T::State; N]; L]) {
-                    T::write_run(self, states.map(|s| &mut s[..]));
-                }
-            }
+            #support
 
             #(#tuple_impls)*
 
-            /// A batch argument whose length is not the number of results asked for.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-            pub struct LengthMismatch {
-                /// The argument's name.
-                pub argument: &'static str,
-                /// Its length.
-                pub len: usize,
-                /// `out.len()`.
-                pub expected: usize,
-            }
-
-            impl core::fmt::Display for LengthMismatch {
-                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                    write!(
-                        f,
-                        "`{}` holds {} state{}, `out` {}",
-                        self.argument,
-                        self.len,
-                        if self.len == 1 { "" } else { "s" },
-                        self.expected
-                    )
-                }
-            }
-
-            // `core::error::Error`: `?` in a function returning
-            // `Result<_, Box<dyn std::error::Error>>`, with or without `std`.
-            impl core::error::Error for LengthMismatch {}
+            #batch
 
             #par_chunk
 
             #(#items)*
         }
+    }
+}
+
+/// The parameters of a `lanes` module that the support files leave open.
+struct Params {
+    /// The number of lanes.
+    l: usize,
+    /// The scalar type.
+    scalar: ScalarType,
+    /// Whether the module may use `std` (the square root and the fused
+    /// multiply-add as vector instructions).
+    std: bool,
+}
+
+/// The math functions of `V`, named as `libm`'s for `f64`.
+const MATH: [&str; 5] = ["sin", "cos", "sincos", "sqrt", "atan2"];
+
+/// The items of a support file (`text`) but its `use` declarations, which
+/// are the test harness's, with the parameters in place of the placeholders
+/// the file's opening comment lists.
+fn support_items(text: &str, params: &Params) -> TokenStream {
+    // The files are compiled as they are by `lanes::check`.
+    let file = syn::parse_file(text).expect("a lanes support file parses");
+    let items = file
+        .items
+        .iter()
+        .filter(|item| !matches!(item, syn::Item::Use(_)));
+    params.substitute(quote!(#(#items)*))
+}
+
+impl Params {
+    /// `wide`'s vector type: `f64x4`.
+    fn wide(&self) -> Ident {
+        format_ident!("{}x{}", self.scalar.name(), self.l)
+    }
+
+    /// `tokens` with the placeholders replaced, in groups too.
+    fn substitute(&self, tokens: TokenStream) -> TokenStream {
+        let tts: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut out = TokenStream::new();
+        let mut i = 0;
+        while i < tts.len() {
+            // `if STD { A } else { B }`: the branch of the module's `std`.
+            if let [TokenTree::Ident(r#if), TokenTree::Ident(std), TokenTree::Group(a), TokenTree::Ident(r#else), TokenTree::Group(b), ..] =
+                &tts[i..]
+            {
+                if r#if == "if" && std == "STD" && r#else == "else" {
+                    let chosen = if self.std { a } else { b };
+                    out.extend(self.substitute(chosen.stream()));
+                    i += 5;
+                    continue;
+                }
+            }
+            let after_dot =
+                i > 0 && matches!(&tts[i - 1], TokenTree::Punct(p) if p.as_char() == '.');
+            out.extend(self.token(&tts[i], after_dot));
+            i += 1;
+        }
+        out
+    }
+
+    /// One token tree, substituted; `after_dot`: it follows a `.` (a method
+    /// of `wide`'s vector, never renamed).
+    fn token(&self, tt: &TokenTree, after_dot: bool) -> TokenStream {
+        match tt {
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), self.substitute(g.stream()));
+                group.set_span(g.span());
+                TokenTree::Group(group).into()
+            }
+            TokenTree::Ident(ident) => match ident.to_string().as_str() {
+                "Real" => self.scalar.ty(),
+                "Wide" => {
+                    let w = self.wide();
+                    quote!(wide::#w)
+                }
+                "LANES" => TokenTree::Literal(Literal::usize_unsuffixed(self.l)).into(),
+                "TRIG_BOUND" => trig_limit(self.scalar),
+                "TRIG_LANES" => TokenTree::Literal(Literal::usize_unsuffixed(TRIG_LANES)).into(),
+                name if MATH.contains(&name) && !after_dot => {
+                    TokenTree::Ident(self.scalar.math_name(name)).into()
+                }
+                _ => tt.clone().into(),
+            },
+            TokenTree::Literal(lit) => self.doc_text(lit).unwrap_or_else(|| tt.clone().into()),
+            TokenTree::Punct(_) => tt.clone().into(),
+        }
+    }
+
+    /// A string literal that names `Wide` or a math function of `V` between
+    /// backquotes (a doc comment), with the names of the module; `None` for
+    /// any other literal.
+    fn doc_text(&self, lit: &Literal) -> Option<TokenStream> {
+        if !lit.to_string().contains('`') {
+            return None;
+        }
+        let text = syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into())
+            .ok()?
+            .value();
+        let mut new = text.replace("`Wide`", &format!("`{}`", self.wide()));
+        for name in MATH {
+            let math = self.scalar.math_name(name);
+            new = new.replace(&format!("`V::{name}`"), &format!("`V::{math}`"));
+        }
+        (new != text).then(|| TokenTree::Literal(Literal::string(&new)).into())
     }
 }
 
@@ -613,10 +383,103 @@ pub(crate) fn lane_wrappers(
 }
 
 #[cfg(test)]
+mod check;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::options::lane_widths;
     use crate::{generate, GenerateError, OptionKey, Options};
+
+    /// The wrappers of a lanes kernel `f(q, h)`: the whole text without
+    /// threads, the lines that a frame and threads change with them.
+    #[test]
+    fn wrappers_text() {
+        let args = [("q", Dim::Nq), ("h", Dim::Scalar)];
+        let output = Output::Vector(Dim::Nv);
+        let text = crate::ffi::pretty(lane_wrappers(
+            "f",
+            &args,
+            &output,
+            false,
+            ScalarType::F64,
+            false,
+            7,
+        ));
+        assert_eq!(text, WRAPPERS);
+        // Per frame, `f32`, with threads.
+        let par = crate::ffi::pretty(lane_wrappers(
+            "f",
+            &args,
+            &output,
+            true,
+            ScalarType::F32,
+            true,
+            7,
+        ));
+        for line in [
+            "pub fn f_aos(q: &[[f32; NQ]; L], h: &[f32; L], frame: Frame) -> [[f32; NV]; L] {",
+            "    Lanes::scatter(&f(&Lanes::gather(q), Lanes::gather(h), frame))",
+            "        out[k] = super::f(&q[k], h[k], frame);",
+            "pub fn f_batch_par(",
+            "    let chunk = par_chunk(out.len(), 7);",
+            "        f_each(&q[s..e], &h[s..e], frame, out)",
+        ] {
+            assert!(par.contains(&format!("{line}\n")), "{line}");
+        }
+    }
+
+    /// [`lane_wrappers`] of `f(q, h) -> [f64; NV]`, without threads.
+    const WRAPPERS: &str = r##"/// [`f`] on `L` states given one per entry (array of structures): transposes them into lanes, runs the kernel, and transposes the results back.
+pub fn f_aos(q: &[[f64; NQ]; L], h: &[f64; L]) -> [[f64; NV]; L] {
+    Lanes::scatter(&f(&Lanes::gather(q), Lanes::gather(h)))
+}
+/// [`super::f`] on every state of the slices, one result per state in `out`: full groups of `L` states gathered into lanes, through the kernel [`f`] and transposed back `L` values at a time, the remaining `< L` through the scalar function. The scalar function's numbers, state by state, to a few units in the last place.
+///
+/// # Errors
+/// [`LengthMismatch`] when an argument's length differs from `out.len()`; nothing is written then.
+pub fn f_batch(
+    q: &[[f64; NQ]],
+    h: &[f64],
+    out: &mut [[f64; NV]],
+) -> Result<(), LengthMismatch> {
+    if q.len() != out.len() {
+        return Err(LengthMismatch {
+            argument: "q",
+            len: q.len(),
+            expected: out.len(),
+        });
+    }
+    if h.len() != out.len() {
+        return Err(LengthMismatch {
+            argument: "h",
+            len: h.len(),
+            expected: out.len(),
+        });
+    }
+    f_each(q, h, out);
+    Ok(())
+}
+/// [`f_batch`] after its length checks: every slice holds `out.len()` states.
+fn f_each(q: &[[f64; NQ]], h: &[f64], out: &mut [[f64; NV]]) {
+    let full = out.len() / L * L;
+    let mut r = <[V; NV] as Lanes>::zero();
+    for (g, group) in out[..full].chunks_exact_mut(L).enumerate() {
+        let c = g * L;
+        f_into(
+            &Lanes::gather(&core::array::from_fn(|j| q[c + j])),
+            Lanes::gather(&core::array::from_fn(|j| h[c + j])),
+            &mut r,
+        );
+        if let Ok(group) = <&mut [[f64; NV]; L]>::try_from(group) {
+            r.write_lanes(group.each_mut());
+        }
+    }
+    for k in full..out.len() {
+        out[k] = super::f(&q[k], h[k]);
+    }
+}
+"##;
 
     /// Lane counts outside `wide`'s widths are refused with the expected ones.
     #[test]

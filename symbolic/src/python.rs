@@ -125,222 +125,23 @@ fn chunks_mut(part: &Part) -> TokenStream {
     quote!(#(#steps)*)
 }
 
-/// `src/lib.rs` of the Python crate.
+/// `src/lib.rs` of the Python crate: the dynamics module, the helpers that
+/// check the arrays, a function and its batch per generated function, and
+/// the Python module that holds them.
 pub(crate) fn python_lib(
     functions: &[Signature],
     name: &str,
     command: &str,
 ) -> Result<String, GenerateError> {
     let module = Ident::new(name, Span::call_site());
-    let ty = quote!(f64);
     let mut items = Vec::new();
     let mut adds = Vec::new();
     for spec in functions {
-        let args: Vec<Part> = spec
-            .args
-            .iter()
-            .map(|(n, d)| arg_part(n, *d, &ty, name))
-            .collect();
-        let outs = output_parts(&spec.output, &ty, name);
-        let tuple = matches!(spec.output, Output::Tuple(_));
-        let rust = Ident::new(&spec.name, Span::call_site());
+        let f = PyFunction::new(spec, name);
+        items.push(f.single());
+        items.push(f.batch());
         let py_single = format_ident!("py_{}", spec.name);
         let py_batch = format_ident!("py_{}_batch", spec.name);
-        let single_name = spec.name.clone();
-        let batch_name = format!("{}_batch", spec.name);
-        let batch_rust = format_ident!("{}_batch", spec.name);
-        let a_names: Vec<Ident> = args
-            .iter()
-            .map(|a| Ident::new(&a.name, Span::call_site()))
-            .collect();
-        let frame_sig = spec.per_frame.then(|| quote!(frame));
-        let frame_param = spec.per_frame.then(|| quote!(frame: &str,));
-        let frame_get = spec
-            .per_frame
-            .then(|| quote!(let frame = frame_named(frame)?;));
-        let frame_arg = spec.per_frame.then(|| quote!(frame,));
-        // Docstrings.
-        let shapes = |batch: bool| -> Vec<String> {
-            let mut lines: Vec<String> = args
-                .iter()
-                .map(|a| {
-                    if a.by_value {
-                        if batch {
-                            format!(" {}: float array of shape (n,)", a.name)
-                        } else {
-                            format!(" {}: float", a.name)
-                        }
-                    } else {
-                        format!(
-                            " {}: array of shape {}",
-                            a.name,
-                            py_shape_doc(&a.shape, batch)
-                        )
-                    }
-                })
-                .collect();
-            if spec.per_frame {
-                lines.push(" frame: the link name (one of FRAMES)".into());
-            }
-            let results: Vec<String> = outs
-                .iter()
-                .map(|o| {
-                    if o.dims.is_empty() {
-                        if batch {
-                            "shape (n,)".to_string()
-                        } else {
-                            "float".to_string()
-                        }
-                    } else {
-                        format!("shape {}", py_shape_doc(&o.shape, batch))
-                    }
-                })
-                .collect();
-            lines.push(if tuple {
-                format!(" Returns a tuple of arrays: {}.", results.join(", "))
-            } else {
-                format!(" Returns {}.", results[0])
-            });
-            lines.push(
-                " Raises ValueError for an argument of another shape (naming it) or an unknown frame."
-                    .into(),
-            );
-            lines
-        };
-        let mut doc: Vec<String> = spec.doc.iter().map(|l| format!(" {l}")).collect();
-        doc.push(String::new());
-        doc.extend(shapes(false));
-        let mut batch_doc = vec![
-            format!(
-                " `{}` on n states at once: the generated batch (lanes, split across threads) \
-                 with the GIL released.",
-                spec.name
-            ),
-            String::new(),
-        ];
-        batch_doc.extend(shapes(true));
-        // The single call.
-        let single_params = args.iter().zip(&a_names).map(|(a, n)| {
-            if a.by_value {
-                quote!(#n: f64)
-            } else {
-                quote!(#n: PyArrayLikeDyn<'py, f64, AllowTypeChange>)
-            }
-        });
-        let reads = args.iter().zip(&a_names).map(|(a, n)| {
-            if a.by_value {
-                return TokenStream::new();
-            }
-            let text = &a.name;
-            let d = dims(a);
-            let c = chunks(a);
-            let buf = format_ident!("{n}_buf");
-            quote! {
-                let mut #buf = Vec::new();
-                let #n = values(#text, &#n, &#d, None, &mut #buf)?;
-                let #n = #n #c.first().ok_or_else(|| shape_error(#text))?;
-            }
-        });
-        let call_args = a_names.iter().map(|n| quote!(#n));
-        let to_py = |o: &Part, v: TokenStream| -> TokenStream {
-            if o.dims.is_empty() {
-                quote!(PyFloat::new(py, #v).into_any())
-            } else if o.dims.len() == 1 {
-                quote!(PyArray1::from_slice(py, &#v).into_any())
-            } else {
-                let d = dims(o);
-                quote!(PyArray1::from_slice(py, #v.as_flattened()).reshape(#d)?.into_any())
-            }
-        };
-        let result = if tuple {
-            let parts = outs.iter().enumerate().map(|(k, o)| {
-                let k = proc_macro2::Literal::usize_unsuffixed(k);
-                to_py(o, quote!(r.#k))
-            });
-            quote!(Ok(PyTuple::new(py, [#(#parts),*])?.into_any()))
-        } else {
-            let one = to_py(&outs[0], quote!(r));
-            quote!(Ok(#one))
-        };
-        let sig_single = a_names.iter().map(|n| quote!(#n)).chain(frame_sig.clone());
-        items.push(quote! {
-            #(#[doc = #doc])*
-            #[pyfunction]
-            #[pyo3(name = #single_name, signature = (#(#sig_single),*))]
-            fn #py_single<'py>(py: Python<'py>, #(#single_params,)* #frame_param) -> PyResult<Bound<'py, PyAny>> {
-                #frame_get
-                #(#reads)*
-                let r = dynamics::#rust(#(#call_args,)* #frame_arg);
-                #result
-            }
-        });
-        // The batch.
-        let batch_params = a_names
-            .iter()
-            .map(|n| quote!(#n: PyArrayLikeDyn<'py, f64, AllowTypeChange>));
-        let first = a_names[0].to_string();
-        let first_ident = &a_names[0];
-        let batch_reads = args.iter().zip(&a_names).map(|(a, n)| {
-            let text = &a.name;
-            let d = &a.dims;
-            let c = chunks(a);
-            let buf = format_ident!("{n}_buf");
-            quote! {
-                let mut #buf = Vec::new();
-                let #n = values(#text, &#n, &[n #(, #d)*], Some(#first), &mut #buf)? #c;
-            }
-        });
-        let o_arrays: Vec<Ident> = outs
-            .iter()
-            .map(|o| format_ident!("{}_array", o.name))
-            .collect();
-        let o_guards: Vec<Ident> = outs
-            .iter()
-            .map(|o| format_ident!("{}_guard", o.name))
-            .collect();
-        let o_names: Vec<Ident> = outs
-            .iter()
-            .map(|o| Ident::new(&o.name, Span::call_site()))
-            .collect();
-        let allocs = outs
-            .iter()
-            .zip(&o_arrays)
-            .zip(&o_guards)
-            .zip(&o_names)
-            .map(|(((o, arr), guard), n)| {
-                let d = &o.dims;
-                let c = chunks_mut(o);
-                quote! {
-                    let #arr = PyArrayDyn::<f64>::zeros(py, IxDyn(&[n #(, #d)*]), false);
-                    let mut #guard = #arr.readwrite();
-                    let #n = #guard.as_slice_mut().map_err(|e| PyValueError::new_err(e.to_string()))? #c;
-                }
-            });
-        let batch_result = if tuple {
-            quote!(Ok(PyTuple::new(py, [#(#o_arrays.into_any()),*])?.into_any()))
-        } else {
-            let a = &o_arrays[0];
-            quote!(Ok(#a.into_any()))
-        };
-        let sig_batch = a_names.iter().map(|n| quote!(#n)).chain(frame_sig);
-        let drop_guards = o_guards.iter().map(|g| quote!(drop(#g);));
-        // A 0-d first argument gives n = 0, which its shape check then refuses.
-        let first_dim_expr = quote!(#first_ident.shape().first().copied().unwrap_or(0));
-        items.push(quote! {
-            #(#[doc = #batch_doc])*
-            #[pyfunction]
-            #[pyo3(name = #batch_name, signature = (#(#sig_batch),*))]
-            fn #py_batch<'py>(py: Python<'py>, #(#batch_params,)* #frame_param) -> PyResult<Bound<'py, PyAny>> {
-                #frame_get
-                let n = #first_dim_expr;
-                #(#batch_reads)*
-                #(#allocs)*
-                py.detach(|| dynamics::c_api::#batch_rust(#(#a_names,)* #(#o_names,)* #frame_arg))
-                    .map_err(|(argument, len, expected)| PyValueError::new_err(format!("{argument}: {len} states, expected {expected}")))?;
-                #(#drop_guards)*
-                #batch_result
-            }
-        });
         adds.push(quote!(m.add_function(wrap_pyfunction!(#py_single, m)?)?;));
         adds.push(quote!(m.add_function(wrap_pyfunction!(#py_batch, m)?)?;));
     }
@@ -350,6 +151,7 @@ pub(crate) fn python_lib(
         env!("CARGO_PKG_VERSION")
     );
     let path = format!("{name}.rs");
+    let helpers = python_helpers();
     let tokens = quote! {
         #![doc = #module_doc]
         #![allow(clippy::all, unused_imports, unused_variables)]
@@ -365,6 +167,35 @@ pub(crate) fn python_lib(
         use pyo3::prelude::*;
         use pyo3::types::{PyFloat, PyTuple};
 
+        #helpers
+
+        #(#items)*
+
+        /// The module: the constants `NQ`, `NV`, `NJOINTS`, `NEUTRAL`, `JOINT_NAMES`,
+        /// `FRAMES`, `L` (the lanes of the batches) and the functions.
+        #[pymodule]
+        #[pyo3(name = #name)]
+        fn py_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            m.add("NQ", NQ)?;
+            m.add("NV", NV)?;
+            m.add("NJOINTS", NJOINTS)?;
+            m.add("NEUTRAL", PyArray1::from_slice(m.py(), &NEUTRAL))?;
+            m.add("JOINT_NAMES", JOINT_NAMES.to_vec())?;
+            m.add("FRAMES", Frame::ALL.iter().map(|f| f.name()).collect::<Vec<_>>())?;
+            m.add("L", lanes::L)?;
+            #(#adds)*
+            Ok(())
+        }
+    };
+    let file: syn::File = syn::parse2(tokens).map_err(|e| GenerateError::Syntax(e.to_string()))?;
+    Ok(prettyplease::unparse(&file))
+}
+
+/// The functions of `src/lib.rs` that every function's wrappers call: the
+/// shape check and read of an array (`values`), its error, and the frame of
+/// a link name.
+fn python_helpers() -> TokenStream {
+    quote! {
         /// A shape as Python prints it: `(19,)`, `(18, 18)`.
         fn py_shape(shape: &[usize]) -> String {
             match shape {
@@ -424,27 +255,266 @@ pub(crate) fn python_lib(
                 PyValueError::new_err(format!("frame: unknown link `{name}`; known: {}", known.join(", ")))
             })
         }
+    }
+}
 
-        #(#items)*
+/// A function of the table as the Python module wraps it: its parts and
+/// their names.
+struct PyFunction<'a> {
+    spec: &'a Signature,
+    args: Vec<Part>,
+    outs: Vec<Part>,
+    a_names: Vec<Ident>,
+    /// Whether the result is a tuple (a tuple of arrays in Python).
+    tuple: bool,
+}
 
-        /// The module: the constants `NQ`, `NV`, `NJOINTS`, `NEUTRAL`, `JOINT_NAMES`,
-        /// `FRAMES`, `L` (the lanes of the batches) and the functions.
-        #[pymodule]
-        #[pyo3(name = #name)]
-        fn py_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
-            m.add("NQ", NQ)?;
-            m.add("NV", NV)?;
-            m.add("NJOINTS", NJOINTS)?;
-            m.add("NEUTRAL", PyArray1::from_slice(m.py(), &NEUTRAL))?;
-            m.add("JOINT_NAMES", JOINT_NAMES.to_vec())?;
-            m.add("FRAMES", Frame::ALL.iter().map(|f| f.name()).collect::<Vec<_>>())?;
-            m.add("L", lanes::L)?;
-            #(#adds)*
-            Ok(())
+impl<'a> PyFunction<'a> {
+    fn new(spec: &'a Signature, name: &str) -> Self {
+        let ty = quote!(f64);
+        let args: Vec<Part> = spec
+            .args
+            .iter()
+            .map(|(n, d)| arg_part(n, *d, &ty, name))
+            .collect();
+        PyFunction {
+            spec,
+            a_names: args
+                .iter()
+                .map(|a| Ident::new(&a.name, Span::call_site()))
+                .collect(),
+            args,
+            outs: output_parts(&spec.output, &ty, name),
+            tuple: matches!(spec.output, Output::Tuple(_)),
         }
-    };
-    let file: syn::File = syn::parse2(tokens).map_err(|e| GenerateError::Syntax(e.to_string()))?;
-    Ok(prettyplease::unparse(&file))
+    }
+
+    /// The `frame` argument of a per-frame function, in the signature.
+    fn frame_param(&self) -> Option<TokenStream> {
+        self.spec.per_frame.then(|| quote!(frame: &str,))
+    }
+
+    /// The frame of the link name, or a `ValueError`.
+    fn frame_get(&self) -> Option<TokenStream> {
+        self.spec
+            .per_frame
+            .then(|| quote!(let frame = frame_named(frame)?;))
+    }
+
+    /// The names of `#[pyo3(signature = ...)]`.
+    fn signature(&self) -> impl Iterator<Item = TokenStream> + '_ {
+        let frame = self.spec.per_frame.then(|| quote!(frame));
+        self.a_names.iter().map(|n| quote!(#n)).chain(frame)
+    }
+
+    /// The docstring's lines on the arguments and the results (for the
+    /// batch, with `n` states).
+    fn shapes(&self, batch: bool) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| {
+                if a.by_value {
+                    if batch {
+                        format!(" {}: float array of shape (n,)", a.name)
+                    } else {
+                        format!(" {}: float", a.name)
+                    }
+                } else {
+                    format!(
+                        " {}: array of shape {}",
+                        a.name,
+                        py_shape_doc(&a.shape, batch)
+                    )
+                }
+            })
+            .collect();
+        if self.spec.per_frame {
+            lines.push(" frame: the link name (one of FRAMES)".into());
+        }
+        let results: Vec<String> = self
+            .outs
+            .iter()
+            .map(|o| {
+                if o.dims.is_empty() {
+                    if batch {
+                        "shape (n,)".to_string()
+                    } else {
+                        "float".to_string()
+                    }
+                } else {
+                    format!("shape {}", py_shape_doc(&o.shape, batch))
+                }
+            })
+            .collect();
+        lines.push(if self.tuple {
+            format!(" Returns a tuple of arrays: {}.", results.join(", "))
+        } else {
+            format!(" Returns {}.", results[0])
+        });
+        lines.push(
+            " Raises ValueError for an argument of another shape (naming it) or an unknown frame."
+                .into(),
+        );
+        lines
+    }
+
+    /// `py_NAME`: one state's arrays, shapes checked, through the scalar
+    /// function.
+    fn single(&self) -> TokenStream {
+        let spec = self.spec;
+        let rust = Ident::new(&spec.name, Span::call_site());
+        let py_single = format_ident!("py_{}", spec.name);
+        let single_name = spec.name.clone();
+        let (frame_param, frame_get) = (self.frame_param(), self.frame_get());
+        let frame_arg = spec.per_frame.then(|| quote!(frame,));
+        let mut doc: Vec<String> = spec.doc.iter().map(|l| format!(" {l}")).collect();
+        doc.push(String::new());
+        doc.extend(self.shapes(false));
+        let single_params = self.args.iter().zip(&self.a_names).map(|(a, n)| {
+            if a.by_value {
+                quote!(#n: f64)
+            } else {
+                quote!(#n: PyArrayLikeDyn<'py, f64, AllowTypeChange>)
+            }
+        });
+        let reads = self.args.iter().zip(&self.a_names).map(|(a, n)| {
+            if a.by_value {
+                return TokenStream::new();
+            }
+            let text = &a.name;
+            let d = dims(a);
+            let c = chunks(a);
+            let buf = format_ident!("{n}_buf");
+            quote! {
+                let mut #buf = Vec::new();
+                let #n = values(#text, &#n, &#d, None, &mut #buf)?;
+                let #n = #n #c.first().ok_or_else(|| shape_error(#text))?;
+            }
+        });
+        let call_args = self.a_names.iter().map(|n| quote!(#n));
+        let result = if self.tuple {
+            let parts = self.outs.iter().enumerate().map(|(k, o)| {
+                let k = proc_macro2::Literal::usize_unsuffixed(k);
+                to_py(o, quote!(r.#k))
+            });
+            quote!(Ok(PyTuple::new(py, [#(#parts),*])?.into_any()))
+        } else {
+            let one = to_py(&self.outs[0], quote!(r));
+            quote!(Ok(#one))
+        };
+        let sig_single = self.signature();
+        quote! {
+            #(#[doc = #doc])*
+            #[pyfunction]
+            #[pyo3(name = #single_name, signature = (#(#sig_single),*))]
+            fn #py_single<'py>(py: Python<'py>, #(#single_params,)* #frame_param) -> PyResult<Bound<'py, PyAny>> {
+                #frame_get
+                #(#reads)*
+                let r = dynamics::#rust(#(#call_args,)* #frame_arg);
+                #result
+            }
+        }
+    }
+
+    /// `py_NAME_batch`: `(n, ...)` arrays through the C interface's batch
+    /// over slices, with the GIL released.
+    fn batch(&self) -> TokenStream {
+        let (spec, a_names, outs) = (self.spec, &self.a_names, &self.outs);
+        let py_batch = format_ident!("py_{}_batch", spec.name);
+        let batch_name = format!("{}_batch", spec.name);
+        let batch_rust = format_ident!("{}_batch", spec.name);
+        let (frame_param, frame_get) = (self.frame_param(), self.frame_get());
+        let frame_arg = spec.per_frame.then(|| quote!(frame,));
+        let mut batch_doc = vec![
+            format!(
+                " `{}` on n states at once: the generated batch (lanes, split across threads) \
+                 with the GIL released.",
+                spec.name
+            ),
+            String::new(),
+        ];
+        batch_doc.extend(self.shapes(true));
+        let batch_params = a_names
+            .iter()
+            .map(|n| quote!(#n: PyArrayLikeDyn<'py, f64, AllowTypeChange>));
+        let first = a_names[0].to_string();
+        let first_ident = &a_names[0];
+        let batch_reads = self.args.iter().zip(a_names).map(|(a, n)| {
+            let text = &a.name;
+            let d = &a.dims;
+            let c = chunks(a);
+            let buf = format_ident!("{n}_buf");
+            quote! {
+                let mut #buf = Vec::new();
+                let #n = values(#text, &#n, &[n #(, #d)*], Some(#first), &mut #buf)? #c;
+            }
+        });
+        let o_arrays: Vec<Ident> = outs
+            .iter()
+            .map(|o| format_ident!("{}_array", o.name))
+            .collect();
+        let o_guards: Vec<Ident> = outs
+            .iter()
+            .map(|o| format_ident!("{}_guard", o.name))
+            .collect();
+        let o_names: Vec<Ident> = outs
+            .iter()
+            .map(|o| Ident::new(&o.name, Span::call_site()))
+            .collect();
+        let allocs = outs
+            .iter()
+            .zip(&o_arrays)
+            .zip(&o_guards)
+            .zip(&o_names)
+            .map(|(((o, arr), guard), n)| {
+                let d = &o.dims;
+                let c = chunks_mut(o);
+                quote! {
+                    let #arr = PyArrayDyn::<f64>::zeros(py, IxDyn(&[n #(, #d)*]), false);
+                    let mut #guard = #arr.readwrite();
+                    let #n = #guard.as_slice_mut().map_err(|e| PyValueError::new_err(e.to_string()))? #c;
+                }
+            });
+        let batch_result = if self.tuple {
+            quote!(Ok(PyTuple::new(py, [#(#o_arrays.into_any()),*])?.into_any()))
+        } else {
+            let a = &o_arrays[0];
+            quote!(Ok(#a.into_any()))
+        };
+        let sig_batch = self.signature();
+        let drop_guards = o_guards.iter().map(|g| quote!(drop(#g);));
+        // A 0-d first argument gives n = 0, which its shape check then refuses.
+        let first_dim_expr = quote!(#first_ident.shape().first().copied().unwrap_or(0));
+        quote! {
+            #(#[doc = #batch_doc])*
+            #[pyfunction]
+            #[pyo3(name = #batch_name, signature = (#(#sig_batch),*))]
+            fn #py_batch<'py>(py: Python<'py>, #(#batch_params,)* #frame_param) -> PyResult<Bound<'py, PyAny>> {
+                #frame_get
+                let n = #first_dim_expr;
+                #(#batch_reads)*
+                #(#allocs)*
+                py.detach(|| dynamics::c_api::#batch_rust(#(#a_names,)* #(#o_names,)* #frame_arg))
+                    .map_err(|(argument, len, expected)| PyValueError::new_err(format!("{argument}: {len} states, expected {expected}")))?;
+                #(#drop_guards)*
+                #batch_result
+            }
+        }
+    }
+}
+
+/// A result part `v` as a Python object: a float, a 1-d array, or a 2-d
+/// array of the part's shape.
+fn to_py(o: &Part, v: TokenStream) -> TokenStream {
+    if o.dims.is_empty() {
+        quote!(PyFloat::new(py, #v).into_any())
+    } else if o.dims.len() == 1 {
+        quote!(PyArray1::from_slice(py, &#v).into_any())
+    } else {
+        let d = dims(o);
+        quote!(PyArray1::from_slice(py, #v.as_flattened()).reshape(#d)?.into_any())
+    }
 }
 
 /// `[NV x NV] row-major` → `NV, NV`, for a docstring.
@@ -527,6 +597,93 @@ mod tests {
         let (again, _) = python_crate(URDF, &Options::default(), "pendulum", "cmd").unwrap();
         assert_eq!(again, files);
     }
+
+    /// A per-frame function's single call and batch, of a tuple result.
+    #[test]
+    fn function_text() {
+        let spec = crate::ffi::example_signature(true);
+        let f = PyFunction::new(&spec, "p");
+        assert_eq!(crate::ffi::pretty(f.single()), PY_SINGLE);
+        assert_eq!(crate::ffi::pretty(f.batch()), PY_BATCH);
+    }
+
+    /// [`PyFunction::single`] of `example_signature(true)`.
+    const PY_SINGLE: &str = r##"/// An example.
+///
+/// q: array of shape (NQ,)
+/// h: float
+/// frame: the link name (one of FRAMES)
+/// Returns a tuple of arrays: shape (NV,), float.
+/// Raises ValueError for an argument of another shape (naming it) or an unknown frame.
+#[pyfunction]
+#[pyo3(name = "f", signature = (q, h, frame))]
+fn py_f<'py>(
+    py: Python<'py>,
+    q: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
+    h: f64,
+    frame: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let frame = frame_named(frame)?;
+    let mut q_buf = Vec::new();
+    let q = values("q", &q, &[NQ], None, &mut q_buf)?;
+    let q = q.as_chunks::<NQ>().0.first().ok_or_else(|| shape_error("q"))?;
+    let r = dynamics::f(q, h, frame);
+    Ok(
+        PyTuple::new(
+                py,
+                [
+                    PyArray1::from_slice(py, &r.0).into_any(),
+                    PyFloat::new(py, r.1).into_any(),
+                ],
+            )?
+            .into_any(),
+    )
+}
+"##;
+
+    /// [`PyFunction::batch`] of `example_signature(true)`.
+    const PY_BATCH: &str = r##"/// `f` on n states at once: the generated batch (lanes, split across threads) with the GIL released.
+///
+/// q: array of shape (n, NQ)
+/// h: float array of shape (n,)
+/// frame: the link name (one of FRAMES)
+/// Returns a tuple of arrays: shape (n, NV), shape (n,).
+/// Raises ValueError for an argument of another shape (naming it) or an unknown frame.
+#[pyfunction]
+#[pyo3(name = "f_batch", signature = (q, h, frame))]
+fn py_f_batch<'py>(
+    py: Python<'py>,
+    q: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
+    h: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
+    frame: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let frame = frame_named(frame)?;
+    let n = q.shape().first().copied().unwrap_or(0);
+    let mut q_buf = Vec::new();
+    let q = values("q", &q, &[n, NQ], Some("q"), &mut q_buf)?.as_chunks::<NQ>().0;
+    let mut h_buf = Vec::new();
+    let h = values("h", &h, &[n], Some("q"), &mut h_buf)?;
+    let out0_array = PyArrayDyn::<f64>::zeros(py, IxDyn(&[n, NV]), false);
+    let mut out0_guard = out0_array.readwrite();
+    let out0 = out0_guard
+        .as_slice_mut()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .as_chunks_mut::<NV>()
+        .0;
+    let out1_array = PyArrayDyn::<f64>::zeros(py, IxDyn(&[n]), false);
+    let mut out1_guard = out1_array.readwrite();
+    let out1 = out1_guard
+        .as_slice_mut()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.detach(|| dynamics::c_api::f_batch(q, h, out0, out1, frame))
+        .map_err(|(argument, len, expected)| PyValueError::new_err(
+            format!("{argument}: {len} states, expected {expected}"),
+        ))?;
+    drop(out0_guard);
+    drop(out1_guard);
+    Ok(PyTuple::new(py, [out0_array.into_any(), out1_array.into_any()])?.into_any())
+}
+"##;
 
     /// `f32` is refused: the module's arrays are `float64`.
     #[test]
