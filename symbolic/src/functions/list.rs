@@ -1,12 +1,14 @@
-//! The one list of the table's functions ([`for_each_function!`]), from which
+//! The one list of the table's functions
+//! ([`for_each_function!`](crate::for_each_function)), from which
 //! the [`Function`](crate::Function) enum, `Function::ALL`, the names and the
 //! predicates are generated (`define_functions!` in mod.rs), as are the lists
 //! of the benches (benches/common/functions.rs).
 
 /// Calls `$m! { ARGS core: [ROW, ...] mpc: [ROW, ...] }` with every function
 /// of the table, in table order (the emission order): the core functions,
-/// then the MPC block (the contact, frame and centroidal derivatives, whose
-/// code takes long to build for a floating-base robot). Invoked as
+/// then the MPC block (from `frame_velocity_derivatives_local` on: the
+/// derivatives, impulses and steps in contact of an MPC, whose code takes
+/// minutes to build for a floating-base robot). Invoked as
 /// `for_each_function!(m!(ARGS))`.
 ///
 /// A row is the variant's doc and
