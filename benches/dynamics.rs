@@ -30,12 +30,12 @@
 //! Results land in `<target dir>/criterion/<robot>/<function>/{generated,runtime}/`;
 //! `scripts/bench` runs this (built with `-C target-cpu=native`, as the
 //! Pinocchio harness is with `-march=native`) together with Pinocchio and
-//! prints the table. A function of the table is benched once its name is in
-//! `core_functions!` or `mpc_functions!` (`benches/common/functions.rs`; their
-//! union `every_function!` is checked against the table by
-//! `cli/tests/function_table.rs`, and each robot's group checks that it
-//! benched every function but `mpc_functions!`). The machinery (states,
-//! calls, the robot's group) is benches/common/harness.rs.
+//! prints the table. Every function of the table is benched: `core_functions!`
+//! and `mpc_functions!` (`benches/common/functions.rs`) are the two blocks of
+//! the table's list (`rbdgen::symbolic::for_each_function!`), and each
+//! robot's group checks that it benched every function but
+//! `mpc_functions!`. The machinery (states, calls, the robot's group) is
+//! benches/common/harness.rs.
 
 #[path = "../runtime/tests/common/mod.rs"]
 mod common;

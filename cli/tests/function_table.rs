@@ -1,8 +1,7 @@
 //! Every function of the generator's table (`Function::ALL`) is generated,
-//! verified by `rbdgen verify`, evaluated by `rbdgen eval` (or named as
-//! outside the eval format, with the reason) and benched: each check reads
-//! the list that the tool itself uses, so a function left out of any of them
-//! fails here.
+//! verified by `rbdgen verify` and benched: each check reads the list that
+//! the tool itself uses. (That `rbdgen eval` evaluates each function or names
+//! it as outside the eval format is the unit test of cli/src/eval/parts.rs.)
 
 #[macro_use]
 #[path = "../../benches/common/functions.rs"]
@@ -11,7 +10,6 @@ mod functions;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use rbdgen_cli::eval::{OUTSIDE_FORMAT, PARTS};
 use rbdgen_symbolic::Function;
 
 /// The workspace root, where the models are.
@@ -85,32 +83,29 @@ fn every_function_is_generated_and_verified() {
     }
 }
 
-/// `rbdgen eval` computes its quantities with the functions of `PARTS` (the
-/// runtime through `Function::evaluate`, the generated code through the
-/// compiled function); the others are named with the reason.
-#[test]
-fn every_function_is_evaluated_or_outside_the_format() {
-    for f in Function::ALL {
-        let evaluated = PARTS.iter().any(|p| p.function == f);
-        let outside = OUTSIDE_FORMAT.iter().filter(|(g, _)| *g == f).count();
-        assert!(
-            evaluated != (outside == 1) && outside <= 1,
-            "{}: in PARTS {evaluated}, outside the format {outside} times",
-            f.name()
-        );
-    }
-}
-
 macro_rules! bench_list {
     (, [$($f:ident),* $(,)?]) => {
         [$(stringify!($f)),*]
     };
 }
 
-/// The benches (benches/dynamics.rs) bench the functions of
-/// `every_function!`, on three robots: the list is the table's.
+/// `CORE`: the names of `core_functions!`, expanded as an item, as
+/// benches/dynamics.rs expands it (to modules).
+macro_rules! core_names {
+    (, [$($f:ident),* $(,)?]) => {
+        const CORE: &[&str] = &[$(stringify!($f)),*];
+    };
+}
+core_functions!(core_names!());
+
+/// The benches (benches/dynamics.rs, benches/stance.rs) bench the functions
+/// of `core_functions!` and `mpc_functions!`, the table's list in two blocks:
+/// together `every_function!`, the table.
 #[test]
 fn every_function_is_benched() {
-    let benched: Vec<&str> = every_function!(bench_list!()).to_vec();
-    assert_eq!(benched, names(Function::ALL));
+    let every: Vec<&str> = every_function!(bench_list!()).to_vec();
+    assert_eq!(every, names(Function::ALL));
+    let core: Vec<&str> = CORE.to_vec();
+    let mpc: Vec<&str> = mpc_functions!(bench_list!()).to_vec();
+    assert_eq!([core, mpc].concat(), every);
 }

@@ -428,3 +428,27 @@ pub fn frame_quantities() -> Vec<&'static str> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every function of the table is in exactly one of [`PARTS`] and
+    /// [`OUTSIDE_FORMAT`]; the latter is in table order.
+    #[test]
+    fn every_function_is_evaluated_or_outside_the_format() {
+        for f in Function::ALL {
+            let evaluated = PARTS.iter().any(|p| p.function == f);
+            let outside = OUTSIDE_FORMAT.iter().filter(|(g, _)| *g == f).count();
+            assert!(
+                evaluated != (outside == 1) && outside <= 1,
+                "{}: in PARTS {evaluated}, outside the format {outside} times",
+                f.name()
+            );
+        }
+        assert!(
+            OUTSIDE_FORMAT.windows(2).all(|w| w[0].0 < w[1].0),
+            "OUTSIDE_FORMAT in table order"
+        );
+    }
+}
