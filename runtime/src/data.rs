@@ -1,8 +1,8 @@
 //! The preallocated workspace of the algorithms (Pinocchio's `Data`).
 
-use crate::algorithms::{Bias, MassSolve};
 use crate::error::DataMismatch;
 use crate::spatial::{Force, Inertia, Matrix6, Motion, Transform, Vector3};
+use crate::workspace::{Bias, MassSolve};
 use crate::{Model, Scalar};
 
 /// Workspace for one model and one scalar type, allocated once by [`Data::new`];

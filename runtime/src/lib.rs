@@ -54,6 +54,7 @@ pub mod error;
 pub mod model;
 pub mod scalar;
 pub mod spatial;
+mod workspace;
 
 pub use algorithms::{
     aba, aba_derivatives, aba_derivatives_fext, aba_dfext, aba_fext, actuated_dofs, ccrba,

@@ -49,7 +49,6 @@ pub use derivatives::{
     rnea_derivatives_fext, rnea_derivatives_stage, solve_mass_column, DerivativeColumns,
     ForwardStage, Jacobians,
 };
-pub(crate) use derivatives::{Bias, MassSolve};
 pub use effects::{generalized_gravity, nonlinear_effects};
 pub use energy::{kinetic_energy, potential_energy};
 pub use frame_derivatives::{frame_acceleration_derivatives, frame_velocity_derivatives};

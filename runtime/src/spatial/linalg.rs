@@ -1,6 +1,6 @@
 //! 3-vectors, 3x3 and 6x6 matrices over a [`Scalar`].
 
-use super::{Force, Motion, Scalar};
+use super::Scalar;
 use core::ops::{Add, AddAssign, Mul, Neg, Sub};
 
 /// A 3-vector.
@@ -201,24 +201,6 @@ impl<S: Scalar> Matrix6<S> {
         Matrix3(core::array::from_fn(|i| {
             core::array::from_fn(|j| self.0[r + i][c + j])
         }))
-    }
-
-    /// `self v`, a force for a motion `v` (an inertia times a velocity).
-    pub fn mul_motion(&self, v: &Motion<S>) -> Force<S> {
-        let x = v.to_array();
-        let y: [S; 6] = core::array::from_fn(|i| {
-            (1..6).fold(self.0[i][0] * x[0], |acc, j| acc + self.0[i][j] * x[j])
-        });
-        Force::from_slice(&y)
-    }
-
-    /// `selfᵀ m`, so that `m · (self x) = (selfᵀ m) · x`.
-    pub fn transpose_mul_motion(&self, m: &Motion<S>) -> Force<S> {
-        let x = m.to_array();
-        let y: [S; 6] = core::array::from_fn(|j| {
-            (1..6).fold(self.0[0][j] * x[0], |acc, i| acc + self.0[i][j] * x[i])
-        });
-        Force::from_slice(&y)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Spatial motion (twists, accelerations) and force (wrenches) vectors.
 
-use super::{Scalar, Vector3};
+use super::{Matrix6, Scalar, Vector3};
 use core::ops::{Add, AddAssign, Neg, Sub};
 
 /// A spatial motion vector `[linear; angular]` (m/s and rad/s, or their rates).
@@ -115,3 +115,25 @@ macro_rules! spatial_vector {
 }
 spatial_vector!(Motion, "motion");
 spatial_vector!(Force, "force");
+
+// A 6x6 matrix times a motion, here with the spatial vectors so that `linalg`
+// does not import them.
+impl<S: Scalar> Matrix6<S> {
+    /// `self v`, a force for a motion `v` (an inertia times a velocity).
+    pub fn mul_motion(&self, v: &Motion<S>) -> Force<S> {
+        let x = v.to_array();
+        let y: [S; 6] = core::array::from_fn(|i| {
+            (1..6).fold(self.0[i][0] * x[0], |acc, j| acc + self.0[i][j] * x[j])
+        });
+        Force::from_slice(&y)
+    }
+
+    /// `selfᵀ m`, so that `m · (self x) = (selfᵀ m) · x`.
+    pub fn transpose_mul_motion(&self, m: &Motion<S>) -> Force<S> {
+        let x = m.to_array();
+        let y: [S; 6] = core::array::from_fn(|j| {
+            (1..6).fold(self.0[0][j] * x[0], |acc, i| acc + self.0[i][j] * x[i])
+        });
+        Force::from_slice(&y)
+    }
+}

@@ -3,7 +3,7 @@
 //! a solid of uniform density (its `mass`, else `density` × volume), and the
 //! body's inertia is their sum.
 
-use super::spec::Compiler;
+use super::compiler::Compiler;
 use super::xml::Tree;
 use crate::error::ModelError;
 use crate::spatial::{Inertia, Matrix3, Transform, Vector3};

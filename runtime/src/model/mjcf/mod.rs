@@ -108,6 +108,7 @@
 //! Names of unnamed elements are Pinocchio's: a body `<parent>Bis`, a joint
 //! `<body>Joint_<k>`, a `<freejoint>` `<body>_free`, a site `<body>Site_<k>`.
 
+mod compiler;
 mod geom;
 mod known;
 mod spec;
