@@ -9,15 +9,19 @@
 //! - **straight-line** ([`crate::straight`]): one value at a time, in parts
 //!   ([`in_parts`]) when the schedule is longer than one block.
 //!
-//! A new form is a variant of [`Form`], its rule here, and its writer.
+//! The rules are here; the writers below ([`crate::straight`],
+//! [`crate::columns`]) take them as arguments. A new form is a variant of
+//! [`Form`], its rule in [`choose_form`], its arm in [`Form::emit`], and its
+//! writer in a module of its own.
 
 use rbdgen_runtime::Model;
 
-use crate::columns::{choose_columns, looped_fits, TracedColumns};
-use crate::emit::{Arith, Schedule};
+use crate::columns::{choose_columns, emit_columns, looped_fits, TracedColumns};
+use crate::emit::Schedule;
 use crate::error::GenerateError;
 use crate::functions::{Columns, Dim};
-use crate::item::Signature;
+use crate::graph::OpCounts;
+use crate::item::{FunctionItems, Signature};
 use crate::limbs::{self, Packing};
 use crate::options::Options;
 use crate::straight::Straight;
@@ -28,7 +32,8 @@ pub(crate) enum Form<'a> {
     /// The column form: its stage and kernels traced.
     Columns(TracedColumns<'a>),
     /// Straight-line, each frame's graph traced (with its limbs side by
-    /// side when [`Straight::packings`] is some).
+    /// side when [`Straight::packings`] is some, in parts when
+    /// [`Straight::in_parts`]).
     Straight(Straight),
 }
 
@@ -36,7 +41,7 @@ pub(crate) enum Form<'a> {
 /// more than its share of [`Options::unroll_limit`] ([`choose_columns`]);
 /// otherwise its frames traced by `trace_at` (once per selected frame of a
 /// per-frame function), straight-line, with the limbs side by side where
-/// [`limbs_side_by_side`] pays.
+/// [`limbs_side_by_side`] pays, in parts ([`in_parts`]) when long.
 ///
 /// # Errors
 /// As [`Straight::trace`]; [`GenerateError::TooLarge`] says whether the
@@ -51,8 +56,12 @@ pub(crate) fn choose_form<'a>(
     if let Some(traced) = choose_columns(model, spec, columns, options)? {
         return Ok(Form::Columns(traced));
     }
-    match Straight::trace(model, spec, options, trace_at) {
-        Ok(straight) => Ok(Form::Straight(straight)),
+    let pack = |traced: &Traced| packing(model, traced, spec, options);
+    match Straight::trace(model, spec, options, &pack, trace_at) {
+        Ok(mut straight) => {
+            straight.in_parts = in_parts(&straight.schedules);
+            Ok(Form::Straight(straight))
+        }
         Err(GenerateError::TooLarge {
             function,
             ops,
@@ -68,17 +77,49 @@ pub(crate) fn choose_form<'a>(
     }
 }
 
-/// Whether a straight-line function is written in parts in `arith`: when
-/// every schedule has more than one part, except the scalar function with
-/// its limbs side by side (`packed`), which is one block.
-pub(crate) fn in_parts(schedules: &[Schedule], packed: bool, arith: Arith) -> bool {
-    schedules.iter().all(|s| s.parts.len() > 1) && !(packed && arith == Arith::Scalar)
+impl Form<'_> {
+    /// The function written in its form: its items, and the operation
+    /// counts as traced and as emitted.
+    ///
+    /// # Errors
+    /// As [`emit_columns`].
+    pub(crate) fn emit(
+        self,
+        model: &Model,
+        spec: &Signature,
+        options: &Options,
+    ) -> Result<(FunctionItems, OpCounts, OpCounts), GenerateError> {
+        match self {
+            Form::Columns(traced) => {
+                let pack = |traced: &Traced| packing(model, traced, spec, options);
+                emit_columns(model, spec, traced, options, &pack)
+            }
+            Form::Straight(straight) => Ok(straight.emit(model, spec, options)),
+        }
+    }
+}
+
+/// Whether a straight-line function is written in parts: when every
+/// schedule (one per frame) has more than one part. (The scalar function
+/// with its limbs side by side is one block whatever this says.)
+fn in_parts(schedules: &[Schedule]) -> bool {
+    schedules.iter().all(|s| s.parts.len() > 1)
+}
+
+/// The limbs of a graph of `spec` side by side, unless
+/// [`Options::one_limb_at_a_time`], where [`limbs_side_by_side`] pays.
+fn packing(model: &Model, traced: &Traced, spec: &Signature, options: &Options) -> Option<Packing> {
+    if options.one_limb_at_a_time {
+        return None;
+    }
+    let dims: Vec<Dim> = spec.args.iter().map(|(_, d)| *d).collect();
+    limbs_side_by_side(model, traced, &dims)
 }
 
 /// The limbs of `model` side by side in `traced` ([`crate::limbs::pack`]),
 /// when that writes at least a tenth fewer statements, and at least
 /// [`MIN_SAVED`] fewer, in one block of at most [`PACKED_LEN`].
-pub(crate) fn limbs_side_by_side(model: &Model, traced: &Traced, args: &[Dim]) -> Option<Packing> {
+fn limbs_side_by_side(model: &Model, traced: &Traced, args: &[Dim]) -> Option<Packing> {
     let packing = limbs::pack(model, &traced.graph, &traced.outputs, args, PACKED_LEN)?;
     let (ops, items) = packing.counts();
     let saved = ops - items;

@@ -14,9 +14,8 @@ use quote::quote;
 use rbdgen_runtime::{Data, Model};
 
 use crate::api::{constants, mul_add_helper, sincos4_helper};
-use crate::columns::emit_columns;
 use crate::error::GenerateError;
-use crate::form::{choose_form, Form};
+use crate::form::choose_form;
 use crate::functions::{Dim, Function};
 use crate::graph::OpCounts;
 use crate::header::header_doc;
@@ -435,10 +434,7 @@ impl Job<'_> {
         let form = choose_form(model, &signature, &columns, options, |frame| {
             self.trace(model, &signature, frame)
         })?;
-        match form {
-            Form::Columns(traced) => emit_columns(model, &signature, traced, options),
-            Form::Straight(straight) => Ok(straight.emit(model, &signature, options)),
-        }
+        form.emit(model, &signature, options)
     }
 
     /// The job's signature: its name, arguments, output and doc lines.

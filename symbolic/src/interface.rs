@@ -2,7 +2,8 @@
 //! over the finished module (as prost-build's `ServiceGenerator`): the
 //! `lanes` module ([`Lanes`], [`Options::lanes`]), the C interface
 //! ([`CApi`], [`Options::c_api`]) and the Python module of a `--python`
-//! crate ([`Python`]). The assembly ([`crate::generate`]) hands each
+//! crate (`Python`, in `python.rs`, which builds that crate above the
+//! assembly). The assembly ([`crate::generate`]) hands each
 //! function to every interface, then asks each for its items (appended to
 //! the module, in [`interfaces`]' order) and its files.
 //!
@@ -149,21 +150,5 @@ impl Interface for CApi {
             module.header,
         );
         Ok(vec![(CApi::header_name(&self.prefix), header)])
-    }
-}
-
-/// The PyO3 module of a Python crate (`src/lib.rs`,
-/// [`crate::python::python_crate`]): numpy arrays in and out, over the
-/// module's C batches.
-pub(crate) struct Python {
-    pub(crate) name: String,
-    /// The command line that regenerates the crate, for its header.
-    pub(crate) command: String,
-}
-
-impl Interface for Python {
-    fn files(&self, module: &Finished) -> Result<Vec<(String, String)>, GenerateError> {
-        let lib = crate::python::python_lib(module.signatures, &self.name, &self.command)?;
-        Ok(vec![("src/lib.rs".to_string(), lib)])
     }
 }

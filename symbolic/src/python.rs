@@ -16,7 +16,7 @@ use crate::error::GenerateError;
 use crate::ffi::{arg_part, output_parts, Part};
 use crate::functions::Output;
 use crate::generate::{generate_with, Module};
-use crate::interface::Python;
+use crate::interface::{Finished, Interface};
 use crate::item::Signature;
 use crate::options::Options;
 
@@ -125,14 +125,26 @@ fn chunks_mut(part: &Part) -> TokenStream {
     quote!(#(#steps)*)
 }
 
+/// The PyO3 module of a Python crate (`src/lib.rs`,
+/// [`crate::python::python_crate`]): numpy arrays in and out, over the
+/// module's C batches.
+pub(crate) struct Python {
+    pub(crate) name: String,
+    /// The command line that regenerates the crate, for its header.
+    pub(crate) command: String,
+}
+
+impl Interface for Python {
+    fn files(&self, module: &Finished) -> Result<Vec<(String, String)>, GenerateError> {
+        let lib = python_lib(module.signatures, &self.name, &self.command)?;
+        Ok(vec![("src/lib.rs".to_string(), lib)])
+    }
+}
+
 /// `src/lib.rs` of the Python crate: the dynamics module, the helpers that
 /// check the arrays, a function and its batch per generated function, and
 /// the Python module that holds them.
-pub(crate) fn python_lib(
-    functions: &[Signature],
-    name: &str,
-    command: &str,
-) -> Result<String, GenerateError> {
+fn python_lib(functions: &[Signature], name: &str, command: &str) -> Result<String, GenerateError> {
     let module = Ident::new(name, Span::call_site());
     let mut items = Vec::new();
     let mut adds = Vec::new();

@@ -13,7 +13,6 @@ use crate::api::{arg_params, output_shape, output_type, selected_frames, variant
 use crate::emit::{print, print_packed, schedule, Arith, Inputs, Schedule, Split};
 use crate::emit::{PART_LEN, WHOLE_LEN};
 use crate::error::GenerateError;
-use crate::form::{in_parts, limbs_side_by_side};
 use crate::functions::Dim;
 use crate::graph::OpCounts;
 use crate::item::Signature;
@@ -30,9 +29,12 @@ pub(crate) struct Straight {
     /// The arm of each graph: its frame's index and `Frame` variant.
     frames: Vec<Option<(usize, Ident)>>,
     graphs: Vec<Traced>,
-    schedules: Vec<Schedule>,
+    pub(crate) schedules: Vec<Schedule>,
     /// Each graph's limbs side by side, when every graph has them.
     pub(crate) packings: Option<Vec<Packing>>,
+    /// Whether the code is written in parts (one function per part), set by
+    /// [`crate::form::choose_form`]; never with the limbs side by side.
+    pub(crate) in_parts: bool,
     /// The operations emitted (with [`OpCounts::in_lanes`] when packed).
     pub(crate) counts: OpCounts,
     /// The operations as traced.
@@ -42,8 +44,8 @@ pub(crate) struct Straight {
 
 impl Straight {
     /// Traces `spec` once per frame (`trace_at(frame)`), checks, simplifies,
-    /// counts and schedules each graph; packs the limbs side by side unless
-    /// [`Options::one_limb_at_a_time`].
+    /// counts and schedules each graph, and puts its limbs side by side where
+    /// `pack` does (the form's rule).
     ///
     /// # Errors
     /// [`GenerateError::Input`] when the runtime refuses the trace,
@@ -54,10 +56,10 @@ impl Straight {
         model: &Model,
         spec: &Signature,
         options: &Options,
+        pack: &dyn Fn(&Traced) -> Option<Packing>,
         mut trace_at: impl FnMut(Option<usize>) -> Result<Traced, rbdgen_runtime::InputError>,
     ) -> Result<Straight, GenerateError> {
         let frames = frames(model, spec, options);
-        let dims: Vec<Dim> = spec.args.iter().map(|(_, d)| *d).collect();
         let mut counts = OpCounts::default();
         let mut traced_counts = OpCounts::default();
         let mut stops = Stops::default();
@@ -87,10 +89,7 @@ impl Straight {
                 WHOLE_LEN,
                 PART_LEN,
             ));
-            packings.push(match options.one_limb_at_a_time {
-                true => None,
-                false => limbs_side_by_side(model, &traced, &dims),
-            });
+            packings.push(pack(&traced));
             graphs.push(traced);
         }
         // The limbs side by side for every frame, or not at all.
@@ -103,6 +102,7 @@ impl Straight {
             graphs,
             schedules,
             packings,
+            in_parts: false,
             counts,
             traced_counts,
             stops,
@@ -191,7 +191,7 @@ impl Writer<'_> {
         // result after the call or, inlined, ran Go2+Z1's `crba` about 20 %
         // slower in scripts/bench).
         // The lanes kernel is always written into `out` (its batches' form).
-        let split = in_parts(&self.form.schedules, self.form.packings.is_some(), arith);
+        let split = self.form.in_parts && !self.packed(arith);
         let code = self.blocks(arith, split, &params, &ret);
         let names = self.names();
         let frame_param = spec.per_frame.then(|| quote!(frame: Frame));

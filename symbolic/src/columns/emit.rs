@@ -13,7 +13,6 @@ use crate::api::{arg_params, mul_add_helper, output_type};
 use crate::emit::{print, print_packed, schedule, Arith, Emitted, Inputs, Schedule, Shape, Split};
 use crate::emit::{PART_LEN, WHOLE_LEN};
 use crate::error::GenerateError;
-use crate::form::limbs_side_by_side;
 use crate::functions::{Columns, Dim, Looped, Output};
 use crate::graph::OpCounts;
 use crate::item::{function_doc, function_items, into_doc, upper_camel, EntryPoints, Into};
@@ -24,7 +23,8 @@ use crate::prepare::{check, simplified};
 use crate::simplify::Stops;
 use crate::trace::{Expr, Traced};
 
-/// `spec` in the column form `traced` ([`super::choose_columns`]): the
+/// `spec` in the column form `traced` ([`super::choose_columns`]), its
+/// stage with the limbs side by side where `pack` does (the form's rule): the
 /// items, and the operation counts as traced and as emitted (all operations
 /// run, with [`OpCounts::looped`] those that no written-out copy accounts
 /// for).
@@ -37,6 +37,7 @@ pub(crate) fn emit_columns(
     spec: &Signature,
     traced: TracedColumns<'_>,
     options: &Options,
+    pack: &dyn Fn(&Traced) -> Option<Packing>,
 ) -> Result<(FunctionItems, OpCounts, OpCounts), GenerateError> {
     let TracedColumns {
         form: columns,
@@ -53,7 +54,6 @@ pub(crate) fn emit_columns(
     let (kernels, graphs): (Vec<_>, Vec<_>) = (kernels.into_iter())
         .map(|(g, l, k)| ((g, l), (k, groups[g].len())))
         .unzip();
-    let dims: Vec<Dim> = spec.args.iter().map(|(_, d)| *d).collect();
     let mut stage_packed = None;
     for (graph, times) in std::iter::once((stage, 1)).chain(graphs) {
         check(model, &graph, &spec.name, options.scalar)?;
@@ -62,8 +62,8 @@ pub(crate) fn emit_columns(
         counts += repeated(op_counts(&graph), 1, times);
         schedules.push(schedule(&graph.graph, &graph.outputs, WHOLE_LEN, PART_LEN));
         // The stage (the first graph) with its limbs side by side.
-        if schedules.len() == 1 && !options.one_limb_at_a_time {
-            if let Some(packing) = limbs_side_by_side(model, &graph, &dims) {
+        if schedules.len() == 1 {
+            if let Some(packing) = pack(&graph) {
                 counts.in_lanes += packing.in_lanes();
                 stage_packed = Some((graph, packing));
             }
