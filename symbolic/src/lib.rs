@@ -21,6 +21,7 @@ pub mod header;
 pub mod jacobian;
 mod lanes;
 pub mod limbs;
+pub mod ops;
 pub mod options;
 pub mod python;
 pub mod simplify;

@@ -7,6 +7,8 @@
 mod packed;
 mod print;
 mod schedule;
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
