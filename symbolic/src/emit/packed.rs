@@ -8,7 +8,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::print::{declare_locals, operand, Lowered};
-use super::schedule::{fused_operand, is_sum, lower, Op, Operand};
+use super::schedule::{fused_operand, fusions, is_sum, lower, uses, Op, Operand};
 use super::{Arith, Inputs, ScalarType, Shape};
 use crate::graph::{Graph, Node, NodeId};
 use crate::limbs::{Item, Lanes, Packing, LANES};
@@ -101,63 +101,41 @@ struct Fused {
 }
 
 impl Fused {
+    /// The schedule's fusion step ([`fusions`]) on the same use counts: a
+    /// scalar product into a scalar sum, and a pack of products into a pack
+    /// of sums when every lane's product is used by that lane's sum only.
     fn new(graph: &Graph, outputs: &[NodeId], packing: &Packing) -> Self {
-        // Uses of each node by distinct live users (outputs count as uses).
-        let mut uses: HashMap<NodeId, (usize, NodeId)> = HashMap::new();
-        for item in &packing.order {
-            let members = match item {
-                Item::Scalar(x) => vec![*x],
-                Item::Pack(k) => packing.packs[*k].clone(),
-            };
-            for m in members {
-                let mut children: Vec<NodeId> = graph.node(m).children().collect();
-                children.dedup();
-                for c in children {
-                    let e = uses.entry(c).or_insert((0, m));
-                    e.0 += 1;
-                    e.1 = m;
-                }
-            }
-        }
-        let output_set: HashSet<NodeId> = outputs.iter().copied().collect();
-        // The only use of `x` is by `by`.
-        let only_use =
-            |x: NodeId, by: NodeId| !output_set.contains(&x) && uses.get(&x) == Some(&(1, by));
-        let is_product = |x: NodeId| matches!(graph.node(x), Node::Mul(..));
+        let live = graph.reachable(outputs);
+        let uses = uses(graph, outputs, &live);
+        let scalar = |i: usize| packing.lane(NodeId(i as u32)).is_none();
+        let scalars = fusions(graph, &live, &uses, |sum, product| {
+            scalar(sum) && scalar(product)
+        });
         let mut fused = Fused {
-            scalars: HashSet::new(),
+            scalars: (scalars.product_of.keys())
+                .map(|&m| NodeId(m as u32))
+                .collect(),
             packs: HashSet::new(),
         };
+        // A pack's lanes are its sum's operands (aligned with lane 0's), so a
+        // product used once is used by that lane's sum.
+        let used_once = |x: &NodeId| uses[x.0 as usize] == 1;
         for item in &packing.order {
-            match *item {
-                Item::Scalar(x) if is_sum(&graph.node(x)) => {
-                    let operands: Vec<NodeId> = graph.node(x).children().collect();
-                    let product = fused_operand(&operands, |&c| {
-                        let fusable = !is_leaf(graph, c)
-                            && packing.lane(c).is_none()
-                            && is_product(c)
-                            && only_use(c, x);
-                        fusable.then_some(c)
-                    });
-                    fused.scalars.extend(product);
-                }
-                Item::Pack(k) if is_sum(&graph.node(packing.packs[k][0])) => {
-                    let operands = packing.operands(graph, k);
-                    let product = fused_operand(&operands, |o| match o {
-                        Lanes::Pack(q) => {
-                            let pack = &packing.packs[*q];
-                            let fusable = is_product(pack[0])
-                                && !is_leaf(graph, pack[0])
-                                && (pack.iter().zip(&packing.packs[k]))
-                                    .all(|(&m, &u)| only_use(m, u));
-                            fusable.then_some(*q)
-                        }
-                        _ => None,
-                    });
-                    fused.packs.extend(product);
-                }
-                _ => {}
+            let Item::Pack(k) = *item else { continue };
+            if !is_sum(&graph.node(packing.packs[k][0])) {
+                continue;
             }
+            let operands = packing.operands(graph, k);
+            let product = fused_operand(&operands, |o| match o {
+                Lanes::Pack(q) => {
+                    let pack = &packing.packs[*q];
+                    let fusable =
+                        matches!(graph.node(pack[0]), Node::Mul(..)) && pack.iter().all(used_once);
+                    fusable.then_some(*q)
+                }
+                _ => None,
+            });
+            fused.packs.extend(product);
         }
         fused
     }

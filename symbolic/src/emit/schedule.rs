@@ -114,7 +114,8 @@ pub struct Schedule {
 pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: usize) -> Schedule {
     let live = graph.reachable(outputs);
     let nodes = graph.nodes();
-    let fused = fusions(graph, outputs, &live);
+    let uses = uses(graph, outputs, &live);
+    let fused = fusions(graph, &live, &uses, |_, _| true);
     let trig = Trig::new(graph, &live);
     // The statements, in order, each named by its first definition: the
     // groups of angles, then one per remaining node.
@@ -476,19 +477,9 @@ fn latest_use(graph: &Graph, live: &[bool], key: &[usize]) -> Vec<usize> {
     latest
 }
 
-/// Products fused into the sum that uses them: `x = a * b; y = x + c` becomes
-/// `y = mul_add(a, b, c)` (the generated module's helper: one rounding where the
-/// target has FMA instructions). A product qualifies when its only use is as an
-/// operand of one sum or difference and it is not an output; each sum takes at
-/// most one ([`fused_operand`]).
-struct Fusions {
-    /// Sum node → the product fused into it.
-    sum_of: HashMap<usize, usize>,
-    /// Product node → the sum it is fused into.
-    product_of: HashMap<usize, usize>,
-}
-
-fn fusions(graph: &Graph, outputs: &[NodeId], live: &[bool]) -> Fusions {
+/// For each node, its number of uses as an operand of a live node
+/// (`usize::MAX` for an output, which is used at the end).
+pub(super) fn uses(graph: &Graph, outputs: &[NodeId], live: &[bool]) -> Vec<usize> {
     let nodes = graph.nodes();
     let mut uses = vec![0usize; nodes.len()];
     for (node, _) in nodes.iter().zip(live).filter(|(_, &l)| l) {
@@ -499,6 +490,31 @@ fn fusions(graph: &Graph, outputs: &[NodeId], live: &[bool]) -> Fusions {
     for o in outputs {
         uses[o.0 as usize] = usize::MAX;
     }
+    uses
+}
+
+/// Products fused into the sum that uses them: `x = a * b; y = x + c` becomes
+/// `y = mul_add(a, b, c)` (the generated module's helper: one rounding where the
+/// target has FMA instructions). A product qualifies when its only use is as an
+/// operand of one sum or difference and it is not an output; each sum takes at
+/// most one ([`fused_operand`]).
+pub(super) struct Fusions {
+    /// Sum node → the product fused into it.
+    pub sum_of: HashMap<usize, usize>,
+    /// Product node → the sum it is fused into.
+    pub product_of: HashMap<usize, usize>,
+}
+
+/// The fusions of the live sums, given each node's [`uses`]; `allowed(sum,
+/// product)` may refuse a pair (the packed printer fuses scalars only), and
+/// the sum then takes its other operand if that qualifies.
+pub(super) fn fusions(
+    graph: &Graph,
+    live: &[bool],
+    uses: &[usize],
+    allowed: impl Fn(usize, usize) -> bool,
+) -> Fusions {
+    let nodes = graph.nodes();
     let mut f = Fusions {
         sum_of: HashMap::new(),
         product_of: HashMap::new(),
@@ -509,8 +525,10 @@ fn fusions(graph: &Graph, outputs: &[NodeId], live: &[bool]) -> Fusions {
         }
         let operands: Vec<usize> = node.children().map(|c| c.0 as usize).collect();
         let product = fused_operand(&operands, |&c| {
-            let fusable =
-                matches!(nodes[c], Node::Mul(..)) && uses[c] == 1 && !f.product_of.contains_key(&c);
+            let fusable = matches!(nodes[c], Node::Mul(..))
+                && uses[c] == 1
+                && !f.product_of.contains_key(&c)
+                && allowed(i, c);
             fusable.then_some(c)
         });
         if let Some(m) = product {

@@ -103,30 +103,29 @@ fn a_select_is_an_if_or_a_lane_select() {
     let [c, a, b] = [(); 3].map(|_| g.new_input());
     let s = g.add(Node::Select(c, a, b));
     let root = g.add(Node::Sqrt(s));
-    let (block, _) = printed(&g, &[root], Arith::Scalar, 100);
-    assert_tokens(
-        &block,
-        quote!({
-            let mut out = [0.0];
-            let [x0, x1]: [f64; 2];
-            x0 = if q[0] > 0.0 { q[1] } else { q[2] };
-            x1 = m::sqrt(x0);
-            out[0] = x1;
-            out
-        }),
-    );
-    let (block, _) = printed(&g, &[root], Arith::Lanes, 100);
-    assert_tokens(
-        &block,
-        quote!({
-            let mut out = [V::splat(0.0)];
-            let [x0, x1]: [V; 2];
-            x0 = V::select(q[0], q[1], q[2]);
-            x1 = m::sqrt(x0);
-            out[0] = x1;
-            out
-        }),
-    );
+    // The arithmetic, the result's zero, the locals' type, the selection.
+    let forms = [
+        (Arith::Scalar, quote!(0.0), quote!(f64)),
+        (Arith::Lanes, quote!(V::splat(0.0)), quote!(V)),
+    ];
+    let selects = [
+        quote!(if q[0] > 0.0 { q[1] } else { q[2] }),
+        quote!(V::select(q[0], q[1], q[2])),
+    ];
+    for ((arith, zero, ty), select) in forms.into_iter().zip(selects) {
+        let (block, _) = printed(&g, &[root], arith, 100);
+        assert_tokens(
+            &block,
+            quote!({
+                let mut out = [#zero];
+                let [x0, x1]: [#ty; 2];
+                x0 = #select;
+                x1 = m::sqrt(x0);
+                out[0] = x1;
+                out
+            }),
+        );
+    }
 }
 
 #[test]
@@ -206,7 +205,8 @@ fn limbs_side_by_side_are_lanes_of_one_vector() {
     let model = Model::from_urdf_str(TWO_LEGS, false).expect("the model");
     let mut g = Graph::new();
     let q = [(); 2].map(|_| g.new_input());
-    // Per leg: sin q·cos q + k (k = 1, 2), then one scalar of both legs.
+    // Per leg: sin q·cos q + k (k = 1, 2), packed; then a scalar of both
+    // legs, its product fused too.
     let k = [1.0, 2.0].map(|k| g.constant(k));
     let legs: Vec<NodeId> = (0..2)
         .map(|i| {
@@ -215,7 +215,8 @@ fn limbs_side_by_side_are_lanes_of_one_vector() {
             g.add(Node::Add(m, k[i]))
         })
         .collect();
-    let both = g.add(Node::Div(legs[0], legs[1]));
+    let product = g.add(Node::Mul(legs[0], legs[1]));
+    let both = g.add(Node::Add(product, q[0]));
     let outputs = [legs[0], legs[1], both];
     let packing = limbs::pack(&model, &g, &outputs, &[Dim::Nq], usize::MAX).expect("packs");
     let args = inputs(2);
@@ -251,7 +252,7 @@ fn limbs_side_by_side_are_lanes_of_one_vector() {
             p3 = p1.mul_add(p2, V::new([1.0, 2.0, 0.0, 0.0]));
             out[0] = p3.to_array()[0];
             out[1] = p3.to_array()[1];
-            s0 = p3.to_array()[0] / p3.to_array()[1];
+            s0 = mul_add(p3.to_array()[0], p3.to_array()[1], q[0]);
             out[2] = s0;
             out
         }),
