@@ -254,6 +254,7 @@ impl Printer<'_> {
         match self.graph.node(x) {
             Node::Const(bits) => Operand::Const(f64::from_bits(bits)),
             Node::Input(k) => Operand::Input(k),
+            // The slot is unused: `print_operand` names a value by its node.
             _ => Operand::Local { slot: 0, node: x },
         }
     }
