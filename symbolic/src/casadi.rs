@@ -33,6 +33,7 @@ use crate::error::GenerateError;
 use crate::functions::{Dim, Function, Output};
 use crate::graph::{Graph, Node, NodeId, OpCounts};
 use crate::jacobian::{jacobian_output, trace_jacobian};
+use crate::ops::Spelling;
 use crate::options::Options;
 use crate::prepare::{build_model, check, simplified};
 use crate::simplify::Stops;
@@ -385,18 +386,13 @@ pub fn python_body(graph: &Graph, outputs: &[NodeId], name: &str) -> String {
             continue;
         }
         let o = |id: NodeId| operand(id, &local);
-        let expr = match *node {
-            Node::Const(_) | Node::Input(_) => unreachable!("skipped above"),
-            Node::Neg(a) => format!("-{}", o(a)),
-            Node::Add(a, b) => format!("{} + {}", o(a), o(b)),
-            Node::Sub(a, b) => format!("{} - {}", o(a), o(b)),
-            Node::Mul(a, b) => format!("{} * {}", o(a), o(b)),
-            Node::Div(a, b) => format!("{} / {}", o(a), o(b)),
-            Node::Sin(a) => format!("_sin({})", o(a)),
-            Node::Cos(a) => format!("_cos({})", o(a)),
-            Node::Sqrt(a) => format!("_sqrt({})", o(a)),
-            Node::Atan2(a, b) => format!("_atan2({}, {})", o(a), o(b)),
-            Node::Select(c, a, b) => format!("_if_else({} > 0, {}, {})", o(c), o(a), o(b)),
+        let (op, args) = node.operation().expect("skipped above");
+        let x: Vec<String> = args[..op.arity()].iter().map(|&a| o(a)).collect();
+        let expr = match op.spelling() {
+            Spelling::Prefix(p) => format!("{p}{}", x[0]),
+            Spelling::Infix(p) => format!("{} {p} {}", x[0], x[1]),
+            Spelling::Call(f) => format!("_{f}({})", x.join(", ")),
+            Spelling::Select => format!("_if_else({} > 0, {}, {})", x[0], x[1], x[2]),
         };
         local[i] = Some(next);
         let _ = writeln!(out, "    t{next} = {expr}");

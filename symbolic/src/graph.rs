@@ -3,97 +3,11 @@
 
 use std::collections::HashMap;
 
+pub use crate::ops::Node;
+
 /// Index of a node in its [`Graph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
-
-/// One operation. Constants are stored by their bits so that nodes hash exactly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Node {
-    /// A finite constant (`f64::to_bits`).
-    Const(u64),
-    /// Input number `k` of the traced function.
-    Input(u32),
-    /// `-a`.
-    Neg(NodeId),
-    /// `a + b`.
-    Add(NodeId, NodeId),
-    /// `a - b`.
-    Sub(NodeId, NodeId),
-    /// `a * b`.
-    Mul(NodeId, NodeId),
-    /// `a / b`.
-    Div(NodeId, NodeId),
-    /// `sin a`.
-    Sin(NodeId),
-    /// `cos a`.
-    Cos(NodeId),
-    /// `√a`.
-    Sqrt(NodeId),
-    /// `atan2(a, b)`: the angle of the point (b, a).
-    Atan2(NodeId, NodeId),
-    /// `if c > 0 { a } else { b }`.
-    Select(NodeId, NodeId, NodeId),
-}
-
-impl Node {
-    /// The operands of the node.
-    pub fn children(&self) -> impl Iterator<Item = NodeId> {
-        let (a, b, c) = match *self {
-            Node::Const(_) | Node::Input(_) => (None, None, None),
-            Node::Neg(a) | Node::Sin(a) | Node::Cos(a) | Node::Sqrt(a) => (Some(a), None, None),
-            Node::Add(a, b)
-            | Node::Sub(a, b)
-            | Node::Mul(a, b)
-            | Node::Div(a, b)
-            | Node::Atan2(a, b) => (Some(a), Some(b), None),
-            Node::Select(c, a, b) => (Some(c), Some(a), Some(b)),
-        };
-        a.into_iter().chain(b).chain(c)
-    }
-
-    /// The same operation on other operands: `f` maps each child.
-    pub fn map_children(&self, mut f: impl FnMut(NodeId) -> NodeId) -> Node {
-        match *self {
-            Node::Const(_) | Node::Input(_) => *self,
-            Node::Neg(a) => Node::Neg(f(a)),
-            Node::Add(a, b) => Node::Add(f(a), f(b)),
-            Node::Sub(a, b) => Node::Sub(f(a), f(b)),
-            Node::Mul(a, b) => Node::Mul(f(a), f(b)),
-            Node::Div(a, b) => Node::Div(f(a), f(b)),
-            Node::Sin(a) => Node::Sin(f(a)),
-            Node::Cos(a) => Node::Cos(f(a)),
-            Node::Sqrt(a) => Node::Sqrt(f(a)),
-            Node::Atan2(a, b) => Node::Atan2(f(a), f(b)),
-            Node::Select(c, a, b) => Node::Select(f(c), f(a), f(b)),
-        }
-    }
-
-    /// The value of the node given its operands' values (the numeric semantics
-    /// every other pass must agree with).
-    pub fn apply(&self, x: impl Fn(NodeId) -> f64, input: impl Fn(u32) -> f64) -> f64 {
-        match *self {
-            Node::Const(bits) => f64::from_bits(bits),
-            Node::Input(k) => input(k),
-            Node::Neg(a) => -x(a),
-            Node::Add(a, b) => x(a) + x(b),
-            Node::Sub(a, b) => x(a) - x(b),
-            Node::Mul(a, b) => x(a) * x(b),
-            Node::Div(a, b) => x(a) / x(b),
-            Node::Sin(a) => x(a).sin(),
-            Node::Cos(a) => x(a).cos(),
-            Node::Sqrt(a) => x(a).sqrt(),
-            Node::Atan2(a, b) => x(a).atan2(x(b)),
-            Node::Select(c, a, b) => {
-                if x(c) > 0.0 {
-                    x(a)
-                } else {
-                    x(b)
-                }
-            }
-        }
-    }
-}
 
 /// Operation counts of the part of a graph that some outputs reach.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -406,12 +320,7 @@ impl Graph {
                     return if x > 0.0 { a } else { b };
                 }
             }
-            Node::Const(_)
-            | Node::Input(_)
-            | Node::Sin(_)
-            | Node::Cos(_)
-            | Node::Sqrt(_)
-            | Node::Atan2(..) => {}
+            _ => {}
         }
         self.intern(node)
     }
@@ -457,15 +366,8 @@ impl Graph {
             if !live {
                 continue;
             }
-            match node {
-                Node::Const(_) | Node::Input(_) => {}
-                Node::Neg(_) => n.neg += 1,
-                Node::Add(..) | Node::Sub(..) => n.add += 1,
-                Node::Mul(..) => n.mul += 1,
-                Node::Div(..) => n.div += 1,
-                Node::Sin(_) | Node::Cos(_) | Node::Atan2(..) => n.trig += 1,
-                Node::Sqrt(_) => n.sqrt += 1,
-                Node::Select(..) => n.select += 1,
+            if let Some((op, _)) = node.operation() {
+                op.count(&mut n);
             }
         }
         n

@@ -25,6 +25,7 @@ mod item;
 pub mod jacobian;
 mod lanes;
 pub mod limbs;
+pub mod ops;
 pub mod options;
 mod prepare;
 pub mod python;

@@ -190,21 +190,11 @@ fn seeds(model: &Model, args: &[Dim]) -> Vec<Vec<u32>> {
 
 /// The operations a pack may hold.
 fn packable(node: &Node) -> bool {
-    matches!(
-        node,
-        Node::Neg(_)
-            | Node::Add(..)
-            | Node::Sub(..)
-            | Node::Mul(..)
-            | Node::Div(..)
-            | Node::Sin(_)
-            | Node::Cos(_)
-            | Node::Sqrt(_)
-    )
+    node.operation().is_some_and(|(op, _)| op.wide().is_some())
 }
 
 fn commutative(node: &Node) -> bool {
-    matches!(node, Node::Add(..) | Node::Mul(..))
+    node.operation().is_some_and(|(op, _)| op.commutative())
 }
 
 /// The pack holding `tuple` lane for lane, if any.
@@ -381,20 +371,13 @@ fn signature(graph: &Graph, node: &Node, anchor: NodeId) -> Vec<u8> {
     s
 }
 
+/// The operation of `node` as a number: 0 for a constant, 1 for an input,
+/// then one per operator.
 fn kind(node: &Node) -> u8 {
-    match node {
-        Node::Const(_) => 0,
-        Node::Input(_) => 1,
-        Node::Neg(_) => 2,
-        Node::Add(..) => 3,
-        Node::Sub(..) => 4,
-        Node::Mul(..) => 5,
-        Node::Div(..) => 6,
-        Node::Sin(_) => 7,
-        Node::Cos(_) => 8,
-        Node::Sqrt(_) => 9,
-        Node::Atan2(..) => 10,
-        Node::Select(..) => 11,
+    match (node, node.operation()) {
+        (_, Some((op, _))) => 2 + op as u8,
+        (Node::Input(_), None) => 1,
+        _ => 0,
     }
 }
 

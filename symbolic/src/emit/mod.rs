@@ -3,10 +3,15 @@
 //! [`schedule()`] decides the statements, their locals, the parts of a
 //! long block and the values spilled between parts, as plain data; [`print()`]
 //! writes that schedule as Rust in a scalar type and an arithmetic.
+//! [`print_packed()`] (limbs side by side) lowers its scalar operations with
+//! the schedule's lowering and fusion step and writes them with the same
+//! statement printer; its vector statements are its own.
 
 mod packed;
 mod print;
 mod schedule;
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};

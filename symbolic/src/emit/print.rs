@@ -6,9 +6,10 @@ use std::collections::HashMap;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::schedule::{Op, Operand, Schedule, Signed, TRIG_LANES};
+use super::schedule::{Op, Operand, Part, Schedule, Signed, Statement, TRIG_LANES};
 use super::{Arith, Inputs, ScalarType, Shape};
 use crate::graph::NodeId;
+use crate::ops::Spelling;
 
 /// What [`print()`] makes: the function body, and the parts it calls
 /// (module-level items, empty unless the block has several parts).
@@ -97,35 +98,12 @@ pub fn print(
     split: &Split,
     into: bool,
 ) -> Emitted {
-    let function = |name: &str| {
-        let f = scalar.math_function(name);
-        quote!(#math::#f)
+    let lowered = Lowered {
+        math,
+        scalar,
+        arith,
     };
-    let (sin, cos, sincos) = (function("sin"), function("cos"), function("sincos"));
-    let (sqrt, atan2) = (function("sqrt"), function("atan2"));
-    let name = |s: usize| format_ident!("x{}", s);
-    let x = |o: Operand| -> TokenStream {
-        match o {
-            Operand::Const(c) => arith.literal(scalar, c),
-            Operand::Input(k) => inputs.token(k),
-            Operand::Local { slot, .. } => {
-                let n = name(slot);
-                quote!(#n)
-            }
-            Operand::Spilled { entry, .. } => {
-                let e = Literal::usize_unsuffixed(entry);
-                quote!(t.#e)
-            }
-        }
-    };
-    let signed = |s: Signed| {
-        let v = x(s.operand);
-        if s.negated {
-            quote!(-#v)
-        } else {
-            v
-        }
-    };
+    let x = |o: Operand| operand(o, "x", inputs, scalar, arith);
     let ty = arith.ty(scalar);
     // Output `k` is the place `out[..]`; in a part, a scalar result is `*out`.
     let several = schedule.parts.len() > 1;
@@ -139,100 +117,13 @@ pub fn print(
             places.entry(*node).or_default().push(k);
         }
     }
-    let mut bodies: Vec<TokenStream> = Vec::with_capacity(schedule.parts.len());
-    for part in &schedule.parts {
-        let decls = declare_locals("x", part.locals, &ty);
-        let mut body = Vec::with_capacity(2 * part.statements.len());
-        for statement in &schedule.statements[part.statements.clone()] {
-            let expr = match statement.op {
-                Op::Neg(a) => {
-                    let a = x(a);
-                    quote!(-#a)
-                }
-                Op::Add(a, b) => {
-                    let (a, b) = (x(a), x(b));
-                    quote!(#a + #b)
-                }
-                Op::Sub(a, b) => {
-                    let (a, b) = (x(a), x(b));
-                    quote!(#a - #b)
-                }
-                Op::Mul(a, b) => {
-                    let (a, b) = (x(a), x(b));
-                    quote!(#a * #b)
-                }
-                Op::Div(a, b) => {
-                    let (a, b) = (x(a), x(b));
-                    quote!(#a / #b)
-                }
-                Op::Sqrt(a) => {
-                    let a = x(a);
-                    quote!(#sqrt(#a))
-                }
-                Op::Atan2(a, b) => {
-                    let (a, b) = (x(a), x(b));
-                    quote!(#atan2(#a, #b))
-                }
-                Op::Select(c, a, b) => {
-                    let (c, a, b) = (x(c), x(a), x(b));
-                    match arith {
-                        Arith::Scalar => quote!(if #c > 0.0 { #a } else { #b }),
-                        Arith::Lanes => quote!(V::select(#c, #a, #b)),
-                    }
-                }
-                Op::Sin(a) => {
-                    let a = x(a);
-                    quote!(#sin(#a))
-                }
-                Op::Cos(a) => {
-                    let a = x(a);
-                    quote!(#cos(#a))
-                }
-                Op::SinCos(a) => {
-                    let a = x(a);
-                    quote!(#sincos(#a))
-                }
-                Op::SinCos4(args, _) => {
-                    let args = args.map(x);
-                    quote!(sincos4([#(#args),*]))
-                }
-                Op::MulAdd(a, b, c) => {
-                    let (a, b, c) = (signed(a), x(b), signed(c));
-                    quote!(mul_add(#a, #b, #c))
-                }
-            };
-            let targets: Vec<Ident> = statement.defines.iter().map(|d| name(d.slot)).collect();
-            body.push(match (statement.op, targets.as_slice()) {
-                // `([sines], [cosines]) = sincos4(..)`, `_` where unused.
-                (Op::SinCos4(_, used), _) => {
-                    let mut defined = targets.iter();
-                    let mut each = used.iter().map(|&u| match u {
-                        true => {
-                            let t = defined.next().expect("a local per used result");
-                            quote!(#t)
-                        }
-                        false => quote!(_),
-                    });
-                    let sines: Vec<TokenStream> = each.by_ref().take(TRIG_LANES).collect();
-                    let cosines: Vec<TokenStream> = each.collect();
-                    quote!(([#(#sines),*], [#(#cosines),*]) = #expr;)
-                }
-                (_, [one]) => quote!(#one = #expr;),
-                (_, many) => quote!((#(#many),*) = #expr;),
-            });
-            for d in &statement.defines {
-                for &k in places.get(&d.node).into_iter().flatten() {
-                    let (place, v) = (place(k), name(d.slot));
-                    body.push(quote!(#place = #v;));
-                }
-                if let Some(e) = d.spill {
-                    let (e, v) = (Literal::usize_unsuffixed(e), name(d.slot));
-                    body.push(quote!(t.#e = #v;));
-                }
-            }
-        }
-        bodies.push(quote!(#(#decls)* #(#body)*));
-    }
+    let bodies: Vec<TokenStream> = (schedule.parts.iter())
+        .map(|part| {
+            let decls = declare_locals("x", part.locals, &ty);
+            let body = part_body(schedule, part, &lowered, &x, &|k| place(k), &places);
+            quote!(#(#decls)* #body)
+        })
+        .collect();
     let zero = arith.literal(scalar, 0.0);
     // The constant and input outputs that are not zero.
     let sets = |into: bool| {
@@ -272,19 +163,32 @@ pub fn print(
             quote!(let mut out = #zeros; #sets)
         }
     };
-    // The block's value: the result, or nothing when written into `out`.
-    let result = (!into).then(|| quote!(out));
     if !several {
+        // The block's value: the result, or nothing when written into `out`.
         let (body, declare) = (&bodies[0], declare(into));
+        let result = (!into).then(|| quote!(out));
         return Emitted {
             block: quote!({ #declare #body #result }),
             parts: Vec::new(),
             by_value: None,
         };
     }
+    chain_of_parts(&bodies, schedule.spills, &ty, split, into, &declare)
+}
+
+/// The parts as modules of their own (after the spill struct's type), and
+/// the block calling them in order: [`print()`] with several parts.
+fn chain_of_parts(
+    bodies: &[TokenStream],
+    spills: usize,
+    ty: &TokenStream,
+    split: &Split,
+    into: bool,
+    declare: &dyn Fn(bool) -> TokenStream,
+) -> Emitted {
     let (params, names, output) = (split.params, split.names, split.output);
     let spill = format_ident!("{}", split.spill);
-    let fields = std::iter::repeat_n(&ty, schedule.spills);
+    let fields = std::iter::repeat_n(ty, spills);
     let spill_type = quote! {
         /// The values that outlive the part computing them (a field is reused
         /// after the last part reading it).
@@ -295,7 +199,7 @@ pub fn print(
         .map(|k| format_ident!("{}{}", split.prefix, k))
         .collect();
     let items = std::iter::once(spill_type)
-        .chain(fns.iter().zip(&bodies).map(|(f, body)| {
+        .chain(fns.iter().zip(bodies).map(|(f, body)| {
             quote! {
                 mod #f {
                     #[allow(unused_imports)]
@@ -325,5 +229,159 @@ pub fn print(
         block: block(into),
         parts: items,
         by_value: into.then(|| block(false)),
+    }
+}
+
+/// The statements of `part`, each followed by the stores of its results
+/// into the outputs at `places` (through `place`) and the spill struct.
+fn part_body(
+    schedule: &Schedule,
+    part: &Part,
+    lowered: &Lowered,
+    x: &dyn Fn(Operand) -> TokenStream,
+    place: &dyn Fn(usize) -> TokenStream,
+    places: &HashMap<NodeId, Vec<usize>>,
+) -> TokenStream {
+    let name = |s: usize| format_ident!("x{}", s);
+    let mut body = Vec::with_capacity(2 * part.statements.len());
+    for statement in &schedule.statements[part.statements.clone()] {
+        let Statement { op, defines } = statement;
+        let targets: Vec<Ident> = defines.iter().map(|d| name(d.slot)).collect();
+        body.push(lowered.assignment(op, &targets, x));
+        for d in defines {
+            for &k in places.get(&d.node).into_iter().flatten() {
+                let (place, v) = (place(k), name(d.slot));
+                body.push(quote!(#place = #v;));
+            }
+            if let Some(e) = d.spill {
+                let (e, v) = (Literal::usize_unsuffixed(e), name(d.slot));
+                body.push(quote!(t.#e = #v;));
+            }
+        }
+    }
+    quote!(#(#body)*)
+}
+
+/// An operand as an expression: a literal, an input's read, local `slot`
+/// as `{prefix}{slot}`, or a spill entry `t.{entry}`.
+pub(super) fn operand(
+    o: Operand,
+    prefix: &str,
+    inputs: &Inputs,
+    scalar: ScalarType,
+    arith: Arith,
+) -> TokenStream {
+    match o {
+        Operand::Const(c) => arith.literal(scalar, c),
+        Operand::Input(k) => inputs.token(k),
+        Operand::Local { slot, .. } => {
+            let n = format_ident!("{prefix}{slot}");
+            quote!(#n)
+        }
+        Operand::Spilled { entry, .. } => {
+            let e = Literal::usize_unsuffixed(entry);
+            quote!(t.#e)
+        }
+    }
+}
+
+/// How lowered statements ([`Op`]) are written: the module of the math
+/// functions, the scalar type and the arithmetic. [`print()`] writes every
+/// statement with it, [`super::print_packed()`] its scalar ones.
+pub(super) struct Lowered<'a> {
+    /// The path of the module providing `libm`'s functions.
+    pub math: &'a TokenStream,
+    /// The floating-point type.
+    pub scalar: ScalarType,
+    /// Scalars or lanes of them.
+    pub arith: Arith,
+}
+
+impl Lowered<'_> {
+    /// The value of `op`, its operands written by `x`.
+    pub fn expression(&self, op: &Op, x: &dyn Fn(Operand) -> TokenStream) -> TokenStream {
+        let function = |name: &str| {
+            let (math, f) = (self.math, self.scalar.math_function(name));
+            quote!(#math::#f)
+        };
+        let signed = |s: Signed| {
+            let v = x(s.operand);
+            if s.negated {
+                quote!(-#v)
+            } else {
+                v
+            }
+        };
+        match *op {
+            Op::SinCos(a) => {
+                let (f, a) = (function("sincos"), x(a));
+                quote!(#f(#a))
+            }
+            Op::SinCos4(args, _) => {
+                let args = args.map(x);
+                quote!(sincos4([#(#args),*]))
+            }
+            Op::MulAdd(a, b, c) => {
+                let (a, b, c) = (signed(a), x(b), signed(c));
+                quote!(mul_add(#a, #b, #c))
+            }
+            _ => {
+                let (operator, args) = op.operation().expect("an operator");
+                let v: Vec<TokenStream> = args[..operator.arity()].iter().map(|&a| x(a)).collect();
+                match (operator.spelling(), self.arith) {
+                    (Spelling::Prefix(p), _) => {
+                        let p: TokenStream = p.parse().expect("an operator");
+                        let a = &v[0];
+                        quote!(#p #a)
+                    }
+                    (Spelling::Infix(p), _) => {
+                        let p: TokenStream = p.parse().expect("an operator");
+                        let (a, b) = (&v[0], &v[1]);
+                        quote!(#a #p #b)
+                    }
+                    (Spelling::Call(name), _) => {
+                        let f = function(name);
+                        quote!(#f(#(#v),*))
+                    }
+                    (Spelling::Select, Arith::Scalar) => {
+                        let (c, a, b) = (&v[0], &v[1], &v[2]);
+                        quote!(if #c > 0.0 { #a } else { #b })
+                    }
+                    (Spelling::Select, Arith::Lanes) => {
+                        let (c, a, b) = (&v[0], &v[1], &v[2]);
+                        quote!(V::select(#c, #a, #b))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The statement assigning `op`'s results to `targets` (its definitions'
+    /// locals, in order): `x = ..;`, `(s, c) = ..;`, or for
+    /// [`Op::SinCos4`] `([sines], [cosines]) = ..;` with `_` where unused.
+    pub fn assignment(
+        &self,
+        op: &Op,
+        targets: &[Ident],
+        x: &dyn Fn(Operand) -> TokenStream,
+    ) -> TokenStream {
+        let expr = self.expression(op, x);
+        match (op, targets) {
+            (Op::SinCos4(_, used), _) => {
+                let mut defined = targets.iter();
+                let mut each = used.iter().map(|&u| match u {
+                    true => {
+                        let t = defined.next().expect("a local per used result");
+                        quote!(#t)
+                    }
+                    false => quote!(_),
+                });
+                let sines: Vec<TokenStream> = each.by_ref().take(TRIG_LANES).collect();
+                let cosines: Vec<TokenStream> = each.collect();
+                quote!(([#(#sines),*], [#(#cosines),*]) = #expr;)
+            }
+            (_, [one]) => quote!(#one = #expr;),
+            (_, many) => quote!((#(#many),*) = #expr;),
+        }
     }
 }

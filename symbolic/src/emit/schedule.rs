@@ -8,6 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
 use crate::graph::{Graph, Node, NodeId};
+pub use crate::ops::Op;
 
 /// How many joint angles share one vectorised sine-and-cosine call
 /// ([`Op::SinCos4`]).
@@ -44,57 +45,6 @@ pub struct Signed {
     pub operand: Operand,
     /// Whether it enters negated.
     pub negated: bool,
-}
-
-/// The operation of a statement, on its operands.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Op {
-    /// `-a`.
-    Neg(Operand),
-    /// `a + b`.
-    Add(Operand, Operand),
-    /// `a - b`.
-    Sub(Operand, Operand),
-    /// `a * b`.
-    Mul(Operand, Operand),
-    /// `a / b`.
-    Div(Operand, Operand),
-    /// `√a`.
-    Sqrt(Operand),
-    /// `atan2(a, b)`.
-    Atan2(Operand, Operand),
-    /// `if c > 0 { a } else { b }`.
-    Select(Operand, Operand, Operand),
-    /// `sin a`, alone (no cosine of the same argument).
-    Sin(Operand),
-    /// `cos a`, alone (no sine of the same argument).
-    Cos(Operand),
-    /// `(sin a, cos a)` in one call: a statement with two definitions, the
-    /// sine first.
-    SinCos(Operand),
-    /// The sines and cosines of [`TRIG_LANES`] arguments in one vectorised
-    /// call (the module's `sincos4`), the arguments padded with zeros. The
-    /// flags say which of the eight results (the sines in argument order, then
-    /// the cosines) are used; `defines` lists those, in that order.
-    SinCos4([Operand; TRIG_LANES], [bool; 2 * TRIG_LANES]),
-    /// `a * b + c`: a product fused into the sum or difference that is its
-    /// only use (the module's `mul_add`).
-    MulAdd(Signed, Operand, Signed),
-}
-
-impl Op {
-    /// The values read, in order.
-    pub fn operands(&self) -> Vec<Operand> {
-        match *self {
-            Op::Neg(a) | Op::Sqrt(a) | Op::Sin(a) | Op::Cos(a) | Op::SinCos(a) => vec![a],
-            Op::Add(a, b) | Op::Sub(a, b) | Op::Mul(a, b) | Op::Div(a, b) | Op::Atan2(a, b) => {
-                vec![a, b]
-            }
-            Op::Select(c, a, b) => vec![c, a, b],
-            Op::SinCos4(args, _) => args.to_vec(),
-            Op::MulAdd(a, b, c) => vec![a.operand, b, c.operand],
-        }
-    }
 }
 
 /// A value a statement defines: the node, its local, and the spill entry it
@@ -164,66 +114,16 @@ pub struct Schedule {
 pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: usize) -> Schedule {
     let live = graph.reachable(outputs);
     let nodes = graph.nodes();
-    let fused = fusions(graph, outputs, &live);
-    // Sin and cos of one argument share one `sincos` call.
-    let mut sin_of = HashMap::new();
-    let mut cos_of = HashMap::new();
-    // The arguments that are inputs (the joint angles), in the order of their
-    // first sine or cosine.
-    let mut angles: Vec<NodeId> = Vec::new();
-    for (i, node) in nodes.iter().enumerate() {
-        let (Node::Sin(a) | Node::Cos(a)) = node else {
-            continue;
-        };
-        if !live[i] {
-            continue;
-        }
-        match node {
-            Node::Sin(_) => sin_of.insert(*a, i),
-            _ => cos_of.insert(*a, i),
-        };
-        if matches!(nodes[a.0 as usize], Node::Input(_)) && !angles.contains(a) {
-            angles.push(*a);
-        }
-    }
-    let pair = |node: &Node| match node {
-        Node::Sin(a) | Node::Cos(a) => sin_of.get(a).copied().zip(cos_of.get(a).copied()),
-        _ => None,
-    };
-    // The angles, `TRIG_LANES` to one vectorised call at the top (a last lone
-    // angle keeps a call of its own); each trigonometric node's group.
-    let groups: Vec<&[NodeId]> = angles.chunks(TRIG_LANES).filter(|g| g.len() > 1).collect();
-    let mut group_of: HashMap<usize, usize> = HashMap::new();
-    for (g, args) in groups.iter().enumerate() {
-        for a in args.iter() {
-            for &n in sin_of.get(a).into_iter().chain(cos_of.get(a)) {
-                group_of.insert(n, g);
-            }
-        }
-    }
-    // The nodes a statement defines: a group's sines then its cosines, a
-    // sine and a cosine, or one value.
-    let defs = |i: usize| -> Vec<usize> {
-        if let Some(&g) = group_of.get(&i) {
-            let args = groups[g];
-            let sines = args.iter().filter_map(|a| sin_of.get(a));
-            sines
-                .chain(args.iter().filter_map(|a| cos_of.get(a)))
-                .copied()
-                .collect()
-        } else if let Some((s, c)) = pair(&nodes[i]) {
-            vec![s, c]
-        } else {
-            vec![i]
-        }
-    };
+    let uses = uses(graph, outputs, &live);
+    let fused = fusions(graph, &live, &uses, |_, _| true);
+    let trig = Trig::new(graph, &live);
     // The statements, in order, each named by its first definition: the
     // groups of angles, then one per remaining node.
     let mut defined = vec![false; nodes.len()];
     let (mut order, mut order_defs) = (Vec::new(), Vec::new());
-    let firsts = (0..groups.len()).map(|g| {
-        let first = |a: &NodeId| sin_of.get(a).or(cos_of.get(a)).copied();
-        first(&groups[g][0]).expect("an angle has a sine or a cosine")
+    let firsts = trig.groups.iter().map(|group| {
+        let first = |a: &NodeId| trig.sin_of.get(a).or(trig.cos_of.get(a)).copied();
+        first(&group[0]).expect("an angle has a sine or a cosine")
     });
     let rest = (0..nodes.len()).filter(|&i| {
         let leaf = matches!(nodes[i], Node::Const(_) | Node::Input(_));
@@ -233,7 +133,7 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
         if defined[i] {
             continue;
         }
-        let d = defs(i);
+        let d = trig.defines(graph, i);
         for &d in &d {
             defined[d] = true;
         }
@@ -257,134 +157,20 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
             part[m] = part[i];
         }
     }
-    // Outputs are stored where they are computed: only a later part's use
-    // makes a value outlive its part.
-    let used_until = latest_use(graph, &live, &part);
-    // Entries of the spill struct for the values that outlive their part.
-    let mut spilled: HashMap<usize, usize> = HashMap::new();
-    let mut spills = 0;
-    if parts > 1 {
-        let mut held: Vec<(usize, usize)> = Vec::new(); // (used until, entry)
-        let mut free: BTreeSet<usize> = BTreeSet::new();
-        for (&i, defines) in order.iter().zip(&order_defs) {
-            held.retain(|&(until, entry)| {
-                let keep = until >= part[i];
-                if !keep {
-                    free.insert(entry);
-                }
-                keep
-            });
-            for &d in defines {
-                if used_until[d] > part[d] {
-                    let entry = free.pop_first().unwrap_or_else(|| {
-                        spills += 1;
-                        spills - 1
-                    });
-                    spilled.insert(d, entry);
-                    held.push((used_until[d], entry));
-                }
-            }
-        }
-    }
-    // Locals, one part at a time.
+    let (spilled, spills) = match parts {
+        1 => (HashMap::new(), 0),
+        _ => spill_entries(graph, &live, &part, &order, &order_defs),
+    };
     let mut slot: Vec<Option<usize>> = vec![None; nodes.len()];
-    let mut statements = Vec::with_capacity(order.len());
-    let mut part_list = vec![Part {
-        statements: 0..0,
-        locals: 0,
-    }];
-    for (k, &i) in order.iter().enumerate() {
-        let current = part_list.len() - 1;
-        if part[i] != current {
-            let start = statements.len();
-            part_list.push(Part {
-                statements: start..start,
-                locals: 0,
-            });
-        }
-        let current = part[i];
-        let this = part_list.last_mut().expect("a part");
-        let operand = |id: NodeId| -> Operand {
-            let d = id.0 as usize;
-            match nodes[d] {
-                Node::Const(bits) => Operand::Const(f64::from_bits(bits)),
-                Node::Input(k) => Operand::Input(k),
-                _ if part[d] != current => Operand::Spilled {
-                    entry: spilled[&d],
-                    node: id,
-                },
-                _ => Operand::Local {
-                    slot: slot[d].expect("operand scheduled before use"),
-                    node: id,
-                },
-            }
-        };
-        // `-x`, folded into a constant.
-        let signed = |id: NodeId, negated: bool| match operand(id) {
-            Operand::Const(x) if negated => Signed {
-                operand: Operand::Const(-x),
-                negated: false,
-            },
-            operand => Signed { operand, negated },
-        };
-        let plain = |id: NodeId| signed(id, false);
-        let node = &nodes[i];
-        let op = if let Some(&g) = group_of.get(&i) {
-            let mut args = [Operand::Const(0.0); TRIG_LANES];
-            let mut used = [false; 2 * TRIG_LANES];
-            for (k, a) in groups[g].iter().enumerate() {
-                args[k] = operand(*a);
-                used[k] = sin_of.contains_key(a);
-                used[TRIG_LANES + k] = cos_of.contains_key(a);
-            }
-            Op::SinCos4(args, used)
-        } else if let Some(&m) = fused.sum_of.get(&i) {
-            let Node::Mul(p, q) = nodes[m] else {
-                unreachable!("only products are fused")
-            };
-            match *node {
-                Node::Add(a, b) => {
-                    let c = if a.0 as usize == m { b } else { a };
-                    Op::MulAdd(plain(p), operand(q), plain(c))
-                }
-                Node::Sub(a, b) if a.0 as usize == m => {
-                    Op::MulAdd(plain(p), operand(q), signed(b, true))
-                }
-                Node::Sub(a, _) => Op::MulAdd(signed(p, true), operand(q), plain(a)),
-                _ => unreachable!("only sums take a fused product"),
-            }
-        } else {
-            match *node {
-                Node::Const(_) | Node::Input(_) => unreachable!("leaves are not statements"),
-                Node::Neg(a) => Op::Neg(operand(a)),
-                Node::Add(a, b) => Op::Add(operand(a), operand(b)),
-                Node::Sub(a, b) => Op::Sub(operand(a), operand(b)),
-                Node::Mul(a, b) => Op::Mul(operand(a), operand(b)),
-                Node::Div(a, b) => Op::Div(operand(a), operand(b)),
-                Node::Sqrt(a) => Op::Sqrt(operand(a)),
-                Node::Atan2(a, b) => Op::Atan2(operand(a), operand(b)),
-                Node::Select(c, a, b) => Op::Select(operand(c), operand(a), operand(b)),
-                Node::Sin(a) | Node::Cos(a) => match pair(node) {
-                    Some(_) => Op::SinCos(operand(a)),
-                    None if matches!(node, Node::Sin(_)) => Op::Sin(operand(a)),
-                    None => Op::Cos(operand(a)),
-                },
-            }
-        };
-        let mut defines = Vec::with_capacity(2 * TRIG_LANES);
-        for &d in &order_defs[k] {
-            let s = this.locals;
-            this.locals += 1;
-            slot[d] = Some(s);
-            defines.push(Definition {
-                node: NodeId(d as u32),
-                slot: s,
-                spill: spilled.get(&d).copied(),
-            });
-        }
-        statements.push(Statement { op, defines });
-        this.statements.end = statements.len();
+    let (statements, parts) = Lowering {
+        graph,
+        trig: &trig,
+        fused: &fused,
+        part: &part,
+        spilled: &spilled,
+        slot: &mut slot,
     }
+    .statements(&order, &order_defs);
     let outputs = outputs
         .iter()
         .map(|&o| match graph.node(o) {
@@ -398,10 +184,283 @@ pub fn schedule(graph: &Graph, outputs: &[NodeId], whole_len: usize, part_len: u
         .collect();
     Schedule {
         statements,
-        parts: part_list,
+        parts,
         spills,
         outputs,
     }
+}
+
+/// The sines and cosines of the schedule: of one argument, one `sincos`
+/// call; of the inputs (the joint angles), [`TRIG_LANES`] to one vectorised
+/// call at the top (a last lone angle keeps a call of its own).
+struct Trig {
+    /// The sine of each argument.
+    sin_of: HashMap<NodeId, usize>,
+    /// The cosine of each argument.
+    cos_of: HashMap<NodeId, usize>,
+    /// The groups of angles, in the order of their first sine or cosine.
+    groups: Vec<Vec<NodeId>>,
+    /// Each grouped sine's or cosine's group.
+    group_of: HashMap<usize, usize>,
+}
+
+impl Trig {
+    fn new(graph: &Graph, live: &[bool]) -> Self {
+        let nodes = graph.nodes();
+        let mut sin_of = HashMap::new();
+        let mut cos_of = HashMap::new();
+        // The arguments that are inputs, in the order of their first sine or cosine.
+        let mut angles: Vec<NodeId> = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let (Node::Sin(a) | Node::Cos(a)) = node else {
+                continue;
+            };
+            if !live[i] {
+                continue;
+            }
+            match node {
+                Node::Sin(_) => sin_of.insert(*a, i),
+                _ => cos_of.insert(*a, i),
+            };
+            if matches!(nodes[a.0 as usize], Node::Input(_)) && !angles.contains(a) {
+                angles.push(*a);
+            }
+        }
+        let groups: Vec<Vec<NodeId>> = (angles.chunks(TRIG_LANES))
+            .filter(|g| g.len() > 1)
+            .map(<[NodeId]>::to_vec)
+            .collect();
+        let mut group_of: HashMap<usize, usize> = HashMap::new();
+        for (g, args) in groups.iter().enumerate() {
+            for a in args.iter() {
+                for &n in sin_of.get(a).into_iter().chain(cos_of.get(a)) {
+                    group_of.insert(n, g);
+                }
+            }
+        }
+        Self {
+            sin_of,
+            cos_of,
+            groups,
+            group_of,
+        }
+    }
+
+    /// The sine and the cosine of `node`'s argument, if `node` is one of
+    /// them and both are computed.
+    fn pair(&self, node: &Node) -> Option<(usize, usize)> {
+        match node {
+            Node::Sin(a) | Node::Cos(a) => {
+                self.sin_of.get(a).copied().zip(self.cos_of.get(a).copied())
+            }
+            _ => None,
+        }
+    }
+
+    /// The nodes the statement of node `i` defines: a group's sines then its
+    /// cosines, a sine and a cosine, or `i` alone.
+    fn defines(&self, graph: &Graph, i: usize) -> Vec<usize> {
+        if let Some(&g) = self.group_of.get(&i) {
+            let args = &self.groups[g];
+            let sines = args.iter().filter_map(|a| self.sin_of.get(a));
+            sines
+                .chain(args.iter().filter_map(|a| self.cos_of.get(a)))
+                .copied()
+                .collect()
+        } else if let Some((s, c)) = self.pair(&graph.nodes()[i]) {
+            vec![s, c]
+        } else {
+            vec![i]
+        }
+    }
+}
+
+/// The entries of the spill struct for the values that outlive their part
+/// (an entry is reused after the last part reading it), and their number.
+fn spill_entries(
+    graph: &Graph,
+    live: &[bool],
+    part: &[usize],
+    order: &[usize],
+    order_defs: &[Vec<usize>],
+) -> (HashMap<usize, usize>, usize) {
+    // Outputs are stored where they are computed: only a later part's use
+    // makes a value outlive its part.
+    let used_until = latest_use(graph, live, part);
+    let mut spilled: HashMap<usize, usize> = HashMap::new();
+    let mut spills = 0;
+    let mut held: Vec<(usize, usize)> = Vec::new(); // (used until, entry)
+    let mut free: BTreeSet<usize> = BTreeSet::new();
+    for (&i, defines) in order.iter().zip(order_defs) {
+        held.retain(|&(until, entry)| {
+            let keep = until >= part[i];
+            if !keep {
+                free.insert(entry);
+            }
+            keep
+        });
+        for &d in defines {
+            if used_until[d] > part[d] {
+                let entry = free.pop_first().unwrap_or_else(|| {
+                    spills += 1;
+                    spills - 1
+                });
+                spilled.insert(d, entry);
+                held.push((used_until[d], entry));
+            }
+        }
+    }
+    (spilled, spills)
+}
+
+/// What turns the ordered nodes into statements: the graph, the decisions
+/// made on it (trigonometry, fusions, parts, spills) and each node's local.
+struct Lowering<'a> {
+    graph: &'a Graph,
+    trig: &'a Trig,
+    fused: &'a Fusions,
+    part: &'a [usize],
+    spilled: &'a HashMap<usize, usize>,
+    slot: &'a mut Vec<Option<usize>>,
+}
+
+impl Lowering<'_> {
+    /// The statements of `order` (defining `order_defs`) and the parts,
+    /// numbering locals one part at a time.
+    fn statements(
+        &mut self,
+        order: &[usize],
+        order_defs: &[Vec<usize>],
+    ) -> (Vec<Statement>, Vec<Part>) {
+        let mut statements = Vec::with_capacity(order.len());
+        let mut parts = vec![Part {
+            statements: 0..0,
+            locals: 0,
+        }];
+        for (&i, defs) in order.iter().zip(order_defs) {
+            if self.part[i] != parts.len() - 1 {
+                let start = statements.len();
+                parts.push(Part {
+                    statements: start..start,
+                    locals: 0,
+                });
+            }
+            let op = self.op(i);
+            let this = parts.last_mut().expect("a part");
+            let mut defines = Vec::with_capacity(2 * TRIG_LANES);
+            for &d in defs {
+                let s = this.locals;
+                this.locals += 1;
+                self.slot[d] = Some(s);
+                defines.push(Definition {
+                    node: NodeId(d as u32),
+                    slot: s,
+                    spill: self.spilled.get(&d).copied(),
+                });
+            }
+            statements.push(Statement { op, defines });
+            this.statements.end = statements.len();
+        }
+        (statements, parts)
+    }
+
+    /// The operand `id` as read by the statement of node `i` (a local of its
+    /// part, or an entry of the spill struct).
+    fn operand(&self, i: usize, id: NodeId) -> Operand {
+        let d = id.0 as usize;
+        match self.graph.node(id) {
+            Node::Const(bits) => Operand::Const(f64::from_bits(bits)),
+            Node::Input(k) => Operand::Input(k),
+            _ if self.part[d] != self.part[i] => Operand::Spilled {
+                entry: self.spilled[&d],
+                node: id,
+            },
+            _ => Operand::Local {
+                slot: self.slot[d].expect("operand scheduled before use"),
+                node: id,
+            },
+        }
+    }
+
+    /// The operation of the statement of node `i`.
+    fn op(&self, i: usize) -> Op {
+        let operand = |id: NodeId| self.operand(i, id);
+        let node = self.graph.nodes()[i];
+        if let Some(&g) = self.trig.group_of.get(&i) {
+            let mut args = [Operand::Const(0.0); TRIG_LANES];
+            let mut used = [false; 2 * TRIG_LANES];
+            for (k, a) in self.trig.groups[g].iter().enumerate() {
+                args[k] = operand(*a);
+                used[k] = self.trig.sin_of.contains_key(a);
+                used[TRIG_LANES + k] = self.trig.cos_of.contains_key(a);
+            }
+            return Op::SinCos4(args, used);
+        }
+        match (node, self.trig.pair(&node)) {
+            (Node::Sin(a) | Node::Cos(a), Some(_)) => Op::SinCos(operand(a)),
+            _ => {
+                let product = self.fused.sum_of.get(&i).map(|&m| NodeId(m as u32));
+                lower(self.graph, &node, product, &operand)
+            }
+        }
+    }
+}
+
+/// The statement computing the operation `node` from its operands, read
+/// through `operand`; with `product`, the operand of `node` (a sum or a
+/// difference) that is fused into it ([`Op::MulAdd`], the sign of a
+/// negated constant folded into it). The schedule's lowering of every node
+/// but its sines and cosines, and the packed printer's of its scalars.
+pub(super) fn lower(
+    graph: &Graph,
+    node: &Node,
+    product: Option<NodeId>,
+    operand: &dyn Fn(NodeId) -> Operand,
+) -> Op {
+    // `-x`, folded into a constant.
+    let signed = |id: NodeId, negated: bool| match operand(id) {
+        Operand::Const(x) if negated => Signed {
+            operand: Operand::Const(-x),
+            negated: false,
+        },
+        operand => Signed { operand, negated },
+    };
+    let plain = |id: NodeId| signed(id, false);
+    if let Some(m) = product {
+        let Node::Mul(p, q) = graph.node(m) else {
+            unreachable!("only products are fused")
+        };
+        return match *node {
+            Node::Add(a, b) => {
+                let c = if a == m { b } else { a };
+                Op::MulAdd(plain(p), operand(q), plain(c))
+            }
+            Node::Sub(a, b) if a == m => Op::MulAdd(plain(p), operand(q), signed(b, true)),
+            Node::Sub(a, _) => Op::MulAdd(signed(p, true), operand(q), plain(a)),
+            _ => unreachable!("only sums take a fused product"),
+        };
+    }
+    let (op, args) = node.operation().expect("leaves are not statements");
+    let operands: Vec<Operand> = args[..op.arity()].iter().map(|&a| operand(a)).collect();
+    Op::from_operation(op, &operands)
+}
+
+/// The shared fusion step: of the two `operands` of a sum or difference,
+/// the first that `product` accepts as a product to fuse into it; none
+/// when both are one value (`x + x`: a fused product has no local).
+pub(super) fn fused_operand<T: PartialEq, R>(
+    operands: &[T],
+    product: impl FnMut(&T) -> Option<R>,
+) -> Option<R> {
+    match operands {
+        [a, b] if a != b => [a, b].into_iter().find_map(product),
+        _ => None,
+    }
+}
+
+/// Whether `node` is a sum or a difference, which may take a product fused.
+pub(super) fn is_sum(node: &Node) -> bool {
+    matches!(node, Node::Add(..) | Node::Sub(..))
 }
 
 /// For each node, the largest `key` of its live users (0 for an unused node).
@@ -418,19 +477,9 @@ fn latest_use(graph: &Graph, live: &[bool], key: &[usize]) -> Vec<usize> {
     latest
 }
 
-/// Products fused into the sum that uses them: `x = a * b; y = x + c` becomes
-/// `y = mul_add(a, b, c)` (the generated module's helper: one rounding where the
-/// target has FMA instructions). A product qualifies when its only use is as an
-/// operand of one sum or difference and it is not an output; each sum takes at
-/// most one.
-struct Fusions {
-    /// Sum node → the product fused into it.
-    sum_of: HashMap<usize, usize>,
-    /// Product node → the sum it is fused into.
-    product_of: HashMap<usize, usize>,
-}
-
-fn fusions(graph: &Graph, outputs: &[NodeId], live: &[bool]) -> Fusions {
+/// For each node, its number of uses as an operand of a live node
+/// (`usize::MAX` for an output, which is used at the end).
+pub(super) fn uses(graph: &Graph, outputs: &[NodeId], live: &[bool]) -> Vec<usize> {
     let nodes = graph.nodes();
     let mut uses = vec![0usize; nodes.len()];
     for (node, _) in nodes.iter().zip(live).filter(|(_, &l)| l) {
@@ -441,19 +490,46 @@ fn fusions(graph: &Graph, outputs: &[NodeId], live: &[bool]) -> Fusions {
     for o in outputs {
         uses[o.0 as usize] = usize::MAX;
     }
+    uses
+}
+
+/// Products fused into the sum that uses them: `x = a * b; y = x + c` becomes
+/// `y = mul_add(a, b, c)` (the generated module's helper: one rounding where the
+/// target has FMA instructions). A product qualifies when its only use is as an
+/// operand of one sum or difference and it is not an output; each sum takes at
+/// most one ([`fused_operand`]).
+pub(super) struct Fusions {
+    /// Sum node → the product fused into it.
+    pub sum_of: HashMap<usize, usize>,
+    /// Product node → the sum it is fused into.
+    pub product_of: HashMap<usize, usize>,
+}
+
+/// The fusions of the live sums, given each node's [`uses`]; `allowed(sum,
+/// product)` may refuse a pair (the packed printer fuses scalars only), and
+/// the sum then takes its other operand if that qualifies.
+pub(super) fn fusions(
+    graph: &Graph,
+    live: &[bool],
+    uses: &[usize],
+    allowed: impl Fn(usize, usize) -> bool,
+) -> Fusions {
+    let nodes = graph.nodes();
     let mut f = Fusions {
         sum_of: HashMap::new(),
         product_of: HashMap::new(),
     };
     for (i, node) in nodes.iter().enumerate() {
-        let (Node::Add(a, b) | Node::Sub(a, b)) = *node else {
-            continue;
-        };
-        if !live[i] || a == b {
+        if !live[i] || !is_sum(node) {
             continue;
         }
-        let product = [a, b].into_iter().map(|c| c.0 as usize).find(|&c| {
-            matches!(nodes[c], Node::Mul(..)) && uses[c] == 1 && !f.product_of.contains_key(&c)
+        let operands: Vec<usize> = node.children().map(|c| c.0 as usize).collect();
+        let product = fused_operand(&operands, |&c| {
+            let fusable = matches!(nodes[c], Node::Mul(..))
+                && uses[c] == 1
+                && !f.product_of.contains_key(&c)
+                && allowed(i, c);
+            fusable.then_some(c)
         });
         if let Some(m) = product {
             f.sum_of.insert(i, m);

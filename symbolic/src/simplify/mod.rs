@@ -64,35 +64,7 @@ impl fmt::Display for Constant {
     }
 }
 
-/// The e-graph language (egg's `define_language!` gives its variants no docs).
-#[allow(missing_docs)]
-mod language {
-    use egg::{define_language, Id, Symbol};
-
-    use super::Constant;
-
-    define_language! {
-        /// The e-graph language: [`Node`]'s operations (`+ - * / neg sin cos sqrt
-        /// atan2 select`, with [`Node::apply`]'s semantics), constants by bits
-        /// (`Const`) and every node outside the window as a leaf symbol (`Leaf`,
-        /// `n` and its id in the graph being built).
-        pub enum Math {
-            "+" = Add([Id; 2]),
-            "-" = Sub([Id; 2]),
-            "*" = Mul([Id; 2]),
-            "/" = Div([Id; 2]),
-            "neg" = Neg(Id),
-            "sin" = Sin(Id),
-            "cos" = Cos(Id),
-            "sqrt" = Sqrt(Id),
-            "atan2" = Atan2([Id; 2]),
-            "select" = Select([Id; 3]),
-            Const(Constant),
-            Leaf(Symbol),
-        }
-    }
-}
-pub use language::Math;
+pub use crate::ops::Math;
 
 /// Bounds of a simplification run (counts only, never time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,25 +230,11 @@ impl Window<'_> {
                     }
                 }
             };
-            let math = match node {
-                Node::Const(_) | Node::Input(_) => unreachable!("windows hold operations"),
-                Node::Neg(a) => Math::Neg(operand(a, &mut egraph)),
-                Node::Sin(a) => Math::Sin(operand(a, &mut egraph)),
-                Node::Cos(a) => Math::Cos(operand(a, &mut egraph)),
-                Node::Sqrt(a) => Math::Sqrt(operand(a, &mut egraph)),
-                Node::Add(a, b) => Math::Add([operand(a, &mut egraph), operand(b, &mut egraph)]),
-                Node::Sub(a, b) => Math::Sub([operand(a, &mut egraph), operand(b, &mut egraph)]),
-                Node::Mul(a, b) => Math::Mul([operand(a, &mut egraph), operand(b, &mut egraph)]),
-                Node::Div(a, b) => Math::Div([operand(a, &mut egraph), operand(b, &mut egraph)]),
-                Node::Atan2(a, b) => {
-                    Math::Atan2([operand(a, &mut egraph), operand(b, &mut egraph)])
-                }
-                Node::Select(c, a, b) => Math::Select([
-                    operand(c, &mut egraph),
-                    operand(a, &mut egraph),
-                    operand(b, &mut egraph),
-                ]),
-            };
+            let (op, args) = node.operation().expect("windows hold operations");
+            let children: Vec<Id> = (args[..op.arity()].iter())
+                .map(|&a| operand(a, &mut egraph))
+                .collect();
+            let math = Math::from_operation(op, &children);
             let id = egraph.add(math);
             local.insert(i, id);
         }
@@ -343,19 +301,9 @@ impl Window<'_> {
 /// The graph node of the operation `math`, its operands (e-class ids) named
 /// by `f`; `None` for a constant or a leaf, which are no operations.
 fn node_of(math: &Math, f: impl Fn(Id) -> NodeId) -> Option<Node> {
-    Some(match *math {
-        Math::Const(_) | Math::Leaf(_) => return None,
-        Math::Neg(a) => Node::Neg(f(a)),
-        Math::Sin(a) => Node::Sin(f(a)),
-        Math::Cos(a) => Node::Cos(f(a)),
-        Math::Sqrt(a) => Node::Sqrt(f(a)),
-        Math::Add([x, y]) => Node::Add(f(x), f(y)),
-        Math::Sub([x, y]) => Node::Sub(f(x), f(y)),
-        Math::Mul([x, y]) => Node::Mul(f(x), f(y)),
-        Math::Div([x, y]) => Node::Div(f(x), f(y)),
-        Math::Atan2([x, y]) => Node::Atan2(f(x), f(y)),
-        Math::Select([c, x, y]) => Node::Select(f(c), f(x), f(y)),
-    })
+    let (op, children) = math.operation()?;
+    let operands: Vec<NodeId> = children.iter().map(|&i| f(i)).collect();
+    Some(Node::from_operation(op, &operands))
 }
 
 /// The classes that `roots` reach through the chosen nodes, operands first,
