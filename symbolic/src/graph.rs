@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-pub use crate::ops::Node;
+use crate::ops::{next_operand, operand_type, pad, Operator, MAX_ARITY};
 
 /// Index of a node in its [`Graph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -367,9 +367,98 @@ impl Graph {
                 continue;
             }
             if let Some((op, _)) = node.operation() {
-                op.count(&mut n);
+                n.count(op);
             }
         }
         n
+    }
+}
+
+/// The graph's node, its conversions and its value, and the count of its operation, from the operator list.
+macro_rules! node_enum {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($($arg:ident),+) {
+            egg: $sym:literal, $egg:ty;
+            counts: $class:ident;
+            spelling: $spelling:expr;
+            wide: $wide:expr;
+            commutative: $commutative:expr;
+            value: |$x:ident| $value:expr;
+        }
+    )*) => {
+        /// One operation. Constants are stored by their bits so that nodes
+        /// hash exactly.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Node {
+            /// A finite constant (`f64::to_bits`).
+            Const(u64),
+            /// Input number `k` of the traced function.
+            Input(u32),
+            $($(#[doc = $doc])* $name($(operand_type!($arg, NodeId)),+),)*
+        }
+
+        impl Node {
+            /// The operator and its operands (the first [`Operator::arity`]
+            /// of the array), `None` for a constant or an input.
+            pub fn operation(&self) -> Option<(Operator, [NodeId; MAX_ARITY])> {
+                match *self {
+                    Node::Const(_) | Node::Input(_) => None,
+                    $(Node::$name($($arg),+) => Some((Operator::$name, pad([$($arg),+]))),)*
+                }
+            }
+
+            /// The node applying `op` to `operands` (as many as its arity).
+            pub fn from_operation(op: Operator, operands: &[NodeId]) -> Node {
+                let mut it = operands.iter().copied();
+                match op {
+                    $(Operator::$name => Node::$name($(next_operand!(it, $arg)),+),)*
+                }
+            }
+
+            /// The same operation on other operands: `f` maps each child.
+            pub fn map_children(&self, mut f: impl FnMut(NodeId) -> NodeId) -> Node {
+                match *self {
+                    Node::Const(_) | Node::Input(_) => *self,
+                    $(Node::$name($($arg),+) => Node::$name($(f($arg)),+),)*
+                }
+            }
+
+            /// The value of the node given its operands' values (the numeric
+            /// semantics every other pass must agree with). An operand is read
+            /// only if the value needs it (one side of a selection).
+            pub fn apply(&self, x: impl Fn(NodeId) -> f64, input: impl Fn(u32) -> f64) -> f64 {
+                match *self {
+                    Node::Const(bits) => f64::from_bits(bits),
+                    Node::Input(k) => input(k),
+                    $(Node::$name($($arg),+) => {
+                        let $x = &x;
+                        $value
+                    })*
+                }
+            }
+        }
+
+        impl OpCounts {
+            /// Counts one operation of `op` in its class.
+            fn count(&mut self, op: Operator) {
+                match op {
+                    $(Operator::$name => self.$class += 1,)*
+                }
+            }
+        }
+    };
+}
+
+crate::ops::for_each_operator!(node_enum);
+
+impl Node {
+    /// The operands of the node.
+    pub fn children(&self) -> impl Iterator<Item = NodeId> {
+        let (ids, n) = match self.operation() {
+            Some((op, ids)) => (ids, op.arity()),
+            None => ([NodeId(0); MAX_ARITY], 0),
+        };
+        ids.into_iter().take(n)
     }
 }

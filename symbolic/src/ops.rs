@@ -10,14 +10,8 @@
 //! [`crate::diff`], its rewrite rules in [`crate::simplify::rules`], and
 //! for a [`Spelling::Call`] the function of the generated lanes module.
 
-use egg::{Id, LanguageChildren};
-
-use crate::emit::{Operand, Signed, TRIG_LANES};
-use crate::graph::{NodeId, OpCounts};
-
 /// The most operands of an operator.
 pub const MAX_ARITY: usize = 3;
-
 /// How an operator is written, in Rust and in CasADi's Python.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spelling {
@@ -51,6 +45,7 @@ macro_rules! operand_type {
         $ty
     };
 }
+pub(crate) use operand_type;
 
 /// Takes the next operand of `$it` (one per `$arg`).
 macro_rules! next_operand {
@@ -59,11 +54,113 @@ macro_rules! next_operand {
             .expect("as many operands as the operator's arity")
     };
 }
+pub(crate) use next_operand;
 
-/// The operators' rows, in the order of the e-graph language's variants
-/// (egg sorts e-nodes by their derived order, which can decide ties between
-/// equal costs: keep the order).
-macro_rules! operators {
+/// Calls `$callback!` with every operator's row, in the order of the
+/// e-graph language's variants (egg sorts e-nodes by their derived order,
+/// which can decide ties between equal costs: keep the order). Each layer
+/// makes its own items from the rows: [`Operator`] here, `Node` in
+/// `graph.rs`, `Op` in `emit/schedule.rs`, `Math` in `simplify/mod.rs`.
+macro_rules! for_each_operator {
+    ($callback:ident) => {
+        $callback! {
+            /// `a + b`.
+            Add(a, b) {
+                egg: "+", [Id; 2];
+                counts: add;
+                spelling: Spelling::Infix("+");
+                wide: Some(Wide::Spelled);
+                commutative: true;
+                value: |x| x(a) + x(b);
+            }
+            /// `a - b`.
+            Sub(a, b) {
+                egg: "-", [Id; 2];
+                counts: add;
+                spelling: Spelling::Infix("-");
+                wide: Some(Wide::Spelled);
+                commutative: false;
+                value: |x| x(a) - x(b);
+            }
+            /// `a * b`.
+            Mul(a, b) {
+                egg: "*", [Id; 2];
+                counts: mul;
+                spelling: Spelling::Infix("*");
+                wide: Some(Wide::Spelled);
+                commutative: true;
+                value: |x| x(a) * x(b);
+            }
+            /// `a / b`.
+            Div(a, b) {
+                egg: "/", [Id; 2];
+                counts: div;
+                spelling: Spelling::Infix("/");
+                wide: Some(Wide::Spelled);
+                commutative: false;
+                value: |x| x(a) / x(b);
+            }
+            /// `-a`.
+            Neg(a) {
+                egg: "neg", Id;
+                counts: neg;
+                spelling: Spelling::Prefix("-");
+                wide: Some(Wide::Spelled);
+                commutative: false;
+                value: |x| -x(a);
+            }
+            /// `sin a`.
+            Sin(a) {
+                egg: "sin", Id;
+                counts: trig;
+                spelling: Spelling::Call("sin");
+                wide: Some(Wide::SinCos);
+                commutative: false;
+                value: |x| x(a).sin();
+            }
+            /// `cos a`.
+            Cos(a) {
+                egg: "cos", Id;
+                counts: trig;
+                spelling: Spelling::Call("cos");
+                wide: Some(Wide::SinCos);
+                commutative: false;
+                value: |x| x(a).cos();
+            }
+            /// `√a`.
+            Sqrt(a) {
+                egg: "sqrt", Id;
+                counts: sqrt;
+                spelling: Spelling::Call("sqrt");
+                wide: Some(Wide::Method("sqrt"));
+                commutative: false;
+                value: |x| x(a).sqrt();
+            }
+            /// `atan2(a, b)`: the angle of the point (b, a).
+            Atan2(a, b) {
+                egg: "atan2", [Id; 2];
+                counts: trig;
+                spelling: Spelling::Call("atan2");
+                wide: None;
+                commutative: false;
+                value: |x| x(a).atan2(x(b));
+            }
+            /// `if c > 0 { a } else { b }`.
+            Select(c, a, b) {
+                egg: "select", [Id; 3];
+                counts: select;
+                spelling: Spelling::Select;
+                wide: None;
+                commutative: false;
+                value: |x| if x(c) > 0.0 { x(a) } else { x(b) };
+            }
+        }
+    };
+}
+pub(crate) use for_each_operator;
+
+/// The operators and their facts.
+macro_rules! operator_facts {
     ($(
         $(#[doc = $doc:literal])*
         $name:ident($($arg:ident),+) {
@@ -119,277 +216,26 @@ macro_rules! operators {
                     $(Operator::$name => $commutative,)*
                 }
             }
-
-            /// Counts one operation of this operator into `n`.
-            pub fn count(self, n: &mut OpCounts) {
-                match self {
-                    $(Operator::$name => n.$class += 1,)*
-                }
-            }
         }
 
-        /// One operation. Constants are stored by their bits so that nodes
-        /// hash exactly.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Node {
-            /// A finite constant (`f64::to_bits`).
-            Const(u64),
-            /// Input number `k` of the traced function.
-            Input(u32),
-            $($(#[doc = $doc])* $name($(operand_type!($arg, NodeId)),+),)*
-        }
-
-        impl Node {
-            /// The operator and its operands (the first [`Operator::arity`]
-            /// of the array), `None` for a constant or an input.
-            pub fn operation(&self) -> Option<(Operator, [NodeId; MAX_ARITY])> {
-                match *self {
-                    Node::Const(_) | Node::Input(_) => None,
-                    $(Node::$name($($arg),+) => Some((Operator::$name, pad([$($arg),+]))),)*
-                }
-            }
-
-            /// The node applying `op` to `operands` (as many as its arity).
-            pub fn from_operation(op: Operator, operands: &[NodeId]) -> Node {
-                let mut it = operands.iter().copied();
-                match op {
-                    $(Operator::$name => Node::$name($(next_operand!(it, $arg)),+),)*
-                }
-            }
-
-            /// The same operation on other operands: `f` maps each child.
-            pub fn map_children(&self, mut f: impl FnMut(NodeId) -> NodeId) -> Node {
-                match *self {
-                    Node::Const(_) | Node::Input(_) => *self,
-                    $(Node::$name($($arg),+) => Node::$name($(f($arg)),+),)*
-                }
-            }
-
-            /// The value of the node given its operands' values (the numeric
-            /// semantics every other pass must agree with). An operand is read
-            /// only if the value needs it (one side of a selection).
-            pub fn apply(&self, x: impl Fn(NodeId) -> f64, input: impl Fn(u32) -> f64) -> f64 {
-                match *self {
-                    Node::Const(bits) => f64::from_bits(bits),
-                    Node::Input(k) => input(k),
-                    $(Node::$name($($arg),+) => {
-                        let $x = &x;
-                        $value
-                    })*
-                }
-            }
-        }
-
-        /// The operation of a statement, on its operands: an operator of the
-        /// list, or one of the forms the schedule makes ([`Op::SinCos`],
-        /// [`Op::SinCos4`], [`Op::MulAdd`]). A lone [`Op::Sin`] or [`Op::Cos`]
-        /// has no partner of the same argument.
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub enum Op {
-            $($(#[doc = $doc])* $name($(operand_type!($arg, Operand)),+),)*
-            /// `(sin a, cos a)` in one call: a statement with two definitions,
-            /// the sine first.
-            SinCos(Operand),
-            /// The sines and cosines of [`TRIG_LANES`] arguments in one
-            /// vectorised call (the module's `sincos4`), the arguments padded
-            /// with zeros. The flags say which of the eight results (the sines
-            /// in argument order, then the cosines) are used; `defines` lists
-            /// those, in that order.
-            SinCos4([Operand; TRIG_LANES], [bool; 2 * TRIG_LANES]),
-            /// `a * b + c`: a product fused into the sum or difference that is
-            /// its only use (the module's `mul_add`).
-            MulAdd(Signed, Operand, Signed),
-        }
-
-        impl Op {
-            /// The operator and its operands (the first [`Operator::arity`]),
-            /// `None` for the schedule's own forms.
-            pub fn operation(&self) -> Option<(Operator, [Operand; MAX_ARITY])> {
-                match *self {
-                    $(Op::$name($($arg),+) => Some((Operator::$name, pad([$($arg),+]))),)*
-                    Op::SinCos(_) | Op::SinCos4(..) | Op::MulAdd(..) => None,
-                }
-            }
-
-            /// The statement applying `op` to `operands` (as many as its arity).
-            pub fn from_operation(op: Operator, operands: &[Operand]) -> Op {
-                let mut it = operands.iter().copied();
-                match op {
-                    $(Operator::$name => Op::$name($(next_operand!(it, $arg)),+),)*
-                }
-            }
-        }
-
-        /// The e-graph language (egg's `define_language!` gives its variants no
-        /// docs).
-        #[allow(missing_docs)]
-        mod language {
-            use egg::{define_language, Id, Symbol};
-
-            use crate::simplify::Constant;
-
-            define_language! {
-                /// The e-graph language: [`super::Node`]'s operations (with
-                /// [`super::Node::apply`]'s semantics, by their
-                /// [`super::Operator::symbol`]), constants by bits (`Const`)
-                /// and every node outside the window as a leaf symbol (`Leaf`,
-                /// `n` and its id in the graph being built).
-                pub enum Math {
-                    $($sym = $name($egg),)*
-                    Const(Constant),
-                    Leaf(Symbol),
-                }
-            }
-        }
-        pub use language::Math;
-
-        impl Math {
-            /// The e-node applying `op` to the e-classes `children`.
-            pub fn from_operation(op: Operator, children: &[Id]) -> Math {
-                match op {
-                    $(Operator::$name => Math::$name(LanguageChildren::from_vec(children.to_vec())),)*
-                }
-            }
-
-            /// The operator and its operands' e-classes, `None` for a constant
-            /// or a leaf.
-            pub fn operation(&self) -> Option<(Operator, &[Id])> {
-                match self {
-                    $(Math::$name(ids) => Some((Operator::$name, LanguageChildren::as_slice(ids))),)*
-                    Math::Const(_) | Math::Leaf(_) => None,
-                }
-            }
-        }
     };
 }
 
+for_each_operator!(operator_facts);
+
 /// `items` padded to [`MAX_ARITY`] with its first item.
-fn pad<T: Copy, const N: usize>(items: [T; N]) -> [T; MAX_ARITY] {
+pub(crate) fn pad<T: Copy, const N: usize>(items: [T; N]) -> [T; MAX_ARITY] {
     std::array::from_fn(|i| items[i.min(N - 1)])
-}
-
-operators! {
-    /// `a + b`.
-    Add(a, b) {
-        egg: "+", [Id; 2];
-        counts: add;
-        spelling: Spelling::Infix("+");
-        wide: Some(Wide::Spelled);
-        commutative: true;
-        value: |x| x(a) + x(b);
-    }
-    /// `a - b`.
-    Sub(a, b) {
-        egg: "-", [Id; 2];
-        counts: add;
-        spelling: Spelling::Infix("-");
-        wide: Some(Wide::Spelled);
-        commutative: false;
-        value: |x| x(a) - x(b);
-    }
-    /// `a * b`.
-    Mul(a, b) {
-        egg: "*", [Id; 2];
-        counts: mul;
-        spelling: Spelling::Infix("*");
-        wide: Some(Wide::Spelled);
-        commutative: true;
-        value: |x| x(a) * x(b);
-    }
-    /// `a / b`.
-    Div(a, b) {
-        egg: "/", [Id; 2];
-        counts: div;
-        spelling: Spelling::Infix("/");
-        wide: Some(Wide::Spelled);
-        commutative: false;
-        value: |x| x(a) / x(b);
-    }
-    /// `-a`.
-    Neg(a) {
-        egg: "neg", Id;
-        counts: neg;
-        spelling: Spelling::Prefix("-");
-        wide: Some(Wide::Spelled);
-        commutative: false;
-        value: |x| -x(a);
-    }
-    /// `sin a`.
-    Sin(a) {
-        egg: "sin", Id;
-        counts: trig;
-        spelling: Spelling::Call("sin");
-        wide: Some(Wide::SinCos);
-        commutative: false;
-        value: |x| x(a).sin();
-    }
-    /// `cos a`.
-    Cos(a) {
-        egg: "cos", Id;
-        counts: trig;
-        spelling: Spelling::Call("cos");
-        wide: Some(Wide::SinCos);
-        commutative: false;
-        value: |x| x(a).cos();
-    }
-    /// `√a`.
-    Sqrt(a) {
-        egg: "sqrt", Id;
-        counts: sqrt;
-        spelling: Spelling::Call("sqrt");
-        wide: Some(Wide::Method("sqrt"));
-        commutative: false;
-        value: |x| x(a).sqrt();
-    }
-    /// `atan2(a, b)`: the angle of the point (b, a).
-    Atan2(a, b) {
-        egg: "atan2", [Id; 2];
-        counts: trig;
-        spelling: Spelling::Call("atan2");
-        wide: None;
-        commutative: false;
-        value: |x| x(a).atan2(x(b));
-    }
-    /// `if c > 0 { a } else { b }`.
-    Select(c, a, b) {
-        egg: "select", [Id; 3];
-        counts: select;
-        spelling: Spelling::Select;
-        wide: None;
-        commutative: false;
-        value: |x| if x(c) > 0.0 { x(a) } else { x(b) };
-    }
-}
-
-impl Node {
-    /// The operands of the node.
-    pub fn children(&self) -> impl Iterator<Item = NodeId> {
-        let (ids, n) = match self.operation() {
-            Some((op, ids)) => (ids, op.arity()),
-            None => ([NodeId(0); MAX_ARITY], 0),
-        };
-        ids.into_iter().take(n)
-    }
-}
-
-impl Op {
-    /// The values read, in order.
-    pub fn operands(&self) -> Vec<Operand> {
-        match *self {
-            Op::SinCos(a) => vec![a],
-            Op::SinCos4(args, _) => args.to_vec(),
-            Op::MulAdd(a, b, c) => vec![a.operand, b, c.operand],
-            _ => {
-                let (op, args) = self.operation().expect("an operator");
-                args[..op.arity()].to_vec()
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use egg::Id;
+
     use super::*;
+    use crate::emit::{Op, Operand};
+    use crate::graph::{Node, NodeId};
+    use crate::simplify::Math;
 
     /// Each operator goes from `Node` to `Op` and to `Math` and back, with
     /// its operands in order, and `Math` prints its symbol.

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
 use crate::graph::{Graph, Node, NodeId};
-pub use crate::ops::Op;
+use crate::ops::{next_operand, operand_type, pad, Operator, MAX_ARITY};
 
 /// How many joint angles share one vectorised sine-and-cosine call
 /// ([`Op::SinCos4`]).
@@ -537,4 +537,77 @@ pub(super) fn fusions(
         }
     }
     f
+}
+
+/// The schedule's operation from the operator list.
+macro_rules! op_enum {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($($arg:ident),+) {
+            egg: $sym:literal, $egg:ty;
+            counts: $class:ident;
+            spelling: $spelling:expr;
+            wide: $wide:expr;
+            commutative: $commutative:expr;
+            value: |$x:ident| $value:expr;
+        }
+    )*) => {
+        /// The operation of a statement, on its operands: an operator of the
+        /// list, or one of the forms the schedule makes ([`Op::SinCos`],
+        /// [`Op::SinCos4`], [`Op::MulAdd`]). A lone [`Op::Sin`] or [`Op::Cos`]
+        /// has no partner of the same argument.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum Op {
+            $($(#[doc = $doc])* $name($(operand_type!($arg, Operand)),+),)*
+            /// `(sin a, cos a)` in one call: a statement with two definitions,
+            /// the sine first.
+            SinCos(Operand),
+            /// The sines and cosines of [`TRIG_LANES`] arguments in one
+            /// vectorised call (the module's `sincos4`), the arguments padded
+            /// with zeros. The flags say which of the eight results (the sines
+            /// in argument order, then the cosines) are used; `defines` lists
+            /// those, in that order.
+            SinCos4([Operand; TRIG_LANES], [bool; 2 * TRIG_LANES]),
+            /// `a * b + c`: a product fused into the sum or difference that is
+            /// its only use (the module's `mul_add`).
+            MulAdd(Signed, Operand, Signed),
+        }
+
+        impl Op {
+            /// The operator and its operands (the first [`Operator::arity`]),
+            /// `None` for the schedule's own forms.
+            pub fn operation(&self) -> Option<(Operator, [Operand; MAX_ARITY])> {
+                match *self {
+                    $(Op::$name($($arg),+) => Some((Operator::$name, pad([$($arg),+]))),)*
+                    Op::SinCos(_) | Op::SinCos4(..) | Op::MulAdd(..) => None,
+                }
+            }
+
+            /// The statement applying `op` to `operands` (as many as its arity).
+            pub fn from_operation(op: Operator, operands: &[Operand]) -> Op {
+                let mut it = operands.iter().copied();
+                match op {
+                    $(Operator::$name => Op::$name($(next_operand!(it, $arg)),+),)*
+                }
+            }
+        }
+
+    };
+}
+
+crate::ops::for_each_operator!(op_enum);
+
+impl Op {
+    /// The values read, in order.
+    pub fn operands(&self) -> Vec<Operand> {
+        match *self {
+            Op::SinCos(a) => vec![a],
+            Op::SinCos4(args, _) => args.to_vec(),
+            Op::MulAdd(a, b, c) => vec![a.operand, b, c.operand],
+            _ => {
+                let (op, args) = self.operation().expect("an operator");
+                args[..op.arity()].to_vec()
+            }
+        }
+    }
 }

@@ -22,7 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use egg::{EGraph, Id, Runner, StopReason, Symbol};
+use egg::{EGraph, Id, LanguageChildren, Runner, StopReason, Symbol};
 
 pub use analysis::ConstantFold;
 use extract::DagChoice;
@@ -64,7 +64,7 @@ impl fmt::Display for Constant {
     }
 }
 
-pub use crate::ops::Math;
+use crate::ops::Operator;
 
 /// Bounds of a simplification run (counts only, never time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -343,3 +343,61 @@ fn schedule(choice: &DagChoice, roots: &[Id]) -> Option<(Vec<Id>, usize)> {
     }
     Some((order, cost))
 }
+
+/// The e-graph language from the operator list.
+macro_rules! math_language {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($($arg:ident),+) {
+            egg: $sym:literal, $egg:ty;
+            counts: $class:ident;
+            spelling: $spelling:expr;
+            wide: $wide:expr;
+            commutative: $commutative:expr;
+            value: |$x:ident| $value:expr;
+        }
+    )*) => {
+        /// The e-graph language (egg's `define_language!` gives its variants no
+        /// docs).
+        #[allow(missing_docs)]
+        mod language {
+            use egg::{define_language, Id, Symbol};
+
+            use super::Constant;
+
+            define_language! {
+                /// The e-graph language: [`super::Node`]'s operations (with
+                /// [`super::Node::apply`]'s semantics, by their
+                /// [`super::Operator::symbol`]), constants by bits (`Const`)
+                /// and every node outside the window as a leaf symbol (`Leaf`,
+                /// `n` and its id in the graph being built).
+                pub enum Math {
+                    $($sym = $name($egg),)*
+                    Const(Constant),
+                    Leaf(Symbol),
+                }
+            }
+        }
+        pub use language::Math;
+
+        impl Math {
+            /// The e-node applying `op` to the e-classes `children`.
+            pub fn from_operation(op: Operator, children: &[Id]) -> Math {
+                match op {
+                    $(Operator::$name => Math::$name(LanguageChildren::from_vec(children.to_vec())),)*
+                }
+            }
+
+            /// The operator and its operands' e-classes, `None` for a constant
+            /// or a leaf.
+            pub fn operation(&self) -> Option<(Operator, &[Id])> {
+                match self {
+                    $(Math::$name(ids) => Some((Operator::$name, LanguageChildren::as_slice(ids))),)*
+                    Math::Const(_) | Math::Leaf(_) => None,
+                }
+            }
+        }
+    };
+}
+
+crate::ops::for_each_operator!(math_language);
