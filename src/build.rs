@@ -311,7 +311,7 @@ impl Config {
     /// (`--c-api NAME`): a module `NAME::c_api` of `extern "C"` functions
     /// `NAME_FUNCTION(...)` and `NAME_FUNCTION_batch(n, ...)` returning a
     /// status code, and its C header `NAME.h` beside `NAME.rs`
-    /// (`rbdgen_symbolic::ffi`). The crate that includes the module builds as
+    /// (`rbdgen_symbolic::c_crate` builds a crate of it). The crate that includes the module builds as
     /// a `staticlib` or `cdylib` for C and C++ callers.
     pub fn c_api(mut self) -> Config {
         self.c_api = true;
@@ -321,7 +321,7 @@ impl Config {
     /// Also writes the CasADi module `NAME.py` beside `NAME.rs` (`--casadi
     /// NAME`, `NAME` the module's name): the functions as a Python module
     /// whose functions take CasADi SX, MX or numbers and build the traced
-    /// graphs as CasADi expressions ([`rbdgen_symbolic::casadi`],
+    /// graphs as CasADi expressions ([`rbdgen_symbolic::casadi_module`],
     /// docs/casadi.md). Each function is traced a second time for it.
     pub fn casadi(mut self) -> Config {
         self.casadi = true;
@@ -428,11 +428,12 @@ impl Config {
                 self.urdf.display(),
                 rbdgen_symbolic::command_line_options(&options)
             );
-            let module = rbdgen_symbolic::casadi::casadi_module(&text, &options, &name, &command)
-                .map_err(|source| BuildError::Generate {
-                urdf: urdf(),
-                source,
-            })?;
+            let module = rbdgen_symbolic::casadi_module(&text, &options, &name, &command).map_err(
+                |source| BuildError::Generate {
+                    urdf: urdf(),
+                    source,
+                },
+            )?;
             let path = dir.join(format!("{name}.py"));
             if std::fs::read(&path).ok().as_deref() != Some(module.source.as_bytes()) {
                 std::fs::write(&path, module.source).map_err(|source| BuildError::Write {

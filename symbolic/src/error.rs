@@ -67,7 +67,7 @@ pub enum GenerateError {
     /// are `float64`).
     #[error("python: the module's arrays are float64; leave out `scalar = f32`")]
     PythonScalar,
-    /// The CasADi export ([`crate::casadi`]) does not take these options.
+    /// The CasADi export ([`casadi_module`](crate::casadi_module)) does not take these options.
     #[error("casadi: {0}")]
     Casadi(String),
 }

@@ -30,7 +30,6 @@ use crate::api::{dim_tokens, output_type, selected_frames};
 use crate::emit::ScalarType;
 use crate::functions::{Dim, Output};
 use crate::item::Signature;
-pub use crate::options::is_c_identifier;
 use crate::options::Options;
 
 /// The status codes of the C interface: name, value and meaning, in the
@@ -1001,7 +1000,7 @@ pub(crate) fn pretty(tokens: TokenStream) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{generate, generate_module, GenerateError};
+    use crate::{generate, generate_module, is_c_identifier, GenerateError};
 
     const URDF: &str = include_str!("../../tests/golden/double_pendulum.urdf");
 

@@ -6,46 +6,58 @@
 //! function) → [`emit::schedule`] (statements) → [`emit::print`] (Rust
 //! tokens) → [`generate()`] (formatted source).
 
-mod api;
-pub mod casadi;
-mod columns;
-pub mod cost_reference;
+// The graph and its stages: public for their tests and for tools that work
+// on the traced graph.
 pub mod diff;
 pub mod emit;
-mod error;
-pub mod eval;
-pub mod ffi;
-mod form;
-pub mod functions;
-pub mod generate;
 pub mod graph;
-pub mod header;
+pub mod jacobian;
+pub mod limbs;
+pub mod simplify;
+pub mod trace;
+
+// The generator's floors (docs/architecture.md), private: what the front
+// ends use is re-exported below.
+mod api;
+mod casadi;
+mod columns;
+mod cost_reference;
+mod error;
+mod eval;
+mod ffi;
+mod form;
+mod functions;
+mod generate;
+mod header;
 mod interface;
 mod item;
-pub mod jacobian;
 mod lanes;
-pub mod limbs;
-pub mod ops;
-pub mod options;
+mod ops;
+mod options;
 mod prepare;
-pub mod python;
-pub mod simplify;
+mod python;
 mod straight;
-pub mod trace;
-pub mod user;
+mod user;
 
+pub use casadi::{
+    analytical_derivatives, casadi_module, external_crate, output_names, python_body, CasadiModule,
+};
 pub use cost_reference::{rnea_mul_reference, RNEA_MULS_PER_JOINT};
 pub use emit::ScalarType;
 pub use error::GenerateError;
-pub use functions::{Dim, Function, Output, Spec};
+pub use ffi::{c_crate, STATUS_CODES};
+pub use functions::{Columns, Dim, EvaluateFn, Function, Kernel, Looped, Output, Spec};
 pub use generate::{generate, generate_module, module_frames, module_functions, Module, Progress};
 pub use graph::{Graph, Node, NodeId, OpCounts, BYTES_PER_OP};
 pub use header::sha256_hex;
+pub use ops::{Operator, Spelling, Wide, MAX_ARITY};
 pub use options::{
-    command_line_options, lane_widths, parse_functions, OptionError, OptionKey, OptionSpec,
-    Options, DEFAULT_MAX_OPS, DEFAULT_UNROLL_LIMIT, OPTIONS,
+    apply_to_model, command_line_options, is_c_identifier, is_set_name, lane_widths,
+    parse_functions, unknown_function, OptionError, OptionKey, OptionSpec, Options,
+    DEFAULT_MAX_OPS, DEFAULT_UNROLL_LIMIT, OPTIONS,
 };
 pub use prepare::build_model;
+pub use python::{python_crate, python_options, DEFAULT_LANES};
 pub use rbdgen_runtime::error::nearest;
 pub use rbdgen_runtime::model::mjcf::{description_files, read_description};
 pub use rbdgen_runtime::{ContactKind, Model, ModelError};

@@ -104,19 +104,19 @@ pub struct Options {
     /// emitted only when `functions` has it.
     pub jacobians: BTreeSet<Function>,
     /// Functions written by the user, traced and emitted after the table's,
-    /// with the derivatives each asks for ([`crate::user`]); none by default.
+    /// with the derivatives each asks for ([`UserFunction`](crate::UserFunction)); none by default.
     /// A build script gives them; the command line and the macro cannot.
     pub user_functions: Vec<UserFunction>,
     /// Also emit the C interface with this prefix (a C identifier, usually the
     /// module's name; `--c-api NAME`): a module `c_api` of `extern "C"`
     /// functions `PREFIX_FUNCTION` and `PREFIX_FUNCTION_batch` around every
-    /// function ([`crate::ffi`]), and the C header that declares them in
+    /// function ([`c_crate`](crate::c_crate) builds a crate of it), and the C header that declares them in
     /// [`crate::Module::c_header`]. `None` by default.
     pub c_api: Option<String>,
     /// The CasADi module's name (a Python identifier; `--casadi NAME`): the
     /// command line and [`crate::casadi::casadi_module`] write the functions as a
     /// Python module that builds them as CasADi expressions
-    /// ([`crate::casadi`]) instead of Rust; the Rust module does not depend
+    /// ([`casadi_module`](crate::casadi_module)) instead of Rust; the Rust module does not depend
     /// on it. `None` by default.
     pub casadi: Option<String>,
     /// Named contact sets, each emitted as a submodule `NAME` of its own (an

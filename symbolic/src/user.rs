@@ -29,8 +29,23 @@ use crate::trace::{Expr, Traced};
 /// flattened row-major.
 pub type UserFn = fn(&Model, &mut Data<Expr>, &[Vec<Expr>]) -> Result<Vec<Expr>, InputError>;
 
-/// A function written by the user ([the module doc](self)), with the
-/// derivatives to emit beside it.
+/// A function written by the user, with the derivatives to emit beside it:
+/// ordinary Rust over the runtime's algorithms, generic over the scalar,
+/// traced and emitted with the table's functions, its derivatives by
+/// automatic differentiation ([`crate::diff`]) on request.
+///
+/// The function is written once, `fn cost<S: Scalar>(model: &Model, data:
+/// &mut Data<S>, x: &[Vec<S>]) -> Result<Vec<S>, InputError>`, and given to
+/// the generator as `cost::<Expr>`; the same function on `f64` is its
+/// reference value. A data-dependent branch cannot be written: [`Scalar`]
+/// has no comparison (`x > y` on `S` does not compile), and
+/// [`Scalar::select`] is the one data-dependent choice, recorded in the
+/// graph. Only a build script can give one (`rbdgen::build::Config::
+/// user_function`): `robot_dynamics!` runs inside the compiler before the
+/// crate it expands in exists, so it cannot call that crate's code.
+///
+/// [`Scalar`]: rbdgen_runtime::Scalar
+/// [`Scalar::select`]: rbdgen_runtime::Scalar::select
 ///
 /// ```
 /// use rbdgen_runtime::{center_of_mass, Data, InputError, Model, Scalar};

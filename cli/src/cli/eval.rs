@@ -158,7 +158,7 @@ pub fn run(args: Args) -> Result<(), String> {
                             let n = n.trim();
                             Function::from_name(n).ok_or_else(|| {
                                 let known: Vec<Function> = eval_functions().into_iter().collect();
-                                let e = rbdgen_symbolic::options::unknown_function(n, &known);
+                                let e = rbdgen_symbolic::unknown_function(n, &known);
                                 format!("--functions: {e}")
                             })
                         })

@@ -165,7 +165,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 }
 
 /// `--casadi NAME`: the Python module of CasADi expressions
-/// ([`rbdgen_symbolic::casadi`]) to `-o FILE` or standard output, or checked.
+/// ([`rbdgen_symbolic::casadi_module`]) to `-o FILE` or standard output, or checked.
 fn run_casadi(args: &Args, name: &str) -> Result<(), Failure> {
     let (text, options) = args.code.load()?;
     let tail = match &args.output {
@@ -173,7 +173,7 @@ fn run_casadi(args: &Args, name: &str) -> Result<(), Failure> {
         None => String::new(),
     };
     let command = regenerate_command(args, &options, &tail);
-    let module = rbdgen_symbolic::casadi::casadi_module(&text, &options, name, &command)
+    let module = rbdgen_symbolic::casadi_module(&text, &options, name, &command)
         .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
     super::print_warnings(&args.code.urdf, &module.warnings);
     let Some(path) = &args.output else {
@@ -266,9 +266,8 @@ fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
             &options,
             &format!("--casadi-external {name} --crate {}", shown.display()),
         );
-        let (files, module) =
-            rbdgen_symbolic::casadi::external_crate(&text, &options, name, &command)
-                .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
+        let (files, module) = rbdgen_symbolic::external_crate(&text, &options, name, &command)
+            .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
         (files, module.warnings, command)
     } else if let Some(name) = &args.python {
         let command = regenerate_command(
@@ -276,9 +275,8 @@ fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
             &options,
             &format!("--python {name} --crate {}", shown.display()),
         );
-        let (files, module) =
-            rbdgen_symbolic::python::python_crate(&text, &options, name, &command)
-                .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
+        let (files, module) = rbdgen_symbolic::python_crate(&text, &options, name, &command)
+            .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
         (files, module.warnings, command)
     } else {
         let Some(name) = options.c_api.clone() else {
@@ -293,7 +291,7 @@ fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
             .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
         let source = module.source().map_err(|e| e.to_string())?;
         let header = module.c_header.clone().unwrap_or_default();
-        let files = rbdgen_symbolic::ffi::c_crate(&options, &name, &source, &header, &command);
+        let files = rbdgen_symbolic::c_crate(&options, &name, &source, &header, &command);
         (files, module.warnings, command)
     };
     super::print_warnings(&args.code.urdf, &warnings);
@@ -416,7 +414,7 @@ mod tests {
             .and_then(|a| a.get_help())
             .expect("--python has a help")
             .to_string();
-        let lanes = rbdgen_symbolic::python::DEFAULT_LANES;
+        let lanes = rbdgen_symbolic::DEFAULT_LANES;
         assert!(
             help.contains(&format!("--lanes {lanes} unless given")),
             "{help}"
