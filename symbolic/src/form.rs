@@ -139,3 +139,107 @@ const PACKED_LEN: usize = 25_000;
 /// The fewest statements that the limbs side by side must save: a function
 /// of a few dozen operations (a 3-link tree's `rnea`) keeps its plain form.
 const MIN_SAVED: usize = 64;
+
+#[cfg(test)]
+mod tests {
+    use rbdgen_runtime::Data;
+
+    use super::*;
+    use crate::functions::Function;
+    use crate::prepare::build_model;
+    use crate::trace::try_trace;
+
+    const PENDULUM: &str = include_str!("../../tests/golden/double_pendulum.urdf");
+    const GO2: &str = include_str!("../../models/go2.urdf");
+
+    /// The signature of `function` as the assembly makes it.
+    fn signature(model: &Model, function: Function) -> Signature {
+        let spec = function.spec();
+        Signature {
+            name: spec.name.to_string(),
+            args: (function.args(model).into_iter())
+                .map(|(n, d)| (n.to_string(), d))
+                .collect(),
+            per_frame: spec.per_frame,
+            output: spec.output,
+            doc: Vec::new(),
+            ops: 0,
+        }
+    }
+
+    /// What `choose_form` gives `function` of `urdf` with `options`: `None`
+    /// for a column form, else whether the limbs are side by side and
+    /// whether the code is in parts.
+    fn form_of(urdf: &str, function: Function, options: &Options) -> Option<(bool, bool)> {
+        let model = build_model(urdf, options).unwrap();
+        let spec = signature(&model, function);
+        let lens: Vec<usize> = spec.args.iter().map(|(_, d)| d.len(&model)).collect();
+        let columns = function.columns(&model);
+        let form = choose_form(&model, &spec, &columns, options, |frame| {
+            try_trace(&lens, |x| {
+                let mut data = Data::<Expr>::new(&model);
+                function.evaluate(&model, &mut data, x, frame)
+            })
+        })
+        .unwrap();
+        match form {
+            Form::Columns(_) => None,
+            Form::Straight(s) => Some((s.packings.is_some(), s.in_parts)),
+        }
+    }
+
+    #[test]
+    fn a_small_function_is_straight_line_in_one_block() {
+        // Two links are no limbs of one shape, and a few dozen statements one
+        // block.
+        let form = form_of(PENDULUM, Function::Rnea, &Options::default());
+        assert_eq!(form, Some((false, false)));
+    }
+
+    #[test]
+    fn the_column_form_is_taken_above_the_unroll_limit_only() {
+        let looped = Options {
+            unroll_limit: 0,
+            ..Options::default()
+        };
+        assert_eq!(form_of(PENDULUM, Function::Minverse, &looped), None);
+        let form = form_of(PENDULUM, Function::Minverse, &Options::default());
+        assert!(form.is_some());
+    }
+
+    #[test]
+    fn a_quadruped_has_its_legs_side_by_side_unless_asked_not_to() {
+        let floating = Options {
+            floating_base: true,
+            ..Options::default()
+        };
+        let form = form_of(GO2, Function::Rnea, &floating);
+        assert_eq!(form, Some((true, false)), "Go2's four legs are one shape");
+        let one_limb = Options {
+            one_limb_at_a_time: true,
+            ..floating
+        };
+        assert_eq!(
+            form_of(GO2, Function::Rnea, &one_limb).map(|f| f.0),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn a_function_is_in_parts_when_every_frame_is() {
+        use crate::emit::schedule;
+        use crate::trace::trace;
+        // A chain of 40 additions, cut into parts of at most 10 statements.
+        let traced = trace(&[1], |x| {
+            let mut y = x[0][0];
+            for _ in 0..40 {
+                y = y + x[0][0];
+            }
+            vec![y]
+        });
+        let long = schedule(&traced.graph, &traced.outputs, 10, 10);
+        let short = schedule(&traced.graph, &traced.outputs, 1000, 1000);
+        assert!(in_parts(&[long.clone(), long.clone()]));
+        assert!(!in_parts(&[long, short]));
+    }
+}
