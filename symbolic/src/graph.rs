@@ -376,17 +376,8 @@ impl Graph {
 
 /// The graph's node, its conversions and its value, and the count of its operation, from the operator list.
 macro_rules! node_enum {
-    ($(
-        $(#[doc = $doc:literal])*
-        $name:ident($($arg:ident),+) {
-            egg: $sym:literal, $egg:ty;
-            counts: $class:ident;
-            spelling: $spelling:expr;
-            wide: $wide:expr;
-            commutative: $commutative:expr;
-            value: |$x:ident| $value:expr;
-        }
-    )*) => {
+    ($($(#[doc = $doc:literal])* $name:ident($($arg:ident),+) [$sym:literal, $egg:ty, $class:ident,
+        $spelling:expr, $wide:expr, $commutative:expr, |$x:ident| $value:expr])*) => {
         /// One operation. Constants are stored by their bits so that nodes
         /// hash exactly.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

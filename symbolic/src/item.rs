@@ -213,3 +213,14 @@ pub(crate) fn upper_camel(snake: &str) -> String {
         })
         .collect()
 }
+
+/// Each argument's name and length, and its row length for a matrix
+/// argument: what [`crate::emit::Inputs`] reads.
+pub(crate) fn arg_lens<'a>(
+    model: &rbdgen_runtime::Model,
+    fargs: &[(&'a str, Dim)],
+) -> (Vec<(&'a str, usize)>, Vec<Option<usize>>) {
+    let args = fargs.iter().map(|(n, d)| (*n, d.len(model))).collect();
+    let row_len = fargs.iter().map(|(_, d)| d.row_len()).collect();
+    (args, row_len)
+}

@@ -63,7 +63,8 @@ pub(crate) use next_operand;
 /// `graph.rs`, `Op` in `emit/schedule.rs`, `Math` in `simplify/mod.rs`.
 macro_rules! for_each_operator {
     ($callback:ident) => {
-        $callback! {
+        $crate::ops::operator_rows! {
+            $callback;
             /// `a + b`.
             Add(a, b) {
                 egg: "+", [Id; 2];
@@ -159,9 +160,11 @@ macro_rules! for_each_operator {
 }
 pub(crate) use for_each_operator;
 
-/// The operators and their facts.
-macro_rules! operator_facts {
-    ($(
+/// Hands the rows of [`for_each_operator!`] to `$callback!` in the compact
+/// form every layer matches: `Name(a, b) [symbol, egg child type, count
+/// class, spelling, wide, commutative, |x| value]`, docs first.
+macro_rules! operator_rows {
+    ($callback:ident; $(
         $(#[doc = $doc:literal])*
         $name:ident($($arg:ident),+) {
             egg: $sym:literal, $egg:ty;
@@ -172,6 +175,18 @@ macro_rules! operator_facts {
             value: |$x:ident| $value:expr;
         }
     )*) => {
+        $callback! {
+            $($(#[doc = $doc])* $name($($arg),+) [$sym, $egg, $class,
+                $spelling, $wide, $commutative, |$x| $value])*
+        }
+    };
+}
+pub(crate) use operator_rows;
+
+/// The operators and their facts.
+macro_rules! operator_facts {
+    ($($(#[doc = $doc:literal])* $name:ident($($arg:ident),+) [$sym:literal, $egg:ty, $class:ident,
+        $spelling:expr, $wide:expr, $commutative:expr, |$x:ident| $value:expr])*) => {
         /// An operation of the graph, without its operands.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Operator {

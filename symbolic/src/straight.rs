@@ -15,7 +15,7 @@ use crate::emit::{PART_LEN, WHOLE_LEN};
 use crate::error::GenerateError;
 use crate::functions::Dim;
 use crate::graph::OpCounts;
-use crate::item::Signature;
+use crate::item::{arg_lens, Signature};
 use crate::item::{function_doc, function_items, upper_camel, EntryPoints, FunctionItems, Into};
 use crate::limbs::{self, Packing};
 use crate::options::Options;
@@ -251,15 +251,8 @@ impl Writer<'_> {
             Arith::Scalar => quote!(libm),
             Arith::Lanes => quote!(V),
         };
-        let args: Vec<(&str, usize)> = (self.fargs.iter())
-            .map(|(n, d)| (*n, d.len(self.model)))
-            .collect();
-        let row_len: Vec<Option<usize>> = self.fargs.iter().map(|(_, d)| d.row_len()).collect();
-        let inputs = Inputs {
-            args: &args,
-            row_len: &row_len,
-            splat: 0,
-        };
+        let (args, row_len) = arg_lens(self.model, self.fargs);
+        let inputs = Inputs::new(&args, &row_len);
         let shape = output_shape(&spec.output, self.model);
         let names = self.names();
         let mut code = Blocks::default();

@@ -15,8 +15,8 @@ use crate::emit::{PART_LEN, WHOLE_LEN};
 use crate::error::GenerateError;
 use crate::functions::{Columns, Dim, Looped, Output};
 use crate::graph::OpCounts;
+use crate::item::{arg_lens, FunctionItems, Signature};
 use crate::item::{function_doc, function_items, into_doc, upper_camel, EntryPoints, Into};
-use crate::item::{FunctionItems, Signature};
 use crate::limbs::Packing;
 use crate::options::Options;
 use crate::prepare::{check, simplified};
@@ -235,15 +235,8 @@ impl Writer<'_> {
     /// The stage printed: with its limbs side by side for the scalar
     /// function when packed (one block, into `out` by window), else in parts.
     fn stage(&self, t: &Typed) -> Emitted {
-        let args: Vec<(&str, usize)> = (self.fargs.iter())
-            .map(|(n, d)| (*n, d.len(self.model)))
-            .collect();
-        let row_len: Vec<Option<usize>> = self.fargs.iter().map(|(_, d)| d.row_len()).collect();
-        let inputs = Inputs {
-            args: &args,
-            row_len: &row_len,
-            splat: 0,
-        };
+        let (args, row_len) = arg_lens(self.model, self.fargs);
+        let inputs = Inputs::new(&args, &row_len);
         let (scalar, shape) = (self.options.scalar, self.stage_shape());
         match (t.arith, &self.stage_packed) {
             (Arith::Scalar, Some((graph, packing))) => Emitted {
@@ -511,29 +504,45 @@ impl Writer<'_> {
             [one] => quote!(#one),
             all => quote!((#(#all),*)),
         };
+        let (stage_name, names, fresh) = (self.stage_name(), self.names(), self.fresh(t, &outs));
+        let body = quote!({
+            let (#(#bind,)* f) = #stage_name(#(#names),*);
+            #(#fresh)*
+            #(#loops)*
+            #result
+        });
+        let entry = self.entry_points(t, doc, body);
+        let stage = self.stage_item(t, stage, false);
         let kernels = items.iter().map(|(_, item)| item);
-        let fresh = self.fresh(t, &outs);
-        let stage_name = format_ident!("{}_stage", self.spec.name);
-        let (params, stage_ret, names) = (&t.params, &t.stage_ret, self.names());
-        let (stage_block, stage_parts) = (stage.block, stage.parts);
-        let entry = self.entry_points(
-            t,
-            doc,
-            quote!({
-                let (#(#bind,)* f) = #stage_name(#(#names),*);
-                #(#fresh)*
-                #(#loops)*
-                #result
-            }),
-        );
-        quote! {
-            #entry
-            /// The outputs before the looped blocks (those hold their columns'
-            /// inputs), then the factors the columns read.
-            #[allow(unused_variables)]
-            fn #stage_name(#(#params),*) -> #stage_ret #stage_block
-            #(#stage_parts)*
-            #(#kernels)*
+        quote!(#entry #stage #(#kernels)*)
+    }
+
+    /// The stage's name, `NAME_stage`.
+    fn stage_name(&self) -> Ident {
+        format_ident!("{}_stage", self.spec.name)
+    }
+
+    /// The stage as a function: returning its outputs, or `into_out` (by
+    /// window) writing them into `out`; then its parts.
+    fn stage_item(&self, t: &Typed, stage: Emitted, into_out: bool) -> TokenStream {
+        let (name, params, ret) = (self.stage_name(), &t.params, &t.stage_ret);
+        let (block, parts) = (stage.block, stage.parts);
+        match into_out {
+            false => quote! {
+                /// The outputs before the looped blocks (those hold their columns'
+                /// inputs), then the factors the columns read.
+                #[allow(unused_variables)]
+                fn #name(#(#params),*) -> #ret #block
+                #(#parts)*
+            },
+            true => quote! {
+                /// The outputs before the looped blocks (those hold their columns'
+                /// inputs), then the factors the columns read, into `out`, which
+                /// holds zeros (every entry but the constant zeros is written).
+                #[allow(unused_variables)]
+                fn #name(#(#params,)* out: &mut #ret) #block
+                #(#parts)*
+            },
         }
     }
 
@@ -628,29 +637,20 @@ impl Writer<'_> {
             self.spec.name
         );
         let helpers = window_helpers(ty, self.options);
-        let fresh = self.fresh(t, &outs);
-        let stage_name = format_ident!("{}_stage", self.spec.name);
-        let (params, stage_ret, names) = (&t.params, &t.stage_ret, self.names());
-        let (stage_block, stage_parts) = (stage.block, stage.parts);
-        let entry = self.entry_points(
-            t,
-            doc,
-            quote!({
-                let mut s: #stage_ret = #stage_zeros;
-                #stage_name(#(#names,)* &mut s);
-                #(#fresh)*
-                #module::solve(#(#solve_args),*);
-                #result
-            }),
-        );
+        let (stage_name, names, fresh) = (self.stage_name(), self.names(), self.fresh(t, &outs));
+        let stage_ret = &t.stage_ret;
+        let body = quote!({
+            let mut s: #stage_ret = #stage_zeros;
+            #stage_name(#(#names,)* &mut s);
+            #(#fresh)*
+            #module::solve(#(#solve_args),*);
+            #result
+        });
+        let entry = self.entry_points(t, doc, body);
+        let stage = self.stage_item(t, stage, true);
         quote! {
             #entry
-            /// The outputs before the looped blocks (those hold their columns'
-            /// inputs), then the factors the columns read, into `out`, which
-            /// holds zeros (every entry but the constant zeros is written).
-            #[allow(unused_variables)]
-            fn #stage_name(#(#params,)* out: &mut #stage_ret) #stage_block
-            #(#stage_parts)*
+            #stage
             #[doc = #module_doc]
             mod #module {
                 #[allow(unused_imports)]

@@ -149,7 +149,16 @@ pub struct Inputs<'a> {
     pub splat: usize,
 }
 
-impl Inputs<'_> {
+impl<'a> Inputs<'a> {
+    /// The inputs `args` with their row lengths, none splat.
+    pub fn new(args: &'a [(&'a str, usize)], row_len: &'a [Option<usize>]) -> Inputs<'a> {
+        Inputs {
+            args,
+            row_len,
+            splat: 0,
+        }
+    }
+
     fn token(&self, k: u32) -> TokenStream {
         let mut k = k as usize;
         for (a, (name, len)) in self.args.iter().enumerate() {

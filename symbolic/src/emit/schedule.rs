@@ -541,17 +541,8 @@ pub(super) fn fusions(
 
 /// The schedule's operation from the operator list.
 macro_rules! op_enum {
-    ($(
-        $(#[doc = $doc:literal])*
-        $name:ident($($arg:ident),+) {
-            egg: $sym:literal, $egg:ty;
-            counts: $class:ident;
-            spelling: $spelling:expr;
-            wide: $wide:expr;
-            commutative: $commutative:expr;
-            value: |$x:ident| $value:expr;
-        }
-    )*) => {
+    ($($(#[doc = $doc:literal])* $name:ident($($arg:ident),+) [$sym:literal, $egg:ty, $class:ident,
+        $spelling:expr, $wide:expr, $commutative:expr, |$x:ident| $value:expr])*) => {
         /// The operation of a statement, on its operands: an operator of the
         /// list, or one of the forms the schedule makes ([`Op::SinCos`],
         /// [`Op::SinCos4`], [`Op::MulAdd`]). A lone [`Op::Sin`] or [`Op::Cos`]

@@ -346,17 +346,8 @@ fn schedule(choice: &DagChoice, roots: &[Id]) -> Option<(Vec<Id>, usize)> {
 
 /// The e-graph language from the operator list.
 macro_rules! math_language {
-    ($(
-        $(#[doc = $doc:literal])*
-        $name:ident($($arg:ident),+) {
-            egg: $sym:literal, $egg:ty;
-            counts: $class:ident;
-            spelling: $spelling:expr;
-            wide: $wide:expr;
-            commutative: $commutative:expr;
-            value: |$x:ident| $value:expr;
-        }
-    )*) => {
+    ($($(#[doc = $doc:literal])* $name:ident($($arg:ident),+) [$sym:literal, $egg:ty, $class:ident,
+        $spelling:expr, $wide:expr, $commutative:expr, |$x:ident| $value:expr])*) => {
         /// The e-graph language (egg's `define_language!` gives its variants no
         /// docs).
         #[allow(missing_docs)]
