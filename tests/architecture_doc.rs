@@ -133,3 +133,135 @@ fn paths_are_read_whole() {
     assert!(matches("<file>.rs", "rnea.rs"));
     assert!(!matches("*.json", "fext_derivatives"));
 }
+
+/// The modules of `dir` (its files and directories, `lib.rs` and `main.rs`
+/// left out) and, for each, the sibling modules its code names as
+/// `crate::NAME` (test modules and comment lines left out).
+fn module_imports(
+    dir: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut imports = std::collections::BTreeMap::new();
+    let mut files = vec![dir.to_path_buf()];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(
+                std::fs::read_dir(&path)
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.path()),
+            );
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let relative = path
+            .strip_prefix(dir)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let module = relative
+            .split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_string();
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        let names: &mut std::collections::BTreeSet<String> =
+            imports.entry(module.clone()).or_default();
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            // `crate::a::..` and `crate::{a::.., b}`.
+            for (k, _) in line.match_indices("crate::") {
+                let rest = &line[k + "crate::".len()..];
+                let words = match rest.strip_prefix('{') {
+                    Some(group) => group.split('}').next().unwrap_or_default(),
+                    None => rest,
+                };
+                for word in words.split(',').map(|w| w.trim()) {
+                    let name: String = word
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                        .collect();
+                    if !name.is_empty() && name != module {
+                        names.insert(name);
+                    }
+                    if !rest.starts_with('{') {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let known: std::collections::BTreeSet<String> = imports.keys().cloned().collect();
+    for names in imports.values_mut() {
+        names.retain(|n| known.contains(n));
+    }
+    imports
+}
+
+/// A cycle of `imports`, if there is one.
+fn cycle(
+    imports: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Option<Vec<String>> {
+    fn visit(
+        m: &str,
+        imports: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        state: &mut std::collections::BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(m.to_string(), 1);
+        stack.push(m.to_string());
+        for n in &imports[m] {
+            match state.get(n).copied().unwrap_or(0) {
+                1 => {
+                    let from = stack.iter().position(|s| s == n).unwrap();
+                    return Some([&stack[from..], std::slice::from_ref(n)].concat());
+                }
+                0 => {
+                    if let Some(c) = visit(n, imports, state, stack) {
+                        return Some(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state.insert(m.to_string(), 2);
+        None
+    }
+    let mut state = std::collections::BTreeMap::new();
+    for m in imports.keys() {
+        if !state.contains_key(m) {
+            if let Some(c) = visit(m, imports, &mut state, &mut Vec::new()) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+/// The floors of the generator (and the runtime's top-level modules) import
+/// downwards only: no module reaches, through `crate::` paths, a module
+/// that reaches it back.
+#[test]
+fn the_modules_of_the_generator_and_the_runtime_form_a_dag() {
+    for dir in ["symbolic/src", "runtime/src"] {
+        let imports = module_imports(&root().join(dir));
+        assert!(imports.len() > 8, "{dir}: too few modules read");
+        if let Some(c) = cycle(&imports) {
+            panic!(
+                "{dir}: the modules {} import each other in a circle",
+                c.join(" → ")
+            );
+        }
+    }
+    let circle = [("a", vec!["b"]), ("b", vec!["a"])]
+        .into_iter()
+        .map(|(m, n)| (m.to_string(), n.into_iter().map(String::from).collect()))
+        .collect();
+    assert!(cycle(&circle).is_some(), "a circle of two is found");
+}
