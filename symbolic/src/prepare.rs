@@ -97,3 +97,21 @@ pub(crate) fn simplified(
     check(model, &traced, name, options.scalar)?;
     Ok(traced)
 }
+
+/// `ops` operations written out for the function `name` are within
+/// [`Options::max_ops`].
+///
+/// # Errors
+/// [`GenerateError::TooLarge`] above it (not loopable: the chooser says
+/// whether a column form would fit, [`crate::form`]).
+pub(crate) fn within_limit(name: &str, ops: usize, options: &Options) -> Result<(), GenerateError> {
+    match ops > options.max_ops {
+        true => Err(GenerateError::TooLarge {
+            function: name.to_string(),
+            ops,
+            limit: options.max_ops,
+            loopable: false,
+        }),
+        false => Ok(()),
+    }
+}

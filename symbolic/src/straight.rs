@@ -19,7 +19,7 @@ use crate::item::{arg_lens, Signature};
 use crate::item::{function_doc, function_items, upper_camel, EntryPoints, FunctionItems, Into};
 use crate::limbs::{self, Packing};
 use crate::options::Options;
-use crate::prepare::{check, simplified};
+use crate::prepare::{check, simplified, within_limit};
 use crate::simplify::Stops;
 use crate::trace::Traced;
 
@@ -75,14 +75,7 @@ impl Straight {
             traced_counts += traced.graph.op_counts(&traced.outputs);
             traced = simplified(model, traced, &spec.name, options, &mut stops)?;
             counts += traced.graph.op_counts(&traced.outputs);
-            if counts.total() > options.max_ops {
-                return Err(GenerateError::TooLarge {
-                    function: spec.name.clone(),
-                    ops: counts.total(),
-                    limit: options.max_ops,
-                    loopable: false,
-                });
-            }
+            within_limit(&spec.name, counts.total(), options)?;
             schedules.push(schedule(
                 &traced.graph,
                 &traced.outputs,

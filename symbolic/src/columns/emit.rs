@@ -19,7 +19,7 @@ use crate::item::{arg_lens, FunctionItems, Signature};
 use crate::item::{function_doc, function_items, into_doc, upper_camel, EntryPoints, Into};
 use crate::limbs::Packing;
 use crate::options::Options;
-use crate::prepare::{check, simplified};
+use crate::prepare::{check, simplified, within_limit};
 use crate::simplify::Stops;
 use crate::trace::{Expr, Traced};
 
@@ -69,14 +69,7 @@ pub(crate) fn emit_columns(
             }
         }
     }
-    if counts.written() > options.max_ops {
-        return Err(GenerateError::TooLarge {
-            function: spec.name.clone(),
-            ops: counts.written(),
-            limit: options.max_ops,
-            loopable: false,
-        });
-    }
+    within_limit(&spec.name, counts.written(), options)?;
     let fargs: Vec<(&str, _)> = spec.args.iter().map(|(n, d)| (n.as_str(), *d)).collect();
     let writer = Writer {
         model,
