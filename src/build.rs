@@ -396,7 +396,13 @@ impl Config {
             options.c_api = Some(name.clone());
         }
         let (module, warnings, header) = generate_module(&text, &options, |_| {})
-            .and_then(|m| Ok((m.source()?, m.warnings, m.c_header)))
+            .and_then(|m| {
+                Ok((
+                    m.source()?,
+                    m.warnings.clone(),
+                    m.c_header().map(str::to_string),
+                ))
+            })
             .map_err(|source| {
                 // The model's warnings first: a singular mass matrix is often
                 // why a function failed.

@@ -1021,7 +1021,7 @@ mod tests {
             let options = c_options(lanes);
             let module = generate_module(URDF, &options, |_| {}).unwrap();
             let source = module.source().unwrap();
-            let header = module.c_header.clone().unwrap();
+            let header = module.c_header().unwrap().to_string();
             for f in module.op_counts.keys() {
                 let name = f.name();
                 for c in [
@@ -1042,10 +1042,10 @@ mod tests {
             assert!(header.contains("#define PENDULUM_NULL_POINTER 1"));
             let again = generate_module(URDF, &options, |_| {}).unwrap();
             assert_eq!(again.source().unwrap(), source);
-            assert_eq!(again.c_header.unwrap(), header);
+            assert_eq!(again.c_header().unwrap(), header);
         }
         let plain = generate_module(URDF, &Options::default(), |_| {}).unwrap();
-        assert!(plain.c_header.is_none());
+        assert!(plain.c_header().is_none());
         assert!(!plain.source().unwrap().contains("extern \"C\""));
     }
 
@@ -1059,7 +1059,7 @@ mod tests {
             ..c_options(Some(2))
         };
         let module = generate_module(URDF, &options, |_| {}).unwrap();
-        let header = module.c_header.clone().unwrap();
+        let header = module.c_header().unwrap().to_string();
         let source = module.source().unwrap();
         for c in [
             "pendulum_aba(",

@@ -19,7 +19,7 @@ use crate::form::choose_form;
 use crate::functions::{Dim, Function};
 use crate::graph::OpCounts;
 use crate::header::header_doc;
-use crate::interface::{interfaces, CApi, Finished, Interface};
+use crate::interface::{interfaces, Finished, Interface};
 use crate::item::{FunctionItems, Signature};
 use crate::jacobian::{jacobian_output, trace_jacobian};
 use crate::options::Options;
@@ -75,8 +75,6 @@ pub struct Module {
     /// ([`Model::physical_warnings`], empty with [`Options::strict`]), one
     /// message per item, naming the link or joint.
     pub warnings: Vec<String>,
-    /// The C header of the `c_api` module with [`Options::c_api`], else `None`.
-    pub c_header: Option<String>,
     /// The files the interfaces write beside the module
     /// (the interfaces of the C API and the Python module): a name and the text (the C header
     /// `PREFIX.h`; a Python crate's `src/lib.rs`).
@@ -93,6 +91,13 @@ pub struct Module {
 }
 
 impl Module {
+    /// The C header of the `c_api` module with [`Options::c_api`] (the file
+    /// `PREFIX.h` of [`Module::files`]), else `None`.
+    pub fn c_header(&self) -> Option<&str> {
+        let header = self.files.iter().find(|(name, _)| name.ends_with(".h"));
+        header.map(|(_, text)| text.as_str())
+    }
+
     /// The module as formatted Rust source, as [`generate`] returns it.
     ///
     /// # Errors
@@ -330,9 +335,6 @@ fn generate_one(
     for interface in &interfaces {
         files.extend(interface.files(&finished)?);
     }
-    let c_header = (options.c_api.as_ref())
-        .and_then(|prefix| files.iter().find(|(n, _)| *n == CApi::header_name(prefix)))
-        .map(|(_, text)| text.clone());
     let tokens = quote! {
         #(#![doc = #header])*
         // `cargo fmt` leaves the file as generated, so that `--check` still holds.
@@ -353,7 +355,6 @@ fn generate_one(
         jacobian_op_counts,
         user_op_counts,
         warnings,
-        c_header,
         files,
         functions,
         frames,

@@ -129,13 +129,6 @@ pub(crate) struct CApi {
     prefix: String,
 }
 
-impl CApi {
-    /// The name of its header file.
-    pub(crate) fn header_name(prefix: &str) -> String {
-        format!("{prefix}.h")
-    }
-}
-
 impl Interface for CApi {
     fn items(&self, module: &Finished) -> TokenStream {
         c_api_module(module.options, module.signatures, &self.prefix)
@@ -149,6 +142,6 @@ impl Interface for CApi {
             &self.prefix,
             module.header,
         );
-        Ok(vec![(CApi::header_name(&self.prefix), header)])
+        Ok(vec![(format!("{}.h", self.prefix), header)])
     }
 }

@@ -57,11 +57,11 @@ pub(crate) struct EntryPoints<'a> {
     /// `NAME`'s body; none for the lanes kernel written into `out`, which
     /// `NAME` then calls on a result zeroed by `Lanes::zero`.
     pub(crate) body: Option<TokenStream>,
-    pub(crate) into: Into,
+    pub(crate) into: IntoForm,
 }
 
 /// How `NAME_into` is written.
-pub(crate) enum Into {
+pub(crate) enum IntoForm {
     /// Its own body, into `out` ([`into_doc`]).
     Body(TokenStream),
     /// A copy of `NAME`'s result into `out`, after `NAME` (a function in one
@@ -107,15 +107,15 @@ impl EntryPoints<'_> {
             }
         };
         match self.into {
-            Into::Body(body) => {
+            IntoForm::Body(body) => {
                 let into = into(&into_doc(self.name, self.arith, self.per_frame), body);
                 quote!(#function #into)
             }
-            Into::Copy(doc) => {
+            IntoForm::Copy(doc) => {
                 let into = into(&doc, quote!({ *out = #name(#args); }));
                 quote!(#function #into)
             }
-            Into::InlineCopy(doc) => quote! {
+            IntoForm::InlineCopy(doc) => quote! {
                 #[doc = #doc]
                 #[inline]
                 #visibility fn #into_name(#(#params,)* out: &mut #ret) {

@@ -16,7 +16,9 @@ use crate::error::GenerateError;
 use crate::functions::Dim;
 use crate::graph::OpCounts;
 use crate::item::{arg_lens, Signature};
-use crate::item::{function_doc, function_items, upper_camel, EntryPoints, FunctionItems, Into};
+use crate::item::{
+    function_doc, function_items, upper_camel, EntryPoints, FunctionItems, IntoForm,
+};
 use crate::limbs::{self, Packing};
 use crate::options::Options;
 use crate::prepare::{check, simplified, within_limit};
@@ -201,8 +203,10 @@ impl Writer<'_> {
         }
         let frame_arg = spec.per_frame.then(|| quote!(frame,));
         let into = match (arith, split) {
-            (Arith::Lanes, _) | (Arith::Scalar, true) => Into::Body(self.body(code.into_blocks)),
-            (Arith::Scalar, false) => Into::Copy(format!(
+            (Arith::Lanes, _) | (Arith::Scalar, true) => {
+                IntoForm::Body(self.body(code.into_blocks))
+            }
+            (Arith::Scalar, false) => IntoForm::Copy(format!(
                 " [`{}`]'s result copied into `out` (every entry written): in one block, \
                  the function has no form that skips the fill of its zeros.",
                 spec.name

@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return run_crate(&args, dir);
     }
     let (_, options, module) = args.code.generate(args.quiet)?;
-    if let (Some(path), Some(header)) = (&args.header, &module.c_header) {
+    if let (Some(path), Some(header)) = (&args.header, module.c_header()) {
         let regenerate = regenerate_command(
             &args,
             &options,
@@ -290,7 +290,7 @@ fn run_crate(args: &Args, dir: &Path) -> Result<(), Failure> {
         let module = rbdgen_symbolic::generate_module(&text, &options, |_| {})
             .map_err(|e| super::generate_error(&args.code.urdf, &e))?;
         let source = module.source().map_err(|e| e.to_string())?;
-        let header = module.c_header.clone().unwrap_or_default();
+        let header = module.c_header().unwrap_or_default().to_string();
         let files = rbdgen_symbolic::c_crate(&options, &name, &source, &header, &command);
         (files, module.warnings, command)
     };

@@ -16,7 +16,7 @@ use crate::error::GenerateError;
 use crate::functions::{Columns, Dim, Looped, Output};
 use crate::graph::OpCounts;
 use crate::item::{arg_lens, FunctionItems, Signature};
-use crate::item::{function_doc, function_items, into_doc, upper_camel, EntryPoints, Into};
+use crate::item::{function_doc, function_items, into_doc, upper_camel, EntryPoints, IntoForm};
 use crate::limbs::Packing;
 use crate::options::Options;
 use crate::prepare::{check, simplified, within_limit};
@@ -423,7 +423,7 @@ impl Writer<'_> {
             ret: &t.ret,
             doc,
             body: Some(body),
-            into: Into::InlineCopy(into_doc),
+            into: IntoForm::InlineCopy(into_doc),
         }
         .items()
     }
